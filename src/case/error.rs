@@ -1,0 +1,72 @@
+//! Errors in case files: one line naming the file, the key and the reason.
+
+use std::fmt;
+
+/// A problem with a case file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseError {
+    /// The case file.
+    pub file: String,
+    /// Where in the file: a key path such as `ball[2].radius` (tables numbered from 1 in file
+    /// order), or `line 12` when only the position is known.
+    pub key: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for CaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}: {}", self.file, self.reason)
+        } else {
+            write!(f, "{}: {}: {}", self.file, self.key, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for CaseError {}
+
+impl CaseError {
+    /// A new error.
+    pub fn new(file: &str, key: impl Into<String>, reason: impl Into<String>) -> Self {
+        CaseError {
+            file: file.to_string(),
+            key: key.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Turns a TOML/serde error into one line: the line number, the table and key at that line,
+    /// and the parser's message without its source excerpt.
+    pub fn from_toml(file: &str, source: &str, err: &toml::de::Error, prefix: &str) -> Self {
+        let reason = err.message().trim().replace('\n', " ");
+        let Some(span) = err.span() else {
+            return CaseError::new(file, prefix, reason);
+        };
+        let start = span.start.min(source.len());
+        let line_no = source[..start].matches('\n').count() + 1;
+        let line_start = source[..start].rfind('\n').map_or(0, |k| k + 1);
+        let line = source[line_start..].lines().next().unwrap_or("");
+        let table = source[..line_start]
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| l.starts_with('['))
+            .map(|l| l.split('#').next().unwrap_or(l).trim().to_string());
+        let key_here = line
+            .split_once('=')
+            .map(|(k, _)| k.trim().to_string())
+            .filter(|k| !k.starts_with('['));
+        let mut key = format!("line {line_no}");
+        match (table, key_here) {
+            (Some(t), Some(k)) => key = format!("{key}, {t} {k}"),
+            (None, Some(k)) => key = format!("{key}, {k}"),
+            (Some(_), None) if line.trim().starts_with('[') => {
+                key = format!("{key}, {}", line.trim())
+            }
+            (Some(t), None) => key = format!("{key}, {t}"),
+            (None, None) => {}
+        }
+        CaseError::new(file, key, reason)
+    }
+}

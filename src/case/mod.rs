@@ -1,0 +1,582 @@
+//! Case files (SPEC section 2): parse, validate, and build the model.
+//!
+//! Every problem is a [`CaseError`]: one line with the file, the key and the reason.
+
+mod error;
+mod file;
+pub mod generate;
+
+pub use error::CaseError;
+pub use file::*;
+
+use crate::check::CheckSpec;
+use crate::law::{ContactModel, Linear};
+use crate::math::{vec3, Real, Vec3};
+use crate::model::{dof, BallSpec, Material, Model, Settings};
+use crate::timestep::TimestepMode;
+use std::path::{Path, PathBuf};
+
+/// Default number of records per run when `[output] every` is not given.
+pub const DEFAULT_RECORDS: u64 = 2000;
+/// Default margin as a fraction of the smallest radius, when `[run] margin` is not given.
+pub const DEFAULT_MARGIN_FRACTION: Real = 0.1;
+
+/// A validated case, ready to build models from.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The case file as given on the command line.
+    pub path: PathBuf,
+    /// Name (default: the file's stem).
+    pub name: String,
+    /// What the case shows.
+    pub description: String,
+    /// The file as written.
+    pub file: CaseFile,
+    /// Gravity, m/s^2.
+    pub gravity: Vec3,
+    /// Margin, m.
+    pub margin: Real,
+    /// The timestep mode.
+    pub timestep: TimestepMode,
+    /// Materials, in name order.
+    pub materials: Vec<Material>,
+    /// Contact model of each pair of material indices (a <= b) that has one.
+    pub contact_models: Vec<(usize, usize, ContactModel)>,
+    /// Every ball, explicit ones first, then generated ones.
+    pub balls: Vec<BallSpec>,
+    /// Record every N cycles (None: about [`DEFAULT_RECORDS`] records).
+    pub every: Option<u64>,
+    /// Series to record.
+    pub series: Vec<String>,
+    /// Checks.
+    pub checks: Vec<CheckSpec>,
+}
+
+/// Reads and validates a case file.
+///
+/// # Errors
+/// Any problem with the file, as one line naming the file, the key and the reason.
+pub fn load(path: &Path) -> Result<Case, CaseError> {
+    let label = path.display().to_string();
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| CaseError::new(&label, "", format!("cannot read: {e}")))?;
+    parse(&source, path)
+}
+
+/// Validates a case given as text; `path` names it in errors and locates files it refers to.
+///
+/// # Errors
+/// As [`load`].
+pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
+    let label = path.display().to_string();
+    let f = label.as_str();
+    let file: CaseFile =
+        toml::from_str(source).map_err(|e| CaseError::from_toml(f, source, &e, ""))?;
+    let err = |key: &str, reason: String| CaseError::new(f, key, reason);
+
+    match file.dim.unwrap_or(3) {
+        3 => {}
+        2 => {
+            return Err(err(
+                "dim",
+                "the 2D disk mode is not available yet (issue #7)".into(),
+            ))
+        }
+        d => return Err(err("dim", format!("{d}: must be 3 (spheres) or 2 (disks)"))),
+    }
+    if !file.wall.is_empty() {
+        return Err(err(
+            "wall",
+            "faceted walls are not available yet (issue #4)".into(),
+        ));
+    }
+    if !file.clump.is_empty() {
+        return Err(err(
+            "clump",
+            "clumps are not available yet (issue #7)".into(),
+        ));
+    }
+    let name = file.name.clone().unwrap_or_else(|| {
+        path.file_stem()
+            .map_or("case".into(), |s| s.to_string_lossy().into_owned())
+    });
+    if name.is_empty() || name.contains(['/', '\\']) {
+        return Err(err(
+            "name",
+            format!("\"{name}\": must be non-empty without slashes"),
+        ));
+    }
+
+    // [run]
+    let run = &file.run;
+    match (run.steps, run.duration) {
+        (Some(_), Some(_)) => {
+            return Err(err(
+                "run",
+                "give exactly one of `steps` and `duration`, not both".into(),
+            ))
+        }
+        (None, None) => return Err(err("run", "give one of `steps` and `duration`".into())),
+        (Some(0), None) => return Err(err("run.steps", "must be at least 1".into())),
+        (None, Some(d)) if !(d.is_finite() && d > 0.0) => {
+            return Err(err(
+                "run.duration",
+                format!("{d}: must be a positive number of seconds"),
+            ))
+        }
+        _ => {}
+    }
+    let gravity = finite3(f, "run.gravity", run.gravity.unwrap_or([0.0; 3]))?;
+
+    // [timestep]
+    let Some(ts) = &file.timestep else {
+        return Err(err(
+            "timestep",
+            "missing table [timestep] (e.g. mode = \"fixed\", dt = 1e-6)".into(),
+        ));
+    };
+    let timestep =
+        match ts.mode.as_str() {
+            "fixed" => {
+                for (key, given) in [
+                    ("safety", ts.safety.is_some()),
+                    ("estimator", ts.estimator.is_some()),
+                    ("kinematic", ts.kinematic.is_some()),
+                    ("kinematic_eps", ts.kinematic_eps.is_some()),
+                    ("loading_steps", ts.loading_steps.is_some()),
+                ] {
+                    if given {
+                        return Err(err(
+                            &format!("timestep.{key}"),
+                            "does not apply to mode \"fixed\"".into(),
+                        ));
+                    }
+                }
+                let Some(dt) = ts.dt else {
+                    return Err(err("timestep.dt", "mode \"fixed\" needs dt (s)".into()));
+                };
+                positive(f, "timestep.dt", dt)?;
+                TimestepMode::Fixed(dt)
+            }
+            "auto" | "scaled" | "model" => {
+                return Err(err(
+                    "timestep.mode",
+                    format!(
+                        "\"{}\" is not available yet (issues #3 and #6); use \"fixed\"",
+                        ts.mode
+                    ),
+                ))
+            }
+            m => return Err(err(
+                "timestep.mode",
+                format!(
+                    "unknown mode \"{m}\" (expected \"fixed\", \"auto\", \"scaled\" or \"model\")"
+                ),
+            )),
+        };
+
+    // [material.*]
+    let mut materials = Vec::new();
+    for (mname, m) in &file.material {
+        let key = |k: &str| format!("material.{mname}.{k}");
+        positive(f, &key("density"), m.density)?;
+        let young = m.young.unwrap_or(0.0);
+        if !(young.is_finite() && young >= 0.0) {
+            return Err(err(
+                &key("young"),
+                format!("{young}: must be a non-negative number (Pa)"),
+            ));
+        }
+        let poisson = m.poisson.unwrap_or(0.0);
+        if !(poisson.is_finite() && poisson > -1.0 && poisson <= 0.5) {
+            return Err(err(
+                &key("poisson"),
+                format!("{poisson}: must lie in (-1, 0.5]"),
+            ));
+        }
+        materials.push(Material {
+            name: mname.clone(),
+            density: m.density,
+            young,
+            poisson,
+        });
+    }
+    let material_index = |key: &str, name: &str| -> Result<usize, CaseError> {
+        materials
+            .iter()
+            .position(|m| m.name == name)
+            .ok_or_else(|| {
+                let known: Vec<_> = materials.iter().map(|m| m.name.as_str()).collect();
+                err(
+                    key,
+                    format!(
+                        "unknown material \"{name}\" (defined: {})",
+                        list_or_none(&known)
+                    ),
+                )
+            })
+    };
+
+    // [[contact]]
+    let mut rules = Vec::new();
+    for (k, c) in file.contact.iter().enumerate() {
+        let key = |s: &str| format!("contact[{}].{s}", k + 1);
+        for m in &c.between {
+            if m != "*" {
+                material_index(&key("between"), m)?;
+            }
+        }
+        rules.push((c.between.clone(), contact_model(f, k + 1, c)?));
+    }
+    let mut contact_models = Vec::new();
+    for a in 0..materials.len() {
+        for b in a..materials.len() {
+            let (na, nb) = (&materials[a].name, &materials[b].name);
+            let hit = |x: &String, y: &String| (x == "*" || x == na) && (y == "*" || y == nb);
+            if let Some((_, law)) = rules
+                .iter()
+                .find(|(bt, _)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
+            {
+                contact_models.push((a, b, law.clone()));
+            }
+        }
+    }
+
+    // [[ball]]
+    let mut balls: Vec<BallSpec> = Vec::new();
+    for (k, b) in file.ball.iter().enumerate() {
+        let key = |s: &str| format!("ball[{}].{s}", k + 1);
+        let material = material_index(&key("material"), &b.material)?;
+        positive(f, &key("radius"), b.radius)?;
+        balls.push(BallSpec {
+            id: b.id.unwrap_or(k as u64 + 1),
+            pos: finite3(f, &key("pos"), b.pos)?,
+            radius: b.radius,
+            material,
+            vel: finite3(f, &key("vel"), b.vel.unwrap_or([0.0; 3]))?,
+            spin: finite3(f, &key("spin"), b.spin.unwrap_or([0.0; 3]))?,
+            applied_force: finite3(f, &key("force"), b.force.unwrap_or([0.0; 3]))?,
+            fixed: dofs(f, &key("fix"), b.fix.as_deref())?,
+        });
+    }
+    for (k, b) in balls.iter().enumerate() {
+        if let Some(j) = balls[..k].iter().position(|o| o.id == b.id) {
+            return Err(err(
+                &format!("ball[{}].id", k + 1),
+                format!("id {} is already used by ball[{}]", b.id, j + 1),
+            ));
+        }
+    }
+    let explicit = balls.len();
+
+    // [[generate]]
+    for (k, g) in file.generate.iter().enumerate() {
+        let key = |s: &str| format!("generate[{}].{s}", k + 1);
+        if g.kind != "lattice" {
+            return Err(err(
+                &key("kind"),
+                format!("unknown generator \"{}\" (available: \"lattice\")", g.kind),
+            ));
+        }
+        let material = material_index(&key("material"), &g.material)?;
+        if g.count == 0 {
+            return Err(err(&key("count"), "must be at least 1".into()));
+        }
+        let lo = finite3(f, &key("min"), g.min)?;
+        let hi = finite3(f, &key("max"), g.max)?;
+        if (0..3).any(|d| lo[d] >= hi[d]) {
+            return Err(err(&key("max"), "must exceed min along every axis".into()));
+        }
+        positive(f, &key("radius"), g.radius[0])?;
+        positive(f, &key("radius"), g.radius[1])?;
+        if g.radius[0] > g.radius[1] {
+            return Err(err(&key("radius"), "[min, max]: min exceeds max".into()));
+        }
+        let placed = generate::lattice(
+            g.count as usize,
+            g.min,
+            g.max,
+            g.radius,
+            g.seed.unwrap_or(0),
+        )
+        .map_err(|sites| {
+            err(
+                &key("count"),
+                format!(
+                    "{}: the region holds only {sites} lattice sites of spacing 2.1 x {} m",
+                    g.count, g.radius[1]
+                ),
+            )
+        })?;
+        let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
+        let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
+        let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+        for (next_id, (p, r)) in (first_id..).zip(placed) {
+            balls.push(BallSpec {
+                id: next_id,
+                pos: vec3(p),
+                radius: r,
+                material,
+                vel,
+                spin: Vec3::zeros(),
+                applied_force: Vec3::zeros(),
+                fixed,
+            });
+        }
+    }
+    if balls.len() > explicit {
+        if let Some((i, j)) = first_overlap(&balls, explicit) {
+            return Err(err(
+                "generate",
+                format!(
+                    "generated ball {} overlaps ball {}",
+                    balls[i.max(j)].id,
+                    balls[i.min(j)].id
+                ),
+            ));
+        }
+    }
+
+    let margin = match run.margin {
+        Some(m) if m.is_finite() && m >= 0.0 => m,
+        Some(m) => {
+            return Err(err(
+                "run.margin",
+                format!("{m}: must be a non-negative length (m)"),
+            ))
+        }
+        None => {
+            DEFAULT_MARGIN_FRACTION
+                * balls
+                    .iter()
+                    .map(|b| b.radius)
+                    .fold(Real::INFINITY, Real::min)
+                    .min(1.0)
+        }
+    };
+
+    // [output]
+    let out = file.output.clone().unwrap_or(OutputSection {
+        every: None,
+        series: None,
+        vtk_every: None,
+    });
+    if out.every == Some(0) {
+        return Err(err("output.every", "must be at least 1".into()));
+    }
+    if out.vtk_every.unwrap_or(0) > 0 {
+        return Err(err(
+            "output.vtk_every",
+            "VTK output is not available yet (issue #4)".into(),
+        ));
+    }
+    let series = out.series.clone().unwrap_or_else(|| default_series(&balls));
+
+    let mut case = Case {
+        path: path.to_path_buf(),
+        name,
+        description: file.description.clone().unwrap_or_default(),
+        file: file.clone(),
+        gravity,
+        margin,
+        timestep,
+        materials,
+        contact_models,
+        balls,
+        every: out.every,
+        series,
+        checks: Vec::new(),
+    };
+    for (k, t) in file.check.iter().enumerate() {
+        case.checks.push(CheckSpec::parse(f, k + 1, t)?);
+    }
+    // Building once validates what only the model can tell (e.g. material pairs without model).
+    let model = case.build_model(None)?;
+    for (k, s) in case.series.iter().enumerate() {
+        crate::output::Source::parse(s, &model)
+            .map_err(|r| err(&format!("output.series[{}]", k + 1), r))?;
+    }
+    for (k, c) in case.checks.iter().enumerate() {
+        c.validate(&model, &case)
+            .map_err(|r| err(&format!("check[{}]", k + 1), r))?;
+    }
+    Ok(case)
+}
+
+impl Case {
+    /// The timestep of a fixed-step run, s.
+    pub fn fixed_dt(&self) -> Real {
+        match self.timestep {
+            TimestepMode::Fixed(dt) => dt,
+        }
+    }
+
+    /// Number of cycles for a run with timestep `dt`.
+    pub fn steps_for(&self, dt: Real) -> u64 {
+        match (self.file.run.steps, self.file.run.duration) {
+            (Some(s), _) => s,
+            // NOTE: the tolerance keeps 0.1 / 1e-3 at exactly 100 cycles despite round-off.
+            (None, Some(d)) => ((d / dt) - 1e-9).ceil().max(1.0) as u64,
+            (None, None) => 1,
+        }
+    }
+
+    /// Builds a fresh model of the case, optionally with another fixed timestep.
+    ///
+    /// # Errors
+    /// A model-level problem, such as a pair of materials that can meet without a contact model.
+    pub fn build_model(&self, dt: Option<Real>) -> Result<Model, CaseError> {
+        let f = self.path.display().to_string();
+        let timestep = match dt {
+            Some(dt) => TimestepMode::Fixed(dt),
+            None => self.timestep.clone(),
+        };
+        let mut model = Model::new(Settings {
+            gravity: self.gravity,
+            margin: self.margin,
+            timestep,
+        });
+        for m in &self.materials {
+            model.add_material(m.clone());
+        }
+        for (a, b, law) in &self.contact_models {
+            model.set_contact_model(*a, *b, law.clone());
+        }
+        for b in &self.balls {
+            model
+                .add_ball(b)
+                .map_err(|e| CaseError::new(&f, format!("ball id {}", b.id), e.to_string()))?;
+        }
+        model
+            .check_contact_models()
+            .map_err(|e| CaseError::new(&f, "contact", e.to_string()))?;
+        Ok(model)
+    }
+
+    /// The directory of the case file (other files are relative to it).
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+fn list_or_none(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn positive(f: &str, key: &str, v: Real) -> Result<Real, CaseError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(CaseError::new(
+            f,
+            key,
+            format!("{v}: must be a positive finite number"),
+        ))
+    }
+}
+
+fn finite3(f: &str, key: &str, v: [Real; 3]) -> Result<Vec3, CaseError> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(vec3(v))
+    } else {
+        Err(CaseError::new(
+            f,
+            key,
+            format!("{v:?}: every component must be a finite number"),
+        ))
+    }
+}
+
+fn dofs(f: &str, key: &str, names: Option<&[String]>) -> Result<u8, CaseError> {
+    let mut bits = 0;
+    for n in names.unwrap_or(&[]) {
+        bits |= dof::from_name(n).ok_or_else(|| {
+            CaseError::new(
+                f,
+                key,
+                format!("unknown DOF \"{n}\" (expected x, y, z, rx, ry, rz)"),
+            )
+        })?;
+    }
+    Ok(bits)
+}
+
+fn contact_model(f: &str, k: usize, c: &ContactSection) -> Result<ContactModel, CaseError> {
+    let key = |s: &str| format!("contact[{k}].{s}");
+    let err = |s: &str, r: String| CaseError::new(f, key(s), r);
+    match c.model.as_str() {
+        "linear" => {
+            for (name, given) in [("restitution", c.restitution.is_some()), ("k_unload", c.k_unload.is_some())] {
+                if given {
+                    return Err(err(name, "does not apply to model \"linear\"".into()));
+                }
+            }
+            let soft = c.softening.unwrap_or(1.0);
+            positive(f, &key("softening"), soft)?;
+            let kn = c.kn.ok_or_else(|| err("kn", "model \"linear\" needs kn (N/m)".into()))?;
+            positive(f, &key("kn"), kn)?;
+            let nonneg = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
+                let v = v.unwrap_or(0.0);
+                if v.is_finite() && v >= 0.0 {
+                    Ok(v)
+                } else {
+                    Err(err(name, format!("{v}: must be a non-negative finite number")))
+                }
+            };
+            let ratio = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
+                let v = nonneg(name, v)?;
+                if v < 1.0 {
+                    Ok(v)
+                } else {
+                    Err(err(name, format!("{v}: a critical-damping ratio must be below 1")))
+                }
+            };
+            Ok(ContactModel::Linear(Linear {
+                kn: kn * soft,
+                ks: nonneg("ks", c.ks)? * soft,
+                kn_rot: nonneg("kn_rot", c.kn_rot)? * soft,
+                ks_rot: nonneg("ks_rot", c.ks_rot)? * soft,
+                friction: nonneg("friction", c.friction)?,
+                damp_n: ratio("damp_n", c.damp_n)?,
+                damp_s: ratio("damp_s", c.damp_s)?,
+            }))
+        }
+        "linear-dashpot" | "hysteretic" | "hertz" | "linearbond" => Err(err(
+            "model",
+            format!("\"{}\" is not available yet (issue #6); use \"linear\"", c.model),
+        )),
+        m => Err(err(
+            "model",
+            format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond)"),
+        )),
+    }
+}
+
+/// Series recorded when `[output] series` is not given: energies, contact count and timestep,
+/// and position and velocity of the first ten balls.
+fn default_series(balls: &[BallSpec]) -> Vec<String> {
+    let mut s: Vec<String> = ["energy/kinetic", "energy/strain", "contacts/active", "dt"]
+        .map(String::from)
+        .to_vec();
+    for b in balls.iter().take(10) {
+        s.push(format!("ball/{}/pos", b.id));
+        s.push(format!("ball/{}/vel", b.id));
+    }
+    s
+}
+
+/// The first overlapping pair in which at least one ball has index >= `first_new`.
+fn first_overlap(balls: &[BallSpec], first_new: usize) -> Option<(usize, usize)> {
+    let pos: Vec<Vec3> = balls.iter().map(|b| b.pos).collect();
+    let rad: Vec<Real> = balls.iter().map(|b| b.radius).collect();
+    let mut bp = crate::detect::BroadPhase::default();
+    bp.build(&pos, &rad, 0.0);
+    bp.pairs
+        .iter()
+        .map(|&(i, j)| (i as usize, j as usize))
+        .find(|&(i, j)| i.max(j) >= first_new && (pos[i] - pos[j]).norm() < rad[i] + rad[j])
+}

@@ -1,0 +1,196 @@
+//! The `restitution` and `contact_duration` checks, and the probe that watches a collision
+//! every cycle (records are too coarse to time a contact).
+//!
+//! Closed forms for a linear spring with a viscous dashpot (a damped oscillator of effective
+//! mass `m* = m_a m_b / (m_a + m_b)`, `omega_n = sqrt(kn / m*)`, damping ratio `z`), used as the
+//! reference when the case gives no `expected` value:
+//! - contact duration `t_c = pi / (omega_n sqrt(1 - z^2))` (half a damped period),
+//! - restitution `e = exp(-pi z / sqrt(1 - z^2))` (the amplitude decay over that half period).
+
+use super::{CheckOutcome, Context};
+use crate::case::Case;
+use crate::law::ContactModel;
+use crate::math::{Real, PI};
+use crate::model::{dof, Model};
+
+/// One collision between two balls, as seen cycle by cycle.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Collision {
+    /// Time the overlap became positive, s (interpolated between cycles).
+    pub t_start: Option<Real>,
+    /// Time the overlap returned to zero, s (interpolated).
+    pub t_end: Option<Real>,
+    /// Relative normal velocity (v_other - v_ball) . n at the last cycle before contact, m/s.
+    pub vn_in: Real,
+    /// Relative normal velocity at the first cycle after separation, m/s.
+    pub vn_out: Real,
+    /// True when the balls already overlapped at the start.
+    pub touching_at_start: bool,
+}
+
+/// Watches the first collision of two balls.
+#[derive(Clone, Debug)]
+pub struct CollisionProbe {
+    a: usize,
+    b: usize,
+    prev: Option<(Real, Real, Real)>,
+    /// What was seen so far.
+    pub seen: Collision,
+}
+
+impl CollisionProbe {
+    /// A probe of balls with indices `a` and `b`.
+    pub fn new(a: usize, b: usize) -> Self {
+        CollisionProbe {
+            a,
+            b,
+            prev: None,
+            seen: Collision::default(),
+        }
+    }
+
+    /// Looks at the model after a cycle (and once before the first).
+    pub fn observe(&mut self, model: &Model) {
+        if self.seen.t_end.is_some() {
+            return;
+        }
+        let bl = &model.balls;
+        let d = bl.pos[self.b] - bl.pos[self.a];
+        let dist = d.norm();
+        let overlap = bl.radius[self.a] + bl.radius[self.b] - dist;
+        let n = d / dist;
+        let vn =
+            (model.synchronized_velocity(self.b) - model.synchronized_velocity(self.a)).dot(&n);
+        let t = model.time;
+        let cross = |(t0, o0, _): (Real, Real, Real)| t0 + (t - t0) * o0 / (o0 - overlap);
+        match self.prev {
+            None if overlap > 0.0 => self.seen.touching_at_start = true,
+            Some(p) if self.seen.t_start.is_none() && overlap > 0.0 => {
+                self.seen.t_start = Some(cross(p));
+                self.seen.vn_in = p.2;
+            }
+            Some(p) if self.seen.t_start.is_some() && overlap <= 0.0 => {
+                self.seen.t_end = Some(cross(p));
+                self.seen.vn_out = vn;
+            }
+            _ => {}
+        }
+        self.prev = Some((t, overlap, vn));
+    }
+}
+
+/// Effective mass, kg, of a pair of case balls computed from the case itself: rho 4/3 pi r^3,
+/// a ball with every translation fixed counting as infinitely heavy.
+fn effective_mass(case: &Case, a: usize, b: usize) -> Real {
+    let mass = |i: usize| {
+        let s = &case.balls[i];
+        if s.fixed & dof::TRANSLATION == dof::TRANSLATION {
+            Real::INFINITY
+        } else {
+            case.materials[s.material].density * 4.0 / 3.0 * PI * s.radius.powi(3)
+        }
+    };
+    let (ma, mb) = (mass(a), mass(b));
+    if ma.is_infinite() {
+        mb
+    } else if mb.is_infinite() {
+        ma
+    } else {
+        ma * mb / (ma + mb)
+    }
+}
+
+/// (kn, damping ratio) of the linear contact between two case balls.
+fn linear_parameters(case: &Case, a: usize, b: usize) -> Option<(Real, Real)> {
+    let (ma, mb) = (case.balls[a].material, case.balls[b].material);
+    let (lo, hi) = (ma.min(mb), ma.max(mb));
+    case.contact_models
+        .iter()
+        .find(|(x, y, _)| *x == lo && *y == hi)
+        .map(|(_, _, law)| match law {
+            ContactModel::Linear(l) => (l.kn, l.damp_n),
+        })
+}
+
+/// Which quantity a collision check measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measure {
+    /// -vn_out / vn_in.
+    Restitution,
+    /// t_end - t_start.
+    Duration,
+}
+
+/// Evaluates a restitution or contact-duration check from the probe's record.
+pub fn evaluate(
+    ctx: &Context,
+    measure: Measure,
+    (a, b): (usize, usize),
+    expected: Option<Real>,
+    tolerance: Real,
+    seen: &Collision,
+    out: &mut CheckOutcome,
+) {
+    let (ida, idb) = (ctx.case.balls[a].id, ctx.case.balls[b].id);
+    out.tolerance = Some(tolerance);
+    out.what = match measure {
+        Measure::Restitution => format!("restitution −v′ₙ/vₙ of the relative normal velocity of balls {ida} and {idb}, taken at the last cycle before contact and the first cycle after it"),
+        Measure::Duration => format!("time balls {ida} and {idb} overlap (the overlap's zero crossings interpolated between cycles)"),
+    };
+    let closed = linear_parameters(ctx.case, a, b).map(|(kn, z)| {
+        let m = effective_mass(ctx.case, a, b);
+        let wn = (kn / m).sqrt();
+        let root = (1.0 - z * z).sqrt();
+        match measure {
+            Measure::Restitution => (
+                (-PI * z / root).exp(),
+                format!("e = exp(−πζ/√(1−ζ²)) with ζ = {z}"),
+            ),
+            Measure::Duration => (
+                PI / (wn * root),
+                format!(
+                    "t꜀ = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {kn:e} N/m, m* = {m:.6e} kg, ζ = {z}"
+                ),
+            ),
+        }
+    });
+    let reference = match (expected, &closed) {
+        (Some(e), Some((c, f))) => {
+            out.formula =
+                format!("{e} (given in the case); closed form of the linear model: {f} = {c:.9}");
+            e
+        }
+        (Some(e), None) => {
+            out.formula = format!("{e} (given in the case)");
+            e
+        }
+        (None, Some((c, f))) => {
+            out.formula = format!("{f} = {c:.9}");
+            *c
+        }
+        (None, None) => {
+            return out
+                .fail("no expected value given and no closed form for this contact model".into())
+        }
+    };
+    out.expected = Some(reference);
+    if seen.touching_at_start {
+        return out
+            .fail("the balls overlap at the start; the check needs a collision from apart".into());
+    }
+    let (Some(t0), Some(t1)) = (seen.t_start, seen.t_end) else {
+        return out.fail(match seen.t_start {
+            None => "the balls never touched".into(),
+            Some(_) => "the balls were still in contact at the end of the run".into(),
+        });
+    };
+    let measured = match measure {
+        Measure::Restitution => -seen.vn_out / seen.vn_in,
+        Measure::Duration => t1 - t0,
+    };
+    out.judge_relative(measured, reference, tolerance);
+    out.message = format!(
+        "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out",
+        seen.vn_in, seen.vn_out
+    );
+}

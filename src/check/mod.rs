@@ -1,0 +1,587 @@
+//! Checks (SPEC section 4): each compares a run with an independent reference and says why.
+//!
+//! Every outcome carries the measured value, the expected value, the tolerance, a sentence on
+//! what is measured, the reference's formula and the source files that implement what is
+//! judged, so that the report can explain the verdict on its own.
+
+mod collision;
+mod convergence;
+mod golden;
+mod harmonic;
+mod reference;
+mod series;
+
+pub use collision::{Collision, CollisionProbe, Measure};
+pub use golden::{golden_record, read_snapshot};
+pub use harmonic::upward_crossings;
+pub use reference::Reference;
+
+use crate::case::{Case, CaseError};
+use crate::math::Real;
+use crate::model::Model;
+use crate::output::{base_series, Curve, Plot, SeriesTable, Summary};
+use serde::{Deserialize, Serialize};
+
+/// A tolerance: relative to the expected value, or absolute.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tolerance {
+    /// |value - expected| <= tol * |expected|.
+    Relative(Real),
+    /// |value - expected| <= tol.
+    Absolute(Real),
+}
+
+/// A check as written in a case file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckSpec {
+    /// Period of an oscillating series.
+    Harmonic {
+        /// Column judged.
+        series: String,
+        /// Expected period, s.
+        period: Real,
+        /// Relative tolerance.
+        tolerance: Real,
+        /// How the expected value was derived (shown in the report).
+        formula: Option<String>,
+    },
+    /// Restitution (`Measure::Restitution`) or contact duration of the first collision.
+    Collision {
+        /// Which quantity.
+        measure: Measure,
+        /// Id of the ball.
+        ball: u64,
+        /// Id of the other ball.
+        other: u64,
+        /// Expected value; None: the closed form of the contact model.
+        expected: Option<Real>,
+        /// Relative tolerance.
+        tolerance: Real,
+    },
+    /// The last recorded value of a series.
+    FinalValue {
+        /// Column judged.
+        series: String,
+        /// Expected value.
+        expected: Real,
+        /// Tolerance.
+        tolerance: Tolerance,
+        /// How the expected value was derived.
+        formula: Option<String>,
+    },
+    /// A series against an analytic function of time at every record (project extension).
+    Analytic {
+        /// Column judged.
+        series: String,
+        /// The function.
+        reference: Reference,
+        /// Tolerance on the largest error (relative: to the largest |reference|).
+        tolerance: Tolerance,
+        /// How the reference was derived.
+        formula: Option<String>,
+    },
+    /// The same series from another case.
+    SameSeries {
+        /// Column judged.
+        series: String,
+        /// Path of the other case, relative to this case file.
+        case: String,
+        /// Tolerance on the largest difference relative to the largest |other|.
+        tolerance: Real,
+    },
+    /// Error against an analytic solution for several timesteps; the fitted order of accuracy
+    /// (project extension).
+    Convergence {
+        /// Column judged.
+        series: String,
+        /// The timesteps, s.
+        dts: Vec<Real>,
+        /// The exact solution.
+        reference: Reference,
+        /// Expected order.
+        expected_order: Real,
+        /// Absolute tolerance on the order.
+        abs_tolerance: Real,
+        /// How the reference was derived.
+        formula: Option<String>,
+    },
+    /// The run's summary and final values against `golden/<name>.snap`.
+    Golden {
+        /// Relative tolerance on each number.
+        tolerance: Real,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HarmonicKeys {
+    series: String,
+    period: Real,
+    tolerance: Real,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CollisionKeys {
+    ball: u64,
+    other: toml::Value,
+    expected: Option<Real>,
+    tolerance: Real,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FinalKeys {
+    series: String,
+    expected: Real,
+    tolerance: Option<Real>,
+    abs_tolerance: Option<Real>,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyticKeys {
+    series: String,
+    reference: Reference,
+    tolerance: Option<Real>,
+    abs_tolerance: Option<Real>,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SameKeys {
+    series: String,
+    case: String,
+    tolerance: Real,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConvergenceKeys {
+    series: String,
+    dts: Vec<Real>,
+    reference: Reference,
+    expected_order: Option<Real>,
+    abs_tolerance: Option<Real>,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoldenKeys {
+    tolerance: Option<Real>,
+}
+
+fn tolerance_of(rel: Option<Real>, abs: Option<Real>) -> Result<Tolerance, String> {
+    match (rel, abs) {
+        (Some(r), None) if r.is_finite() && r >= 0.0 => Ok(Tolerance::Relative(r)),
+        (None, Some(a)) if a.is_finite() && a >= 0.0 => Ok(Tolerance::Absolute(a)),
+        (Some(_), Some(_)) | (None, None) => {
+            Err("give exactly one of `tolerance` (relative) and `abs_tolerance`".into())
+        }
+        _ => Err("a tolerance must be a non-negative finite number".into()),
+    }
+}
+
+fn nonneg(name: &str, v: Real) -> Result<Real, String> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{name} = {v}: must be a non-negative finite number"
+        ))
+    }
+}
+
+impl CheckSpec {
+    /// Parses the `k`-th `[[check]]` table (numbered from 1).
+    ///
+    /// # Errors
+    /// An unknown kind, an unknown or missing key, a bad value.
+    pub fn parse(file: &str, k: usize, table: &toml::Table) -> Result<CheckSpec, CaseError> {
+        let kind = table.get("kind").and_then(|v| v.as_str()).unwrap_or("");
+        let key = format!("check[{k}]");
+        let err = |reason: String| CaseError::new(file, format!("{key} ({kind})"), reason);
+        let mut rest = table.clone();
+        rest.remove("kind");
+        let value = toml::Value::Table(rest);
+        fn keys<T: serde::de::DeserializeOwned>(v: toml::Value) -> Result<T, String> {
+            v.try_into()
+                .map_err(|e: toml::de::Error| e.message().trim().to_string())
+        }
+        let spec = match kind {
+            "harmonic" => {
+                let h: HarmonicKeys = keys(value).map_err(err)?;
+                if !(h.period.is_finite() && h.period > 0.0) {
+                    return Err(err(format!("period = {}: must be positive (s)", h.period)));
+                }
+                CheckSpec::Harmonic {
+                    series: h.series,
+                    period: h.period,
+                    tolerance: nonneg("tolerance", h.tolerance).map_err(err)?,
+                    formula: h.formula,
+                }
+            }
+            "restitution" | "contact_duration" => {
+                let c: CollisionKeys = keys(value).map_err(err)?;
+                let other = match &c.other {
+                    toml::Value::Integer(i) if *i >= 0 => *i as u64,
+                    toml::Value::String(w) => {
+                        return Err(err(format!("other = \"{w}\": walls are not available yet (issue #4)")))
+                    }
+                    v => return Err(err(format!("other = {v}: must be a ball id or a wall name"))),
+                };
+                if let Some(e) = c.expected {
+                    if !e.is_finite() {
+                        return Err(err(format!("expected = {e}: must be finite")));
+                    }
+                }
+                CheckSpec::Collision {
+                    measure: if kind == "restitution" { Measure::Restitution } else { Measure::Duration },
+                    ball: c.ball,
+                    other,
+                    expected: c.expected,
+                    tolerance: nonneg("tolerance", c.tolerance).map_err(err)?,
+                }
+            }
+            "final_value" => {
+                let f: FinalKeys = keys(value).map_err(err)?;
+                if !f.expected.is_finite() {
+                    return Err(err(format!("expected = {}: must be finite", f.expected)));
+                }
+                CheckSpec::FinalValue {
+                    series: f.series,
+                    expected: f.expected,
+                    tolerance: tolerance_of(f.tolerance, f.abs_tolerance).map_err(err)?,
+                    formula: f.formula,
+                }
+            }
+            "analytic" => {
+                let a: AnalyticKeys = keys(value).map_err(err)?;
+                a.reference.validate().map_err(err)?;
+                CheckSpec::Analytic {
+                    series: a.series,
+                    reference: a.reference,
+                    tolerance: tolerance_of(a.tolerance, a.abs_tolerance).map_err(err)?,
+                    formula: a.formula,
+                }
+            }
+            "same_series" => {
+                let s: SameKeys = keys(value).map_err(err)?;
+                CheckSpec::SameSeries {
+                    series: s.series,
+                    case: s.case,
+                    tolerance: nonneg("tolerance", s.tolerance).map_err(err)?,
+                }
+            }
+            "convergence" => {
+                let c: ConvergenceKeys = keys(value).map_err(err)?;
+                c.reference.validate().map_err(err)?;
+                if c.dts.len() < 2 || c.dts.iter().any(|d| !(d.is_finite() && *d > 0.0)) {
+                    return Err(err("dts: give at least two positive timesteps (s)".into()));
+                }
+                CheckSpec::Convergence {
+                    series: c.series,
+                    dts: c.dts,
+                    reference: c.reference,
+                    expected_order: c.expected_order.unwrap_or(2.0),
+                    abs_tolerance: nonneg("abs_tolerance", c.abs_tolerance.unwrap_or(0.1)).map_err(err)?,
+                    formula: c.formula,
+                }
+            }
+            "golden" => {
+                let g: GoldenKeys = keys(value).map_err(err)?;
+                CheckSpec::Golden {
+                    tolerance: nonneg("tolerance", g.tolerance.unwrap_or(1e-8)).map_err(err)?,
+                }
+            }
+            "active_count" | "critical_timestep" => {
+                return Err(err(format!("check kind \"{kind}\" is not available yet (issues #3 and #4)")))
+            }
+            "" => return Err(CaseError::new(file, key, "missing `kind`")),
+            other => {
+                return Err(CaseError::new(file, format!("{key}.kind"), format!(
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, final_value, same_series, golden, analytic, convergence)"
+                )))
+            }
+        };
+        Ok(spec)
+    }
+
+    /// The kind as written in case files.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CheckSpec::Harmonic { .. } => "harmonic",
+            CheckSpec::Collision {
+                measure: Measure::Restitution,
+                ..
+            } => "restitution",
+            CheckSpec::Collision {
+                measure: Measure::Duration,
+                ..
+            } => "contact_duration",
+            CheckSpec::FinalValue { .. } => "final_value",
+            CheckSpec::Analytic { .. } => "analytic",
+            CheckSpec::SameSeries { .. } => "same_series",
+            CheckSpec::Convergence { .. } => "convergence",
+            CheckSpec::Golden { .. } => "golden",
+        }
+    }
+
+    /// The column this check judges, if any.
+    pub fn series(&self) -> Option<&str> {
+        match self {
+            CheckSpec::Harmonic { series, .. }
+            | CheckSpec::FinalValue { series, .. }
+            | CheckSpec::Analytic { series, .. }
+            | CheckSpec::SameSeries { series, .. }
+            | CheckSpec::Convergence { series, .. } => Some(series),
+            _ => None,
+        }
+    }
+
+    /// Checks what only the model can tell: the bodies and series named exist.
+    ///
+    /// # Errors
+    /// A sentence naming what is missing.
+    pub fn validate(&self, model: &Model, case: &Case) -> Result<(), String> {
+        if let Some(s) = self.series() {
+            let source = crate::output::Source::parse(base_series(s), model)?;
+            if source.is_vector() == (base_series(s) == s) {
+                return Err(format!(
+                    "series \"{s}\": name a column: a vector series takes .x, .y or .z, a scalar one none"
+                ));
+            }
+        }
+        if let CheckSpec::Collision { ball, other, .. } = self {
+            for id in [ball, other] {
+                model
+                    .ball_index(*id)
+                    .ok_or_else(|| format!("there is no ball with id {id}"))?;
+            }
+            if ball == other {
+                return Err("ball and other must differ".into());
+            }
+        }
+        if let CheckSpec::Convergence { .. } = self {
+            if case.file.run.duration.is_none() {
+                return Err(
+                    "a convergence study needs [run] duration (each timestep runs the same time)"
+                        .into(),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// A probe that must watch the run cycle by cycle, if this check needs one.
+    pub fn probe(&self, model: &Model) -> Option<CollisionProbe> {
+        match self {
+            CheckSpec::Collision { ball, other, .. } => Some(CollisionProbe::new(
+                model.ball_index(*ball)?,
+                model.ball_index(*other)?,
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// What a check found; serialized into `summary.json`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct CheckOutcome {
+    /// Check kind.
+    pub kind: String,
+    /// Verdict.
+    pub passed: bool,
+    /// Measured value.
+    pub value: Option<Real>,
+    /// Expected value.
+    pub expected: Option<Real>,
+    /// Tolerance.
+    pub tolerance: Option<Real>,
+    /// "relative" or "absolute".
+    pub tolerance_kind: String,
+    /// Details, or why the check failed.
+    pub message: String,
+    /// What is measured, in a sentence.
+    pub what: String,
+    /// The reference and its formula.
+    pub formula: String,
+    /// The column judged (plotted with the reference curve).
+    pub series: Option<String>,
+    /// Reference curve to plot with the series.
+    pub reference: Option<Curve>,
+    /// Further plots.
+    pub plots: Vec<Plot>,
+    /// A table of intermediate results (first row: headers).
+    pub table: Vec<Vec<String>>,
+    /// Source files implementing what is judged.
+    pub code: Vec<String>,
+}
+
+impl CheckOutcome {
+    /// Marks the check failed with a reason.
+    pub fn fail(&mut self, message: String) {
+        self.passed = false;
+        self.message = message;
+    }
+
+    /// Judges `value` against `expected` with a relative tolerance.
+    pub fn judge_relative(&mut self, value: Real, expected: Real, tol: Real) {
+        self.judge(value, expected, Tolerance::Relative(tol));
+    }
+
+    /// Judges `value` against `expected`.
+    pub fn judge(&mut self, value: Real, expected: Real, tol: Tolerance) {
+        self.value = Some(value);
+        self.expected = Some(expected);
+        let err = (value - expected).abs();
+        (self.passed, self.tolerance_kind) = match tol {
+            Tolerance::Relative(t) => {
+                self.tolerance = Some(t);
+                (err <= t * expected.abs(), "relative".into())
+            }
+            Tolerance::Absolute(t) => {
+                self.tolerance = Some(t);
+                (err <= t, "absolute".into())
+            }
+        };
+        self.passed &= value.is_finite();
+    }
+}
+
+/// What checks can look at.
+pub struct Context<'a> {
+    /// The case.
+    pub case: &'a Case,
+    /// The recorded series.
+    pub series: &'a SeriesTable,
+    /// How many `same_series` runs deep this is (a case may not compare with itself forever).
+    pub depth: usize,
+}
+
+/// Source files that implement the engine parts every dynamic check exercises.
+const ENGINE_CODE: [&str; 3] = ["src/motion.rs", "src/cycle.rs", "src/law/linear.rs"];
+
+/// Evaluates one check (not `golden`, which needs the summary: see [`evaluate_golden`]).
+pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&CollisionProbe>) -> CheckOutcome {
+    let mut out = CheckOutcome {
+        kind: spec.kind().into(),
+        passed: false,
+        tolerance_kind: "relative".into(),
+        series: spec.series().map(String::from),
+        code: ENGINE_CODE.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    let file = |f: &str| format!("src/check/{f}.rs");
+    match spec {
+        CheckSpec::Harmonic {
+            series,
+            period,
+            tolerance,
+            formula,
+        } => {
+            out.formula = formula
+                .clone()
+                .unwrap_or_else(|| format!("T = {period} s (given in the case)"));
+            harmonic::evaluate(ctx, series, *period, *tolerance, &mut out);
+            out.code.push(file("harmonic"));
+        }
+        CheckSpec::Collision {
+            measure,
+            ball,
+            other,
+            expected,
+            tolerance,
+        } => {
+            let idx = |id: &u64| ctx.case.balls.iter().position(|b| b.id == *id).unwrap_or(0);
+            match probe {
+                Some(p) => collision::evaluate(
+                    ctx,
+                    *measure,
+                    (idx(ball), idx(other)),
+                    *expected,
+                    *tolerance,
+                    &p.seen,
+                    &mut out,
+                ),
+                None => out.fail("the collision was not watched".into()),
+            }
+            out.code.push("src/contact/ball_ball.rs".into());
+            out.code.push(file("collision"));
+        }
+        CheckSpec::FinalValue {
+            series,
+            expected,
+            tolerance,
+            formula,
+        } => {
+            out.formula = formula
+                .clone()
+                .unwrap_or_else(|| format!("{expected} (given in the case)"));
+            series::final_value(ctx, series, *expected, *tolerance, &mut out);
+            out.code.push(file("series"));
+        }
+        CheckSpec::Analytic {
+            series,
+            reference,
+            tolerance,
+            formula,
+        } => {
+            out.formula = match formula {
+                Some(f) => format!("{f}: {}", reference.formula()),
+                None => reference.formula(),
+            };
+            series::analytic(ctx, series, reference, *tolerance, &mut out);
+            out.code.push(file("series"));
+        }
+        CheckSpec::SameSeries {
+            series,
+            case,
+            tolerance,
+        } => {
+            series::same_series(ctx, series, case, *tolerance, &mut out);
+            out.code.push(file("series"));
+        }
+        CheckSpec::Convergence {
+            series,
+            dts,
+            reference,
+            expected_order,
+            abs_tolerance,
+            formula,
+        } => {
+            out.formula = match formula {
+                Some(f) => format!("{f}: {}", reference.formula()),
+                None => reference.formula(),
+            };
+            convergence::evaluate(
+                ctx,
+                series,
+                dts,
+                reference,
+                *expected_order,
+                *abs_tolerance,
+                &mut out,
+            );
+            out.code.push(file("convergence"));
+        }
+        CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
+    }
+    out
+}
+
+/// Evaluates a `golden` check against the summary of the run (without golden outcomes).
+pub fn evaluate_golden(tolerance: Real, ctx: &Context, summary: &Summary) -> CheckOutcome {
+    let mut out = CheckOutcome {
+        kind: "golden".into(),
+        tolerance_kind: "relative".into(),
+        code: vec!["src/check/golden.rs".into(), "tests/cases.rs".into()],
+        ..Default::default()
+    };
+    golden::evaluate(ctx, summary, tolerance, &mut out);
+    out
+}

@@ -1,0 +1,141 @@
+//! Checks on recorded series: `final_value`, `analytic` and `same_series`.
+
+use super::{CheckOutcome, Context, Reference, Tolerance};
+use crate::math::Real;
+use crate::output::{base_series, Curve};
+
+/// The last recorded value of a column against the expected value.
+pub fn final_value(
+    ctx: &Context,
+    series: &str,
+    expected: Real,
+    tol: Tolerance,
+    out: &mut CheckOutcome,
+) {
+    out.what = format!("last recorded value of {series}");
+    let Some(y) = ctx.series.column(series).filter(|y| !y.is_empty()) else {
+        return out.fail(format!("series {series} was not recorded"));
+    };
+    out.judge(y[y.len() - 1], expected, tol);
+    let t = &ctx.series.t;
+    out.reference = Some(Curve {
+        label: format!("expected final value {expected:e}"),
+        x: vec![t[0], t[t.len() - 1]],
+        y: vec![expected, expected],
+        markers: false,
+    });
+}
+
+/// A column against an analytic function at every record: the largest error, absolute or
+/// relative to the largest |reference|.
+pub fn analytic(
+    ctx: &Context,
+    series: &str,
+    reference: &Reference,
+    tol: Tolerance,
+    out: &mut CheckOutcome,
+) {
+    let Some(y) = ctx.series.column(series) else {
+        return out.fail(format!("series {series} was not recorded"));
+    };
+    let t = &ctx.series.t;
+    let r: Vec<Real> = t.iter().map(|&s| reference.eval(s)).collect();
+    let err = y
+        .iter()
+        .zip(&r)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, Real::max);
+    let scale = r.iter().map(|v| v.abs()).fold(0.0, Real::max);
+    let value = match tol {
+        Tolerance::Relative(_) => {
+            out.what = format!(
+                "largest |{series} − y(t)| over {} records, divided by the largest |y(t)|",
+                t.len()
+            );
+            err / scale
+        }
+        Tolerance::Absolute(_) => {
+            out.what = format!("largest |{series} − y(t)| over {} records", t.len());
+            err
+        }
+    };
+    out.judge(value, 0.0, Tolerance::Absolute(0.0));
+    let limit = match tol {
+        Tolerance::Relative(v) | Tolerance::Absolute(v) => v,
+    };
+    out.tolerance = Some(limit);
+    out.tolerance_kind = "absolute".into();
+    out.passed = value.is_finite() && value <= limit;
+    out.reference = Some(Curve {
+        label: "analytic y(t)".into(),
+        x: t.clone(),
+        y: r,
+        markers: false,
+    });
+}
+
+/// A column against the same column of another case, run now.
+pub fn same_series(
+    ctx: &Context,
+    series: &str,
+    other: &str,
+    tolerance: Real,
+    out: &mut CheckOutcome,
+) {
+    out.what = format!(
+        "largest |{series} − {series} of {other}| divided by the largest |{series} of {other}|"
+    );
+    out.formula = format!("the same scene built another way: {other}");
+    out.expected = Some(0.0);
+    out.tolerance = Some(tolerance);
+    if ctx.depth >= 2 {
+        return out.fail("same_series cases refer to each other too deeply".into());
+    }
+    let path = ctx.case.dir().join(other);
+    let result = crate::case::load(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|case| {
+            crate::harness::simulate(&case, None, &[base_series(series).to_string()], false)
+                .map_err(|e| e.to_string())
+        });
+    let sim = match result {
+        Ok(s) => s,
+        Err(e) => return out.fail(format!("the other case did not run: {e}")),
+    };
+    if let Some(e) = &sim.error {
+        return out.fail(format!("the other case stopped: {e}"));
+    }
+    let (Some(a), Some(b)) = (ctx.series.column(series), sim.table.column(series)) else {
+        return out.fail(format!("series {series} is missing in one of the runs"));
+    };
+    let (ta, tb) = (&ctx.series.t, &sim.table.t);
+    let same_times = ta.len() == tb.len()
+        && ta
+            .iter()
+            .zip(tb)
+            .all(|(x, y)| (x - y).abs() <= 1e-12 * x.abs().max(y.abs()));
+    if !same_times {
+        return out.fail(format!(
+            "the runs recorded at different times ({} and {} records)",
+            ta.len(),
+            tb.len()
+        ));
+    }
+    let scale = b.iter().map(|v| v.abs()).fold(0.0, Real::max);
+    let diff = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, Real::max);
+    let value = if scale > 0.0 { diff / scale } else { diff };
+    out.value = Some(value);
+    out.tolerance_kind = "absolute".into();
+    out.passed = value.is_finite() && value <= tolerance;
+    out.message = format!("largest absolute difference {diff:.3e}");
+    out.reference = Some(Curve {
+        label: format!("{series} of {other}"),
+        x: tb.clone(),
+        y: b.to_vec(),
+        markers: false,
+    });
+}

@@ -1,0 +1,123 @@
+//! The persistent contact list: a flat vector sorted by the pair of piece indices.
+
+use crate::math::{Real, Vec3};
+
+/// Marks a pair of materials that has no contact model (never created: the model refuses it).
+pub const NO_LAW: u16 = u16::MAX;
+
+/// A contact between two balls `a < b` (indices into [`crate::model::Balls`]).
+///
+/// A contact exists while the extents of its pieces overlap (at the last rebuild of the
+/// broad phase); it is *active*, and carries force, only while the pieces overlap.
+#[derive(Clone, Debug)]
+pub struct Contact {
+    /// Index of the first ball (the smaller index).
+    pub a: u32,
+    /// Index of the second ball.
+    pub b: u32,
+    /// Index of the contact model in [`crate::model::Model::laws`].
+    pub law: u16,
+    /// True while the pieces overlap and the contact carries force.
+    pub active: bool,
+    /// Overlap r_a + r_b - |x_b - x_a|, m (negative: gap).
+    pub overlap: Real,
+    /// Unit normal from a to b (world frame).
+    pub normal: Vec3,
+    /// Contact point, m (world frame): the middle of the overlap region along the normal.
+    pub point: Vec3,
+    /// Shear force on b, N (world frame): the state of the incremental shear law.
+    pub shear: Vec3,
+    /// Normal force on b along the normal, N (elastic + dashpot; > 0 pushes apart).
+    pub normal_force: Real,
+    /// Total force on b, N (world frame); a receives its opposite.
+    pub force: Vec3,
+}
+
+impl Contact {
+    /// A new, inactive contact with no history.
+    pub fn new(a: u32, b: u32, law: u16) -> Self {
+        Contact {
+            a,
+            b,
+            law,
+            active: false,
+            overlap: Real::NEG_INFINITY,
+            normal: Vec3::zeros(),
+            point: Vec3::zeros(),
+            shear: Vec3::zeros(),
+            normal_force: 0.0,
+            force: Vec3::zeros(),
+        }
+    }
+
+    /// The sort key of the pair.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        pair_key(self.a, self.b)
+    }
+}
+
+/// Sort key of a pair of piece indices (a < b).
+#[inline]
+pub fn pair_key(a: u32, b: u32) -> u64 {
+    ((a as u64) << 32) | b as u64
+}
+
+/// The contact list, sorted by [`Contact::key`], with a spare buffer reused by each merge.
+#[derive(Clone, Debug, Default)]
+pub struct Contacts {
+    /// The contacts, sorted by pair.
+    pub list: Vec<Contact>,
+    spare: Vec<Contact>,
+}
+
+impl Contacts {
+    /// Number of contacts (active or not).
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True when there is no contact.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Number of active contacts.
+    pub fn active_count(&self) -> usize {
+        self.list.iter().filter(|c| c.active).count()
+    }
+
+    /// The contact of a pair of ball indices, in either order.
+    pub fn find(&self, i: u32, j: u32) -> Option<&Contact> {
+        let key = pair_key(i.min(j), i.max(j));
+        self.list
+            .binary_search_by_key(&key, |c| c.key())
+            .ok()
+            .map(|k| &self.list[k])
+    }
+
+    /// Replaces the list by the given candidate pairs (sorted, unique, a < b), keeping the state
+    /// of contacts that persist and creating the new ones with `law_of(a, b)`.
+    ///
+    /// O(contacts + pairs); no allocation once the buffers have grown.
+    pub fn merge(&mut self, pairs: &[(u32, u32)], law_of: impl Fn(u32, u32) -> u16) {
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
+        out.reserve(pairs.len());
+        let old = &mut self.list;
+        let mut k = 0;
+        for &(a, b) in pairs {
+            let key = pair_key(a, b);
+            while k < old.len() && old[k].key() < key {
+                k += 1;
+            }
+            if k < old.len() && old[k].key() == key {
+                out.push(old[k].clone());
+                k += 1;
+            } else {
+                out.push(Contact::new(a, b, law_of(a, b)));
+            }
+        }
+        self.spare = std::mem::replace(&mut self.list, out);
+    }
+}

@@ -1,0 +1,132 @@
+//! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
+//! force-displacement.
+
+use crate::contact::ball_ball;
+use crate::model::{Model, ModelError};
+use rayon::prelude::*;
+
+/// Below this many contacts the force loop runs on one thread (threads cost more than they save).
+const PARALLEL_CONTACTS: usize = 4096;
+
+impl Model {
+    /// Runs one cycle: timestep, law of motion, contact detection, force-displacement.
+    ///
+    /// # Errors
+    /// [`ModelError::BlewUp`] when a position or velocity stops being finite, and
+    /// [`ModelError::Interpenetration`] when two balls overlap by more than the smaller radius;
+    /// both name the body and the cycle.
+    pub fn cycle(&mut self) -> Result<(), ModelError> {
+        if !self.primed {
+            self.prime()?;
+        }
+        let dt = self.settings.timestep.next();
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(ModelError::BadTimestep(dt));
+        }
+        crate::motion::step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
+        self.cycle += 1;
+        self.time += dt;
+        self.last_dt = dt;
+        self.check_finite()?;
+        self.detect();
+        self.force_displacement(dt);
+        self.check_overlaps()
+    }
+
+    /// Detects contacts and computes forces at the current positions without moving anything
+    /// (done once before the first cycle, so that the first law of motion sees the forces).
+    ///
+    /// # Errors
+    /// As [`Model::cycle`], and [`ModelError::NoContactModel`] for a pair of materials that can
+    /// meet but has no contact model.
+    pub fn prime(&mut self) -> Result<(), ModelError> {
+        self.check_contact_models()?;
+        self.broad_phase = Default::default();
+        self.detect();
+        self.force_displacement(0.0);
+        self.primed = true;
+        self.check_overlaps()
+    }
+
+    /// Contact detection: rebuild the candidate pairs when needed and merge them into the
+    /// persistent contact list.
+    pub fn detect(&mut self) {
+        let margin = self.settings.margin;
+        if !self.broad_phase.needs_rebuild(&self.balls.pos, margin) {
+            return;
+        }
+        self.broad_phase
+            .build(&self.balls.pos, &self.balls.radius, margin);
+        let n = self.materials.len();
+        let (mat, table) = (&self.balls.material, &self.pair_law);
+        self.contacts.merge(&self.broad_phase.pairs, |a, b| {
+            table[mat[a as usize] as usize * n + mat[b as usize] as usize]
+        });
+    }
+
+    /// Force-displacement: each contact's geometry and force (in parallel over contacts), then
+    /// the resultant force and moment of each body, gathered in contact order so that the
+    /// result is the same for any number of threads.
+    pub fn force_displacement(&mut self, dt: f64) {
+        let balls = &self.balls;
+        let laws = &self.laws;
+        let update = |c: &mut crate::contact::Contact| {
+            ball_ball::update(c, balls, &laws[c.law as usize], dt)
+        };
+        if self.contacts.list.len() >= PARALLEL_CONTACTS {
+            self.contacts.list.par_iter_mut().for_each(update);
+        } else {
+            self.contacts.list.iter_mut().for_each(update);
+        }
+        let balls = &mut self.balls;
+        balls.force.iter_mut().for_each(|f| *f = Default::default());
+        balls
+            .moment
+            .iter_mut()
+            .for_each(|m| *m = Default::default());
+        for c in self.contacts.list.iter().filter(|c| c.active) {
+            let (a, b) = (c.a as usize, c.b as usize);
+            balls.force[a] -= c.force;
+            balls.force[b] += c.force;
+            balls.moment[a] -= (c.point - balls.pos[a]).cross(&c.force);
+            balls.moment[b] += (c.point - balls.pos[b]).cross(&c.force);
+        }
+    }
+
+    fn check_finite(&self) -> Result<(), ModelError> {
+        let b = &self.balls;
+        for i in 0..b.len() {
+            let what = if !b.pos[i].iter().all(|x| x.is_finite()) {
+                "position"
+            } else if !b.vel[i].iter().all(|x| x.is_finite()) {
+                "velocity"
+            } else if !b.spin[i].iter().all(|x| x.is_finite()) {
+                "angular velocity"
+            } else {
+                continue;
+            };
+            return Err(ModelError::BlewUp {
+                cycle: self.cycle,
+                id: b.id[i],
+                what,
+            });
+        }
+        Ok(())
+    }
+
+    fn check_overlaps(&self) -> Result<(), ModelError> {
+        let b = &self.balls;
+        for c in self.contacts.list.iter().filter(|c| c.active) {
+            let (i, j) = (c.a as usize, c.b as usize);
+            if c.overlap > b.radius[i].min(b.radius[j]) || !c.overlap.is_finite() {
+                return Err(ModelError::Interpenetration {
+                    cycle: self.cycle,
+                    a: b.id[i],
+                    b: b.id[j],
+                    overlap: c.overlap,
+                });
+            }
+        }
+        Ok(())
+    }
+}

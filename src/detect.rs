@@ -1,0 +1,179 @@
+//! Broad phase: which pairs of pieces have overlapping extents, in O(N).
+//!
+//! A piece's *extent* is its axis-aligned box enlarged by the margin on every side. Pieces are
+//! sorted into a uniform grid of cubic cells (counting sort, no hashing); each cell is compared
+//! with itself and its 13 forward neighbours, so every unordered pair of cells is visited once.
+//! The candidate list is rebuilt only when some piece has moved more than half the margin since
+//! the last build: two pieces that were not candidates were more than two margins apart, so
+//! neither can have reached the other in between.
+
+use crate::math::{Real, Vec3};
+
+/// Cells per piece at most; a sparse scene gets larger cells instead of a huge grid.
+const MAX_CELLS_PER_PIECE: usize = 8;
+
+/// The reusable buffers and the reference positions of the last build.
+#[derive(Clone, Debug, Default)]
+pub struct BroadPhase {
+    ref_pos: Vec<Vec3>,
+    cell_of: Vec<u32>,
+    cell_start: Vec<u32>,
+    fill: Vec<u32>,
+    order: Vec<u32>,
+    /// Candidate pairs of the last build, sorted, with a < b.
+    pub pairs: Vec<(u32, u32)>,
+    /// Number of builds so far.
+    pub builds: u64,
+}
+
+impl BroadPhase {
+    /// True when the pairs must be rebuilt: first use, a change in the number of pieces, or a
+    /// piece that moved more than `margin / 2` since the last build.
+    pub fn needs_rebuild(&self, pos: &[Vec3], margin: Real) -> bool {
+        if self.ref_pos.len() != pos.len() || self.builds == 0 {
+            return true;
+        }
+        let limit2 = 0.25 * margin * margin;
+        pos.iter()
+            .zip(&self.ref_pos)
+            .any(|(p, q)| (p - q).norm_squared() > limit2)
+    }
+
+    /// Rebuilds the candidate pairs: every pair of spheres whose extents overlap.
+    pub fn build(&mut self, pos: &[Vec3], radius: &[Real], margin: Real) {
+        self.builds += 1;
+        self.ref_pos.clear();
+        self.ref_pos.extend_from_slice(pos);
+        self.pairs.clear();
+        let n = pos.len();
+        if n < 2 {
+            return;
+        }
+        let mut lo = Vec3::repeat(Real::INFINITY);
+        let mut hi = Vec3::repeat(Real::NEG_INFINITY);
+        let mut rmax: Real = 0.0;
+        for (p, &r) in pos.iter().zip(radius) {
+            lo = lo.inf(p);
+            hi = hi.sup(p);
+            rmax = rmax.max(r);
+        }
+        // A cell at least as wide as the widest extent: overlapping extents sit in the same or
+        // adjacent cells.
+        let mut h = 2.0 * (rmax + margin);
+        let span = hi - lo;
+        let dims = |h: Real| -> [usize; 3] {
+            [0, 1, 2].map(|k| ((span[k] / h).floor() as usize).saturating_add(1))
+        };
+        let mut nc = dims(h);
+        let limit = MAX_CELLS_PER_PIECE * n;
+        let total = |d: [usize; 3]| d[0].saturating_mul(d[1]).saturating_mul(d[2]);
+        while total(nc) > limit {
+            h *= (total(nc) as Real / limit as Real).cbrt().max(1.01);
+            nc = dims(h);
+        }
+        let ncells = total(nc);
+        let inv_h = 1.0 / h;
+        let cell3 = |p: &Vec3| -> [usize; 3] {
+            [0, 1, 2].map(|k| (((p[k] - lo[k]) * inv_h) as usize).min(nc[k] - 1))
+        };
+        let index = |c: [usize; 3]| (c[2] * nc[1] + c[1]) * nc[0] + c[0];
+        self.cell_of.clear();
+        self.cell_of
+            .extend(pos.iter().map(|p| index(cell3(p)) as u32));
+        self.cell_start.clear();
+        self.cell_start.resize(ncells + 1, 0);
+        for &c in &self.cell_of {
+            self.cell_start[c as usize + 1] += 1;
+        }
+        for k in 0..ncells {
+            self.cell_start[k + 1] += self.cell_start[k];
+        }
+        self.order.clear();
+        self.order.resize(n, 0);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.cell_start);
+        for (i, &c) in self.cell_of.iter().enumerate() {
+            self.order[self.fill[c as usize] as usize] = i as u32;
+            self.fill[c as usize] += 1;
+        }
+        // The cell itself and its 13 forward neighbours.
+        const FORWARD: [[i64; 3]; 13] = [
+            [1, 0, 0],
+            [-1, 1, 0],
+            [0, 1, 0],
+            [1, 1, 0],
+            [-1, -1, 1],
+            [0, -1, 1],
+            [1, -1, 1],
+            [-1, 0, 1],
+            [0, 0, 1],
+            [1, 0, 1],
+            [-1, 1, 1],
+            [0, 1, 1],
+            [1, 1, 1],
+        ];
+        let overlaps = |i: usize, j: usize| -> bool {
+            let reach = radius[i] + radius[j] + 2.0 * margin;
+            let d = pos[j] - pos[i];
+            d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach
+        };
+        let push = |pairs: &mut Vec<(u32, u32)>, i: u32, j: u32| {
+            pairs.push((i.min(j), i.max(j)));
+        };
+        for cz in 0..nc[2] {
+            for cy in 0..nc[1] {
+                for cx in 0..nc[0] {
+                    let c = index([cx, cy, cz]);
+                    let own =
+                        &self.order[self.cell_start[c] as usize..self.cell_start[c + 1] as usize];
+                    for (k, &i) in own.iter().enumerate() {
+                        for &j in &own[k + 1..] {
+                            if overlaps(i as usize, j as usize) {
+                                push(&mut self.pairs, i, j);
+                            }
+                        }
+                    }
+                    for off in FORWARD {
+                        let x = cx as i64 + off[0];
+                        let y = cy as i64 + off[1];
+                        let z = cz as i64 + off[2];
+                        if x < 0
+                            || y < 0
+                            || x >= nc[0] as i64
+                            || y >= nc[1] as i64
+                            || z >= nc[2] as i64
+                        {
+                            continue;
+                        }
+                        let d = index([x as usize, y as usize, z as usize]);
+                        let other = &self.order
+                            [self.cell_start[d] as usize..self.cell_start[d + 1] as usize];
+                        for &i in own {
+                            for &j in other {
+                                if overlaps(i as usize, j as usize) {
+                                    push(&mut self.pairs, i, j);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.pairs.sort_unstable();
+    }
+}
+
+/// Every pair with overlapping extents by testing all pairs: O(N^2), the reference for tests.
+pub fn brute_force_pairs(pos: &[Vec3], radius: &[Real], margin: Real) -> Vec<(u32, u32)> {
+    let mut pairs = Vec::new();
+    for i in 0..pos.len() {
+        for j in i + 1..pos.len() {
+            let reach = radius[i] + radius[j] + 2.0 * margin;
+            let d = pos[j] - pos[i];
+            if d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach {
+                pairs.push((i as u32, j as u32));
+            }
+        }
+    }
+    pairs
+}

@@ -1,0 +1,152 @@
+//! Balls: spherical bodies with six degrees of freedom, stored as a structure of arrays.
+
+use crate::math::{vec3, Quat, Real, Vec3, PI};
+
+/// Degrees of freedom that can be fixed, as bits of [`Balls::fixed`].
+pub mod dof {
+    /// Translation along x.
+    pub const X: u8 = 1;
+    /// Translation along y.
+    pub const Y: u8 = 2;
+    /// Translation along z.
+    pub const Z: u8 = 4;
+    /// Rotation about x.
+    pub const RX: u8 = 8;
+    /// Rotation about y.
+    pub const RY: u8 = 16;
+    /// Rotation about z.
+    pub const RZ: u8 = 32;
+    /// All three translations.
+    pub const TRANSLATION: u8 = X | Y | Z;
+    /// Every degree of freedom.
+    pub const ALL: u8 = 63;
+
+    /// The bit of a DOF name used in case files ("x", "y", "z", "rx", "ry", "rz").
+    pub fn from_name(name: &str) -> Option<u8> {
+        Some(match name {
+            "x" => X,
+            "y" => Y,
+            "z" => Z,
+            "rx" => RX,
+            "ry" => RY,
+            "rz" => RZ,
+            _ => return None,
+        })
+    }
+}
+
+/// What a user gives to create one ball; everything else is derived.
+#[derive(Clone, Debug)]
+pub struct BallSpec {
+    /// User-visible identifier (unique).
+    pub id: u64,
+    /// Centroid position, m.
+    pub pos: Vec3,
+    /// Radius, m (> 0).
+    pub radius: Real,
+    /// Index of the material in the model.
+    pub material: usize,
+    /// Initial velocity, m/s.
+    pub vel: Vec3,
+    /// Initial angular velocity, rad/s.
+    pub spin: Vec3,
+    /// Applied force, N (constant during the run).
+    pub applied_force: Vec3,
+    /// Fixed degrees of freedom, bits of [`dof`]: their velocity stays at its initial value.
+    pub fixed: u8,
+}
+
+impl BallSpec {
+    /// A ball at rest with nothing fixed and no applied force.
+    pub fn at_rest(id: u64, pos: [Real; 3], radius: Real, material: usize) -> Self {
+        BallSpec {
+            id,
+            pos: vec3(pos),
+            radius,
+            material,
+            vel: Vec3::zeros(),
+            spin: Vec3::zeros(),
+            applied_force: Vec3::zeros(),
+            fixed: 0,
+        }
+    }
+}
+
+/// Every ball of the model, one entry per ball in each array (index = ball index).
+///
+/// Velocities are stored half a timestep out of phase with positions (seed 000, law of motion);
+/// [`crate::model::Model::synchronized_velocity`] gives the velocity at the time of the positions.
+#[derive(Clone, Debug, Default)]
+pub struct Balls {
+    /// User-visible identifiers.
+    pub id: Vec<u64>,
+    /// Radius, m.
+    pub radius: Vec<Real>,
+    /// Material index.
+    pub material: Vec<u16>,
+    /// Gravitational mass, kg (density x volume): weight = mass x gravity.
+    pub mass: Vec<Real>,
+    /// Inertial mass, kg: equals `mass` unless timestep scaling changes it.
+    pub inertial_mass: Vec<Real>,
+    /// Moment of inertia about any centroidal axis, kg m^2 (2/5 m r^2 for a solid sphere).
+    pub inertia: Vec<Real>,
+    /// Centroid position at the current time, m (world frame).
+    pub pos: Vec<Vec3>,
+    /// Velocity half a step behind the positions, m/s (world frame).
+    pub vel: Vec<Vec3>,
+    /// Angular velocity half a step behind the orientation, rad/s (world frame).
+    pub spin: Vec<Vec3>,
+    /// Orientation (body to world).
+    pub orient: Vec<Quat>,
+    /// Resultant contact force at the current positions, N (world frame).
+    pub force: Vec<Vec3>,
+    /// Resultant contact moment about the centroid, N m (world frame).
+    pub moment: Vec<Vec3>,
+    /// Applied force, N (world frame).
+    pub applied_force: Vec<Vec3>,
+    /// Fixed DOFs, bits of [`dof`].
+    pub fixed: Vec<u8>,
+}
+
+impl Balls {
+    /// Number of balls.
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// True when there is no ball.
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+
+    /// Appends a ball of the given density; returns its index.
+    pub fn push(&mut self, spec: &BallSpec, density: Real) -> usize {
+        let r = spec.radius;
+        // A solid sphere: m = rho 4/3 pi r^3, I = 2/5 m r^2.
+        let mass = density * 4.0 / 3.0 * PI * r * r * r;
+        self.id.push(spec.id);
+        self.radius.push(r);
+        self.material.push(spec.material as u16);
+        self.mass.push(mass);
+        self.inertial_mass.push(mass);
+        self.inertia.push(0.4 * mass * r * r);
+        self.pos.push(spec.pos);
+        self.vel.push(spec.vel);
+        self.spin.push(spec.spin);
+        self.orient.push(Quat::identity());
+        self.force.push(Vec3::zeros());
+        self.moment.push(Vec3::zeros());
+        self.applied_force.push(spec.applied_force);
+        self.fixed.push(spec.fixed);
+        self.id.len() - 1
+    }
+
+    /// Mass seen by a contact: infinite (returned as `None`) when every translation is fixed.
+    pub fn contact_mass(&self, i: usize) -> Option<Real> {
+        if self.fixed[i] & dof::TRANSLATION == dof::TRANSLATION {
+            None
+        } else {
+            Some(self.inertial_mass[i])
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! The model: everything the cycle reads and writes.
+
+use super::{BallSpec, Balls, Material};
+use crate::contact::{Contacts, NO_LAW};
+use crate::detect::BroadPhase;
+use crate::law::ContactModel;
+use crate::math::{Real, Vec3};
+use crate::timestep::TimestepMode;
+
+/// Settings that apply to the whole model.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Gravitational acceleration, m/s^2.
+    pub gravity: Vec3,
+    /// Extent enlargement, m: contacts exist before pieces touch.
+    pub margin: Real,
+    /// How the timestep of each cycle is chosen.
+    pub timestep: TimestepMode,
+}
+
+/// What can be wrong with a model being built or run.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ModelError {
+    /// A ball with a radius that is not a positive finite number.
+    #[error("ball {id}: radius {radius} must be a positive finite number (m)")]
+    BadRadius {
+        /// Ball id.
+        id: u64,
+        /// The radius given.
+        radius: Real,
+    },
+    /// A material with a density that is not a positive finite number.
+    #[error("material \"{name}\": density {density} must be a positive finite number (kg/m^3)")]
+    BadDensity {
+        /// Material name.
+        name: String,
+        /// The density given.
+        density: Real,
+    },
+    /// Two balls with the same id.
+    #[error("ball id {0} is used twice")]
+    DuplicateId(u64),
+    /// A ball whose material index is out of range.
+    #[error("ball {id}: unknown material index {material}")]
+    UnknownMaterial {
+        /// Ball id.
+        id: u64,
+        /// The index given.
+        material: usize,
+    },
+    /// A value that is NaN or infinite.
+    #[error("ball {id}: {what} is not finite")]
+    NotFinite {
+        /// Ball id.
+        id: u64,
+        /// Which quantity.
+        what: &'static str,
+    },
+    /// Two materials whose pieces may touch but have no contact model.
+    #[error("no contact model for materials \"{0}\" and \"{1}\"")]
+    NoContactModel(String, String),
+    /// A state that is no longer finite during a run.
+    #[error("cycle {cycle}: ball {id}: {what} is not finite (the run blew up; is the timestep too large?)")]
+    BlewUp {
+        /// Cycle number (1 is the first).
+        cycle: u64,
+        /// Ball id.
+        id: u64,
+        /// Which quantity.
+        what: &'static str,
+    },
+    /// Two pieces overlapping by more than the smaller radius: the run has lost its physics.
+    #[error("cycle {cycle}: balls {a} and {b} overlap by {overlap:.3e} m, more than the smaller radius (is the timestep too large?)")]
+    Interpenetration {
+        /// Cycle number.
+        cycle: u64,
+        /// Id of the first ball.
+        a: u64,
+        /// Id of the second ball.
+        b: u64,
+        /// The overlap, m.
+        overlap: Real,
+    },
+    /// A timestep that is not a positive finite number.
+    #[error("timestep {0} s must be a positive finite number")]
+    BadTimestep(Real),
+}
+
+/// The state of a DEM model.
+///
+/// # Examples
+/// Two balls of 1 cm falling freely for 100 cycles:
+/// ```
+/// use ballast::model::{BallSpec, Material, Model, Settings};
+/// use ballast::math::Vec3;
+/// use ballast::timestep::TimestepMode;
+/// let mut model = Model::new(Settings {
+///     gravity: Vec3::new(0.0, 0.0, -9.81),
+///     margin: 1e-4,
+///     timestep: TimestepMode::Fixed(1e-4),
+/// });
+/// let glass = model.add_material(Material { name: "glass".into(), density: 2500.0, young: 0.0, poisson: 0.0 });
+/// model.add_ball(&BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass)).unwrap();
+/// for _ in 0..100 { model.cycle().unwrap(); }
+/// let z = model.balls.pos[0].z;
+/// assert!((z - (-0.5 * 9.81 * 0.01f64.powi(2))).abs() < 1e-12);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// Model-wide settings.
+    pub settings: Settings,
+    /// Materials, indexed by the pieces' material index.
+    pub materials: Vec<Material>,
+    /// Contact models.
+    pub laws: Vec<ContactModel>,
+    /// Contact model of each ordered pair of materials: `pair_law[a * n + b]`, or [`NO_LAW`].
+    pub pair_law: Vec<u16>,
+    /// The balls.
+    pub balls: Balls,
+    /// The contacts.
+    pub contacts: Contacts,
+    /// Broad-phase buffers.
+    pub broad_phase: BroadPhase,
+    /// Simulated time, s.
+    pub time: Real,
+    /// Number of cycles done.
+    pub cycle: u64,
+    /// Timestep of the last cycle, s (0 before the first).
+    pub last_dt: Real,
+    /// True once contacts and forces have been computed for the current positions.
+    pub(crate) primed: bool,
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new(settings: Settings) -> Self {
+        Model {
+            settings,
+            materials: Vec::new(),
+            laws: Vec::new(),
+            pair_law: Vec::new(),
+            balls: Balls::default(),
+            contacts: Contacts::default(),
+            broad_phase: BroadPhase::default(),
+            time: 0.0,
+            cycle: 0,
+            last_dt: 0.0,
+            primed: false,
+        }
+    }
+
+    /// Adds a material; returns its index.
+    pub fn add_material(&mut self, m: Material) -> usize {
+        let n = self.materials.len();
+        let mut table = vec![NO_LAW; (n + 1) * (n + 1)];
+        for a in 0..n {
+            for b in 0..n {
+                table[a * (n + 1) + b] = self.pair_law[a * n + b];
+            }
+        }
+        self.pair_law = table;
+        self.materials.push(m);
+        n
+    }
+
+    /// Assigns a contact model to a pair of materials (both orders).
+    pub fn set_contact_model(&mut self, a: usize, b: usize, law: ContactModel) {
+        let n = self.materials.len();
+        let idx = match self.laws.iter().position(|l| *l == law) {
+            Some(i) => i,
+            None => {
+                self.laws.push(law);
+                self.laws.len() - 1
+            }
+        } as u16;
+        self.pair_law[a * n + b] = idx;
+        self.pair_law[b * n + a] = idx;
+        self.primed = false;
+    }
+
+    /// The contact model of a pair of materials.
+    pub fn contact_model(&self, a: usize, b: usize) -> Option<&ContactModel> {
+        let l = self.pair_law[a * self.materials.len() + b];
+        (l != NO_LAW).then(|| &self.laws[l as usize])
+    }
+
+    /// Adds a ball; returns its index.
+    ///
+    /// # Errors
+    /// A radius or density that is not positive, a non-finite value, a repeated id, or an
+    /// unknown material.
+    pub fn add_ball(&mut self, spec: &BallSpec) -> Result<usize, ModelError> {
+        let id = spec.id;
+        if !(spec.radius.is_finite() && spec.radius > 0.0) {
+            return Err(ModelError::BadRadius {
+                id,
+                radius: spec.radius,
+            });
+        }
+        let Some(mat) = self.materials.get(spec.material) else {
+            return Err(ModelError::UnknownMaterial {
+                id,
+                material: spec.material,
+            });
+        };
+        if !(mat.density.is_finite() && mat.density > 0.0) {
+            return Err(ModelError::BadDensity {
+                name: mat.name.clone(),
+                density: mat.density,
+            });
+        }
+        for (what, v) in [
+            ("pos", &spec.pos),
+            ("vel", &spec.vel),
+            ("spin", &spec.spin),
+            ("force", &spec.applied_force),
+        ] {
+            if !v.iter().all(|x| x.is_finite()) {
+                return Err(ModelError::NotFinite { id, what });
+            }
+        }
+        if self.balls.id.contains(&id) {
+            return Err(ModelError::DuplicateId(id));
+        }
+        self.primed = false;
+        Ok(self.balls.push(spec, mat.density))
+    }
+
+    /// Checks that every pair of materials that can meet has a contact model.
+    ///
+    /// # Errors
+    /// [`ModelError::NoContactModel`] naming the first pair without one.
+    pub fn check_contact_models(&self) -> Result<(), ModelError> {
+        let n = self.materials.len();
+        let mut count = vec![0usize; n];
+        for &m in &self.balls.material {
+            count[m as usize] += 1;
+        }
+        for a in 0..n {
+            for b in a..n {
+                let present = if a == b {
+                    count[a] >= 2
+                } else {
+                    count[a] > 0 && count[b] > 0
+                };
+                if present && self.pair_law[a * n + b] == NO_LAW {
+                    return Err(ModelError::NoContactModel(
+                        self.materials[a].name.clone(),
+                        self.materials[b].name.clone(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Index of the ball with the given id.
+    pub fn ball_index(&self, id: u64) -> Option<usize> {
+        self.balls.id.iter().position(|&x| x == id)
+    }
+
+    /// Acceleration of ball `i` at the current positions, m/s^2 (zero along fixed DOFs).
+    pub fn acceleration(&self, i: usize) -> Vec3 {
+        crate::motion::acceleration(&self.balls, i, &self.settings.gravity)
+    }
+
+    /// Velocity of ball `i` at the time of the positions, m/s: the stored velocity is half a
+    /// step behind, so half a step of the current acceleration is added (velocity Verlet).
+    pub fn synchronized_velocity(&self, i: usize) -> Vec3 {
+        self.balls.vel[i] + self.acceleration(i) * (0.5 * self.last_dt)
+    }
+
+    /// Angular velocity of ball `i` at the time of the orientations, rad/s.
+    pub fn synchronized_spin(&self, i: usize) -> Vec3 {
+        self.balls.spin[i]
+            + crate::motion::angular_acceleration(&self.balls, i) * (0.5 * self.last_dt)
+    }
+
+    /// Kinetic energy (translation and rotation) at the time of the positions, J.
+    pub fn kinetic_energy(&self) -> Real {
+        (0..self.balls.len())
+            .map(|i| {
+                let v = self.synchronized_velocity(i);
+                let w = self.synchronized_spin(i);
+                0.5 * self.balls.mass[i] * v.norm_squared()
+                    + 0.5 * self.balls.inertia[i] * w.norm_squared()
+            })
+            .fold(0.0, |a, b| a + b)
+    }
+
+    /// Elastic energy stored in the active contacts, J.
+    pub fn strain_energy(&self) -> Real {
+        self.contacts
+            .list
+            .iter()
+            .filter(|c| c.active)
+            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, &c.shear))
+            .fold(0.0, |a, b| a + b)
+    }
+
+    /// Gravitational potential energy -m g . x, J (zero at the origin).
+    pub fn potential_energy(&self) -> Real {
+        let g = self.settings.gravity;
+        (0..self.balls.len())
+            .map(|i| -self.balls.mass[i] * g.dot(&self.balls.pos[i]))
+            .fold(0.0, |a, b| a + b)
+    }
+}

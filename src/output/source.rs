@@ -1,0 +1,155 @@
+//! Named series (SPEC section 3) and how each is read from a model.
+
+use crate::math::Real;
+use crate::model::Model;
+
+/// A quantity of one ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BallQuantity {
+    /// Centroid position, m.
+    Pos,
+    /// Velocity at the time of the positions, m/s.
+    Vel,
+    /// Angular velocity, rad/s.
+    Spin,
+    /// Resultant contact force, N.
+    Force,
+    /// Resultant contact moment, N m.
+    Moment,
+}
+
+/// A quantity of the interaction between two balls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PairQuantity {
+    /// Number of active contacts (0 or 1 for two balls).
+    Active,
+    /// Magnitude of the normal force, N.
+    NormalForce,
+    /// Magnitude of the shear force, N.
+    ShearForce,
+    /// Unit normal from the first named ball towards the second.
+    Normal,
+    /// Overlap r_a + r_b - distance, m (negative: gap).
+    Overlap,
+}
+
+/// Where a recorded series comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// `ball/<id>/<quantity>`.
+    Ball(usize, BallQuantity),
+    /// `interaction/<id>/<id>/<quantity>`.
+    Pair(usize, usize, PairQuantity),
+    /// `contacts/active`.
+    ContactsActive,
+    /// `energy/kinetic`, J.
+    Kinetic,
+    /// `energy/strain`, J.
+    Strain,
+    /// `energy/potential` (gravitational, zero at the origin), J.
+    Potential,
+    /// `dt`, s.
+    Dt,
+}
+
+impl Source {
+    /// Resolves a series name against a model.
+    ///
+    /// # Errors
+    /// An unknown name or a body that does not exist, as a sentence.
+    pub fn parse(name: &str, model: &Model) -> Result<Source, String> {
+        let parts: Vec<&str> = name.split('/').collect();
+        let ball = |s: &str| -> Result<usize, String> {
+            let id: u64 = s
+                .parse()
+                .map_err(|_| format!("\"{name}\": \"{s}\" is not a ball id"))?;
+            model
+                .ball_index(id)
+                .ok_or_else(|| format!("\"{name}\": there is no ball with id {id}"))
+        };
+        Ok(match parts.as_slice() {
+            ["ball", id, q] => {
+                let q = match *q {
+                    "pos" => BallQuantity::Pos,
+                    "vel" => BallQuantity::Vel,
+                    "spin" => BallQuantity::Spin,
+                    "force" => BallQuantity::Force,
+                    "moment" => BallQuantity::Moment,
+                    _ => return Err(format!(
+                        "\"{name}\": unknown ball quantity \"{q}\" (pos, vel, spin, force, moment)"
+                    )),
+                };
+                Source::Ball(ball(id)?, q)
+            }
+            ["interaction", a, b, q] => {
+                let q = match *q {
+                    "active" => PairQuantity::Active,
+                    "normal_force" => PairQuantity::NormalForce,
+                    "shear_force" => PairQuantity::ShearForce,
+                    "normal" => PairQuantity::Normal,
+                    "overlap" => PairQuantity::Overlap,
+                    _ => return Err(format!("\"{name}\": unknown interaction quantity \"{q}\" (active, normal_force, shear_force, normal, overlap)")),
+                };
+                let (a, b) = (ball(a)?, ball(b)?);
+                if a == b {
+                    return Err(format!("\"{name}\": a ball does not interact with itself"));
+                }
+                Source::Pair(a, b, q)
+            }
+            ["contacts", "active"] => Source::ContactsActive,
+            ["energy", "kinetic"] => Source::Kinetic,
+            ["energy", "strain"] => Source::Strain,
+            ["energy", "potential"] => Source::Potential,
+            ["dt"] => Source::Dt,
+            _ => return Err(format!("unknown series \"{name}\" (see SPEC section 3)")),
+        })
+    }
+
+    /// True for vector series (three columns `.x .y .z`).
+    pub fn is_vector(&self) -> bool {
+        matches!(
+            self,
+            Source::Ball(..) | Source::Pair(_, _, PairQuantity::Normal)
+        )
+    }
+
+    /// Appends the current value(s) to `out`.
+    pub fn sample(&self, model: &Model, out: &mut Vec<Real>) {
+        let b = &model.balls;
+        match *self {
+            Source::Ball(i, q) => {
+                let v = match q {
+                    BallQuantity::Pos => b.pos[i],
+                    BallQuantity::Vel => model.synchronized_velocity(i),
+                    BallQuantity::Spin => model.synchronized_spin(i),
+                    BallQuantity::Force => b.force[i],
+                    BallQuantity::Moment => b.moment[i],
+                };
+                out.extend_from_slice(v.as_slice());
+            }
+            Source::Pair(i, j, q) => {
+                let contact = model.contacts.find(i as u32, j as u32).filter(|c| c.active);
+                let d = b.pos[j] - b.pos[i];
+                match q {
+                    PairQuantity::Active => out.push(contact.is_some() as u8 as Real),
+                    PairQuantity::NormalForce => {
+                        out.push(contact.map_or(0.0, |c| c.force.dot(&c.normal).abs()))
+                    }
+                    PairQuantity::ShearForce => out.push(contact.map_or(0.0, |c| {
+                        (c.force - c.normal * c.force.dot(&c.normal)).norm()
+                    })),
+                    PairQuantity::Normal => {
+                        let n = d.try_normalize(0.0).unwrap_or_default();
+                        out.extend_from_slice(n.as_slice());
+                    }
+                    PairQuantity::Overlap => out.push(b.radius[i] + b.radius[j] - d.norm()),
+                }
+            }
+            Source::ContactsActive => out.push(model.contacts.active_count() as Real),
+            Source::Kinetic => out.push(model.kinetic_energy()),
+            Source::Strain => out.push(model.strain_energy()),
+            Source::Potential => out.push(model.potential_energy()),
+            Source::Dt => out.push(model.last_dt),
+        }
+    }
+}

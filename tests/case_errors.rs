@@ -1,0 +1,254 @@
+//! Bad input gets one line naming the file, the key and the reason; never a panic.
+
+use ballast::case::parse;
+use std::path::Path;
+
+const GOOD: &str = r#"
+[run]
+steps = 10
+[timestep]
+mode = "fixed"
+dt = 1e-6
+[material.glass]
+density = 2500.0
+[[contact]]
+between = ["glass", "glass"]
+model = "linear"
+kn = 1e5
+[[ball]]
+pos = [0.0, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+[[ball]]
+pos = [0.03, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+"#;
+
+fn error_of(src: &str) -> String {
+    match parse(src, Path::new("cases/bad.toml")) {
+        Ok(_) => panic!("accepted:\n{src}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn the_reference_case_is_valid() {
+    let case = parse(GOOD, Path::new("cases/good.toml")).unwrap();
+    assert_eq!(case.name, "good");
+    assert_eq!(case.balls.len(), 2);
+    assert_eq!(case.balls[1].id, 2);
+}
+
+#[test]
+fn each_malformed_case_names_file_key_and_reason() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "unknown key",
+            "radius = 0.01\nmaterial",
+            "radius = 0.01\ncolour = 1\nmaterial",
+            "colour",
+        ),
+        (
+            "missing key",
+            "radius = 0.01\nmaterial = \"glass\"\n[[ball]]",
+            "material = \"glass\"\n[[ball]]",
+            "radius",
+        ),
+        ("wrong type", "steps = 10", "steps = \"ten\"", "steps"),
+        (
+            "negative radius",
+            "pos = [0.03, 0.0, 0.0]\nradius = 0.01",
+            "pos = [0.03, 0.0, 0.0]\nradius = -0.01",
+            "ball[2].radius",
+        ),
+        (
+            "zero density",
+            "density = 2500.0",
+            "density = 0.0",
+            "material.glass.density",
+        ),
+        (
+            "unknown material",
+            "pos = [0.03, 0.0, 0.0]\nradius = 0.01\nmaterial = \"glass\"",
+            "pos = [0.03, 0.0, 0.0]\nradius = 0.01\nmaterial = \"steel\"",
+            "steel",
+        ),
+        (
+            "NaN",
+            "pos = [0.03, 0.0, 0.0]",
+            "pos = [nan, 0.0, 0.0]",
+            "ball[2].pos",
+        ),
+        (
+            "infinite stiffness",
+            "kn = 1e5",
+            "kn = inf",
+            "contact[1].kn",
+        ),
+        (
+            "both run lengths",
+            "steps = 10",
+            "steps = 10\nduration = 1.0",
+            "run",
+        ),
+        ("no run length", "steps = 10", "", "run"),
+        (
+            "unknown mode",
+            "mode = \"fixed\"",
+            "mode = \"fast\"",
+            "timestep.mode",
+        ),
+        (
+            "mode not yet available",
+            "mode = \"fixed\"\ndt = 1e-6",
+            "mode = \"auto\"",
+            "not available yet",
+        ),
+        (
+            "unknown model",
+            "model = \"linear\"",
+            "model = \"springy\"",
+            "contact[1].model",
+        ),
+        (
+            "key of another model",
+            "kn = 1e5",
+            "kn = 1e5\nrestitution = 0.5",
+            "contact[1].restitution",
+        ),
+        (
+            "damping ratio too large",
+            "kn = 1e5",
+            "kn = 1e5\ndamp_n = 1.5",
+            "contact[1].damp_n",
+        ),
+        (
+            "unknown DOF",
+            "material = \"glass\"\n[[ball]]",
+            "material = \"glass\"\nfix = [\"w\"]\n[[ball]]",
+            "ball[1].fix",
+        ),
+        (
+            "walls not yet",
+            "[[ball]]\npos = [0.0",
+            "[[wall]]\nname = \"w\"\n[[ball]]\npos = [0.0",
+            "wall",
+        ),
+        ("2D not yet", "[run]", "dim = 2\n[run]", "dim"),
+    ];
+    for (what, from, to, needle) in cases {
+        assert!(
+            GOOD.contains(from),
+            "{what}: test setup: {from:?} not in the reference case"
+        );
+        let bad = GOOD.replacen(from, to, 1);
+        let msg = error_of(&bad);
+        assert!(msg.starts_with("cases/bad.toml: "), "{what}: {msg}");
+        assert!(
+            msg.contains(needle),
+            "{what}: {msg:?} does not name {needle:?}"
+        );
+        assert!(!msg.contains('\n'), "{what}: not one line: {msg:?}");
+    }
+}
+
+#[test]
+fn a_pair_of_materials_without_contact_model_is_refused() {
+    let src = GOOD.replace(
+        "between = [\"glass\", \"glass\"]",
+        "between = [\"glass\", \"steel\"]",
+    ) + "[material.steel]\ndensity = 7800.0\n";
+    let msg = error_of(&src);
+    assert!(
+        msg.contains("no contact model for materials \"glass\" and \"glass\""),
+        "{msg}"
+    );
+}
+
+#[test]
+fn generated_balls_may_not_overlap_given_ones() {
+    let src = format!("{GOOD}\n[[generate]]\nkind = \"lattice\"\ncount = 64\nmin = [-0.05, -0.05, -0.05]\nmax = [0.05, 0.05, 0.05]\nradius = [0.01, 0.01]\nmaterial = \"glass\"\nseed = 3\n");
+    let msg = error_of(&src);
+    assert!(
+        msg.contains("generate") && msg.contains("overlaps"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_lattice_that_does_not_fit_is_refused_with_the_site_count() {
+    let src = format!("{GOOD}\n[[generate]]\nkind = \"lattice\"\ncount = 100\nmin = [1.0, 1.0, 1.0]\nmax = [1.1, 1.1, 1.1]\nradius = [0.01, 0.01]\nmaterial = \"glass\"\n");
+    let msg = error_of(&src);
+    assert!(
+        msg.contains("generate[1].count") && msg.contains("64 lattice sites"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn checks_are_validated_by_kind() {
+    let with = |check: &str| format!("{GOOD}\n[[check]]\n{check}\n");
+    for (check, needle) in [
+        (
+            "kind = \"harmonic\"\nseries = \"ball/1/pos.x\"\nperod = 1.0\ntolerance = 0.1",
+            "perod",
+        ),
+        (
+            "kind = \"harmonic\"\nseries = \"ball/9/pos.x\"\nperiod = 1.0\ntolerance = 0.1",
+            "no ball with id 9",
+        ),
+        (
+            "kind = \"harmonic\"\nseries = \"ball/1/pos\"\nperiod = 1.0\ntolerance = 0.1",
+            "name a column",
+        ),
+        (
+            "kind = \"final_value\"\nseries = \"dt\"\nexpected = 1.0",
+            "exactly one of",
+        ),
+        (
+            "kind = \"restitution\"\nball = 1\nother = \"floor\"\ntolerance = 0.1",
+            "walls are not available yet",
+        ),
+        ("kind = \"sparkle\"", "check[1].kind"),
+    ] {
+        let msg = error_of(&with(check));
+        assert!(
+            msg.contains("check[1]") && msg.contains(needle),
+            "{check}: {msg}"
+        );
+    }
+}
+
+#[test]
+fn unknown_series_are_refused() {
+    let src = format!("{GOOD}\n[output]\nseries = [\"ball/1/pos\", \"ball/1/colour\"]\n");
+    let msg = error_of(&src);
+    assert!(
+        msg.contains("output.series[2]") && msg.contains("colour"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn no_input_makes_the_parser_panic() {
+    // Every prefix of a valid file, and the file with each line dropped, is either valid or a
+    // one-line error: the parser never panics on truncated or partial input.
+    for cut in 0..GOOD.len() {
+        if GOOD.is_char_boundary(cut) {
+            if let Err(e) = parse(&GOOD[..cut], Path::new("x.toml")) {
+                assert!(!e.to_string().contains('\n'));
+            }
+        }
+    }
+    let lines: Vec<&str> = GOOD.lines().collect();
+    for k in 0..lines.len() {
+        let src: Vec<&str> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != k)
+            .map(|(_, l)| *l)
+            .collect();
+        let _ = parse(&src.join("\n"), Path::new("x.toml"));
+    }
+}

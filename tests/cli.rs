@@ -1,0 +1,166 @@
+//! The command line keeps SPEC section 1: exit codes, one-line errors, the closing line.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn ballast() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ballast"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const CASE: &str = r#"
+description = "a ball at rest"
+[run]
+steps = 100
+[timestep]
+mode = "fixed"
+dt = 1e-4
+[material.glass]
+density = 2500.0
+[[ball]]
+pos = [0.0, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+[[check]]
+kind = "final_value"
+series = "ball/1/pos.x"
+expected = 0.0
+abs_tolerance = 0.0
+"#;
+
+#[test]
+fn run_exits_0_1_2_for_pass_fail_and_bad_input() {
+    let d = scratch("run");
+    let good = d.join("rest.toml");
+    std::fs::write(&good, CASE).unwrap();
+    let out = ballast()
+        .args(["run"])
+        .arg(&good)
+        .arg("--out")
+        .arg(d.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    for f in ["series.csv", "summary.json", "index.html"] {
+        assert!(d.join("out").join(f).is_file(), "{f} missing");
+    }
+    let failing = d.join("moved.toml");
+    std::fs::write(&failing, CASE.replace("expected = 0.0", "expected = 1.0")).unwrap();
+    let out = ballast()
+        .arg("run")
+        .arg(&failing)
+        .arg("--out")
+        .arg(d.join("out2"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let bad = d.join("bad.toml");
+    std::fs::write(&bad, CASE.replace("radius = 0.01", "radius = -0.01")).unwrap();
+    let out = ballast().arg("run").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("ball[1].radius") && err.contains("positive"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_validates_without_running() {
+    let d = scratch("check");
+    let f = d.join("c.toml");
+    std::fs::write(&f, CASE).unwrap();
+    let out = ballast().arg("check").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("is valid"));
+    std::fs::write(&f, CASE.replace("[run]", "[run]\nspeed = 3")).unwrap();
+    let out = ballast().arg("check").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("speed"));
+}
+
+#[test]
+fn verify_prints_a_line_per_case_and_the_closing_count() {
+    let d = scratch("verify");
+    std::fs::write(d.join("a.toml"), CASE).unwrap();
+    std::fs::write(
+        d.join("b.toml"),
+        CASE.replace("expected = 0.0", "expected = 2.0"),
+    )
+    .unwrap();
+    let out = ballast()
+        .current_dir(&d)
+        .args(["verify", "."])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("PASS a")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("FAIL b")), "{text}");
+    assert!(text.lines().any(|l| l == "1 passed, 1 failed"), "{text}");
+    assert!(d.join("reports/index.html").is_file());
+    let out = ballast().current_dir(&d).arg("report").output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_blow_up_fails_the_run_and_names_body_and_cycle() {
+    let d = scratch("blowup");
+    let f = d.join("boom.toml");
+    let src = r#"
+[run]
+steps = 2000
+[timestep]
+mode = "fixed"
+dt = 1e-3
+[material.glass]
+density = 2500.0
+[[contact]]
+between = ["*", "*"]
+model = "linear"
+kn = 1e5
+[[ball]]
+pos = [-0.019, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+fix = ["x", "y", "z", "rx", "ry", "rz"]
+[[ball]]
+pos = [0.019, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+fix = ["x", "y", "z", "rx", "ry", "rz"]
+[[ball]]
+pos = [2e-4, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+"#;
+    std::fs::write(&f, src).unwrap();
+    let out = ballast()
+        .arg("run")
+        .arg(&f)
+        .arg("--out")
+        .arg(d.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("stopped: cycle"), "{text}");
+}

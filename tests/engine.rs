@@ -1,0 +1,278 @@
+//! The engine's invariants, each against a reference that does not come from the code under test.
+
+use ballast::case::generate::SplitMix64;
+use ballast::detect::{brute_force_pairs, BroadPhase};
+use ballast::law::{ContactModel, Linear};
+use ballast::math::{Real, Vec3};
+use ballast::model::{dof, BallSpec, Material, Model, Settings};
+use ballast::timestep::TimestepMode;
+
+fn linear(kn: Real, ks: Real, friction: Real, damp_n: Real, damp_s: Real) -> ContactModel {
+    ContactModel::Linear(Linear {
+        kn,
+        ks,
+        kn_rot: 0.0,
+        ks_rot: 0.0,
+        friction,
+        damp_n,
+        damp_s,
+    })
+}
+
+fn model(dt: Real, gravity: Vec3, law: ContactModel) -> (Model, usize) {
+    let mut m = Model::new(Settings {
+        gravity,
+        margin: 1e-4,
+        timestep: TimestepMode::Fixed(dt),
+    });
+    let glass = m.add_material(Material {
+        name: "glass".into(),
+        density: 2500.0,
+        young: 0.0,
+        poisson: 0.0,
+    });
+    m.set_contact_model(glass, glass, law);
+    (m, glass)
+}
+
+/// The cell grid finds exactly the pairs an all-pairs test finds, for dense, polydisperse and
+/// sparse (one far-away ball: the grid must coarsen, not explode) scenes.
+#[test]
+fn broad_phase_equals_all_pairs() {
+    let mut rng = SplitMix64::new(11);
+    for (n, spread, far) in [(1500, 0.1, false), (800, 0.05, true), (3, 0.02, false)] {
+        let mut pos: Vec<Vec3> = (0..n)
+            .map(|_| Vec3::new(rng.next_unit(), rng.next_unit(), rng.next_unit()) * spread)
+            .collect();
+        let radius: Vec<Real> = (0..n).map(|_| 0.001 + 0.003 * rng.next_unit()).collect();
+        if far {
+            pos[0] = Vec3::new(1e3, -2e3, 5e2);
+        }
+        let mut bp = BroadPhase::default();
+        bp.build(&pos, &radius, 2e-4);
+        assert_eq!(bp.pairs, brute_force_pairs(&pos, &radius, 2e-4), "n = {n}");
+    }
+}
+
+/// Momentum and angular momentum (about the origin, orbital plus spin) are conserved exactly
+/// by an oblique, damped, frictional collision of unequal balls: the contact applies equal and
+/// opposite forces at one point. With velocities half a step behind positions the discrete
+/// angular momentum sum(x_n x m v_(n-1/2)) + I w changes by sum(x_c x F) dt = 0 per cycle.
+/// A wrong lever arm (e.g. the centre instead of the contact point) breaks this at once.
+#[test]
+fn oblique_collision_conserves_momentum_and_angular_momentum() {
+    let (mut m, glass) = model(1e-7, Vec3::zeros(), linear(1e5, 8e4, 0.3, 0.2, 0.1));
+    let mut a = BallSpec::at_rest(1, [-0.0105, 0.004, 0.001], 0.01, glass);
+    a.vel = Vec3::new(0.8, -0.1, 0.05);
+    a.spin = Vec3::new(3.0, -7.0, 20.0);
+    let mut b = BallSpec::at_rest(2, [0.0085, -0.003, 0.0], 0.008, glass);
+    b.vel = Vec3::new(-0.6, 0.2, 0.0);
+    m.add_ball(&a).unwrap();
+    m.add_ball(&b).unwrap();
+    let totals = |m: &Model| {
+        let bl = &m.balls;
+        let mut p = Vec3::zeros();
+        let mut l = Vec3::zeros();
+        for i in 0..bl.len() {
+            p += bl.vel[i] * bl.mass[i];
+            l += bl.pos[i].cross(&(bl.vel[i] * bl.mass[i])) + bl.spin[i] * bl.inertia[i];
+        }
+        (p, l)
+    };
+    m.prime().unwrap();
+    let (p0, l0) = totals(&m);
+    let mut touched = false;
+    for _ in 0..40_000 {
+        m.cycle().unwrap();
+        touched |= m.contacts.active_count() > 0;
+    }
+    assert!(touched, "the balls never met");
+    assert_eq!(m.contacts.active_count(), 0, "still in contact");
+    let (p1, l1) = totals(&m);
+    assert!(
+        (p1 - p0).norm() <= 1e-14 * p0.norm().max(1e-3),
+        "momentum {p0} -> {p1}"
+    );
+    assert!(
+        (l1 - l0).norm() <= 1e-12 * l0.norm(),
+        "angular momentum {l0} -> {l1}"
+    );
+    // Friction must actually have acted: the spins changed.
+    assert!((m.balls.spin[1]).norm() > 1.0, "no spin was transmitted");
+}
+
+/// Incremental shear force and the Coulomb limit. Ball 2 is driven at a constant tangential
+/// speed v past fixed ball 1 with a constant overlap: by hand, |F_s| = ks v t until it reaches
+/// friction * kn * overlap, then stays on that limit.
+#[test]
+fn shear_force_grows_by_ks_v_dt_then_slides_at_the_coulomb_limit() {
+    let (kn, ks, mu, v) = (1e5, 2e5, 0.5, 0.01);
+    let dt = 1e-6;
+    let (mut m, glass) = model(dt, Vec3::zeros(), linear(kn, ks, mu, 0.0, 0.0));
+    let mut a = BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass);
+    a.fixed = dof::ALL;
+    // Ball 2 moves along y on a circle-free straight line; its overlap changes only to second
+    // order in the tangential travel (at most 1e-4 m here: overlap change < 3e-7 of 1e-4 m).
+    let mut b = BallSpec::at_rest(2, [0.0199, -5e-5, 0.0], 0.01, glass);
+    b.vel = Vec3::new(0.0, v, 0.0);
+    b.fixed = dof::ALL;
+    m.add_ball(&a).unwrap();
+    m.add_ball(&b).unwrap();
+    m.prime().unwrap();
+    for _ in 0..2000 {
+        m.cycle().unwrap();
+    }
+    let c = &m.contacts.list[0];
+    let expected = ks * v * 2000.0 * dt; // 4 N, below the limit 0.5 * 1e5 * 1e-4 = 5 N
+    assert!(
+        (c.shear.norm() - expected).abs() < 1e-3 * expected,
+        "{} vs {expected}",
+        c.shear.norm()
+    );
+    assert!(
+        c.shear.dot(&c.normal).abs() < 1e-9 * c.shear.norm(),
+        "shear leaves the contact plane"
+    );
+    assert!(c.shear.y < 0.0, "shear on ball 2 must oppose its motion");
+    for _ in 0..8000 {
+        m.cycle().unwrap();
+    }
+    let c = &m.contacts.list[0];
+    let limit = mu * kn * c.overlap;
+    assert!(
+        (c.shear.norm() - limit).abs() < 1e-12 * limit,
+        "{} vs limit {limit}",
+        c.shear.norm()
+    );
+}
+
+/// A fixed DOF keeps its initial velocity under gravity; the free ones follow the parabola.
+#[test]
+fn fixed_dofs_keep_their_velocity() {
+    let (mut m, glass) = model(
+        1e-3,
+        Vec3::new(0.0, -3.0, -9.81),
+        linear(1e5, 0.0, 0.0, 0.0, 0.0),
+    );
+    let mut b = BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass);
+    b.vel = Vec3::new(0.0, 1.0, 0.3);
+    b.fixed = dof::Z;
+    m.add_ball(&b).unwrap();
+    for _ in 0..1000 {
+        m.cycle().unwrap();
+    }
+    let t = 1.0;
+    let p = m.balls.pos[0];
+    assert!((p.z - 0.3 * t).abs() < 1e-12, "z = {}", p.z);
+    assert!((p.y - (t - 1.5 * t * t)).abs() < 1e-12, "y = {}", p.y);
+    assert_eq!(m.synchronized_velocity(0).z, 0.3);
+}
+
+/// A blow-up stops the run with a message naming the body and the cycle.
+#[test]
+fn a_blow_up_names_the_body_and_the_cycle() {
+    // A ball between two fixed balls (omega = sqrt(2 kn / m) = 4370 rad/s) with dt = 1e-3 s,
+    // far above the critical 2/omega = 4.6e-4 s: the amplitude grows ~17-fold per cycle.
+    let (mut m, glass) = model(1e-3, Vec3::zeros(), linear(1e5, 0.0, 0.0, 0.0, 0.0));
+    for (id, x) in [(3, -0.019), (7, 0.019)] {
+        let mut f = BallSpec::at_rest(id, [x, 0.0, 0.0], 0.01, glass);
+        f.fixed = dof::ALL;
+        m.add_ball(&f).unwrap();
+    }
+    m.add_ball(&BallSpec::at_rest(1, [2e-4, 0.0, 0.0], 0.01, glass))
+        .unwrap();
+    let err = (0..1000)
+        .find_map(|_| m.cycle().err())
+        .expect("the run should blow up");
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("cycle ") && msg.contains("balls ") && msg.contains(" 1"),
+        "{msg}"
+    );
+}
+
+/// The same results, bit for bit, for 1 and 2 threads (the force loop runs in parallel above
+/// 4,096 contacts; the gather into bodies is sequential in contact order).
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let build = || {
+        let (mut m, glass) = model(
+            2e-7,
+            Vec3::new(0.0, 0.0, -9.81),
+            linear(1e4, 1e4, 0.4, 0.2, 0.1),
+        );
+        let mut rng = SplitMix64::new(5);
+        let mut id = 1;
+        for i in 0..18 {
+            for j in 0..18 {
+                for k in 0..18 {
+                    // NOTE: spacing 1.99 r: every neighbour pair is compressed, about 17k contacts.
+                    let mut jitter = || 1e-5 * (rng.next_unit() - 0.5);
+                    let p = [
+                        i as Real * 1.99e-3 + jitter(),
+                        j as Real * 1.99e-3 + jitter(),
+                        k as Real * 1.99e-3 + jitter(),
+                    ];
+                    m.add_ball(&BallSpec::at_rest(id, p, 1e-3, glass)).unwrap();
+                    id += 1;
+                }
+            }
+        }
+        m
+    };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut m = build();
+            for _ in 0..20 {
+                m.cycle().unwrap();
+            }
+            assert!(
+                m.contacts.active_count() > 4096,
+                "too few contacts to go parallel"
+            );
+            m.balls
+                .pos
+                .iter()
+                .chain(&m.balls.spin)
+                .flat_map(|v| v.iter().map(|x| x.to_bits()))
+                .collect::<Vec<u64>>()
+        })
+    };
+    assert!(run(1) == run(2), "1 and 2 threads differ");
+}
+
+/// Contacts persist across rebuilds of the broad phase with their shear state, and a contact
+/// that opens loses it.
+#[test]
+fn contacts_persist_across_rebuilds() {
+    let (mut m, glass) = model(1e-6, Vec3::zeros(), linear(1e5, 1e5, 10.0, 0.0, 0.0));
+    let mut a = BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass);
+    a.fixed = dof::ALL;
+    let mut b = BallSpec::at_rest(2, [0.0199, 0.0, 0.0], 0.01, glass);
+    b.vel = Vec3::new(0.0, 0.2, 0.0);
+    b.fixed = dof::ALL;
+    m.add_ball(&a).unwrap();
+    m.add_ball(&b).unwrap();
+    m.prime().unwrap();
+    let builds0 = m.broad_phase.builds;
+    for _ in 0..2000 {
+        m.cycle().unwrap();
+    }
+    // Ball 2 travelled 0.4 mm, eight times half the 0.1 mm margin: the grid was rebuilt.
+    assert!(
+        m.broad_phase.builds >= builds0 + 7,
+        "builds: {}",
+        m.broad_phase.builds
+    );
+    let c = &m.contacts.list[0];
+    let expected = 1e5 * 0.2 * 2000.0 * 1e-6;
+    assert!(
+        (c.shear.norm() - expected).abs() < 1e-2 * expected,
+        "{} vs {expected}",
+        c.shear.norm()
+    );
+}

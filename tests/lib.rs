@@ -1,0 +1,7 @@
+//! The one integration-test binary (one link on a 2-core machine): a catalogue of physics and
+//! of the harness's promises, one module per topic.
+
+mod case_errors;
+mod cases;
+mod cli;
+mod engine;
