@@ -17,7 +17,7 @@ fn settled(n: usize) -> Model {
     let mut m = Model::new(Settings {
         gravity: Vec3::new(0.0, 0.0, -9.81),
         margin: 0.1 * R,
-        timestep: TimestepMode::Fixed(2e-6),
+        timestep: TimestepMode::Fixed(5e-6),
     });
     let glass = m.add_material(Material {
         name: "glass".into(),

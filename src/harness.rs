@@ -4,7 +4,7 @@ use crate::case::{Case, CaseError, DEFAULT_RECORDS};
 use crate::check::{self, CheckOutcome, CheckSpec, CollisionProbe, Context};
 use crate::math::Real;
 use crate::model::Model;
-use crate::output::{base_series, DtStats, Recorder, Scene, SeriesTable, Summary};
+use crate::output::{base_series, num, DtStats, Recorder, Scene, SeriesTable, Summary};
 use crate::timestep::TimestepMode;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -196,7 +196,7 @@ pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> 
 
 /// What a case simulates, in words, for its report page.
 pub fn scene(case: &Case) -> Scene {
-    let v = |x: &crate::math::Vec3| format!("({:e}, {:e}, {:e})", x.x, x.y, x.z);
+    let v = |x: &crate::math::Vec3| format!("({}, {}, {})", num(x.x), num(x.y), num(x.z));
     let mut s = Scene::default();
     let dt = case.fixed_dt();
     s.settings = vec![
@@ -208,16 +208,16 @@ pub fn scene(case: &Case) -> Scene {
         (
             "margin".into(),
             format!(
-                "{:e} m (extents enlarged by it; contacts exist before pieces touch)",
-                case.margin
+                "{} m (extents enlarged by it; contacts exist before pieces touch)",
+                num(case.margin)
             ),
         ),
-        ("timestep".into(), format!("fixed, dt = {dt:e} s")),
+        ("timestep".into(), format!("fixed, dt = {} s", num(dt))),
         (
             "run".into(),
             match (case.file.run.steps, case.file.run.duration) {
-                (Some(n), _) => format!("{n} cycles ({:e} s)", n as Real * dt),
-                (_, Some(d)) => format!("{d:e} s ({} cycles)", case.steps_for(dt)),
+                (Some(n), _) => format!("{n} cycles ({} s)", num(n as Real * dt)),
+                (_, Some(d)) => format!("{} s ({} cycles)", num(d), case.steps_for(dt)),
                 _ => String::new(),
             },
         ),
@@ -231,7 +231,7 @@ pub fn scene(case: &Case) -> Scene {
         s.materials.push(vec![
             m.name.clone(),
             format!("{}", m.density),
-            format!("{:e}", m.young),
+            num(m.young),
             format!("{}", m.poisson),
         ]);
     }
@@ -243,8 +243,12 @@ pub fn scene(case: &Case) -> Scene {
     for (a, b, law) in &case.contact_models {
         let params = match law {
             crate::law::ContactModel::Linear(l) => format!(
-                "kn = {:e} N/m, ks = {:e} N/m, friction = {}, damp_n = {}, damp_s = {}",
-                l.kn, l.ks, l.friction, l.damp_n, l.damp_s
+                "kn = {} N/m, ks = {} N/m, friction = {}, damp_n = {}, damp_s = {}",
+                num(l.kn),
+                num(l.ks),
+                l.friction,
+                l.damp_n,
+                l.damp_s
             ),
         };
         s.contact_models.push(vec![
@@ -275,7 +279,7 @@ pub fn scene(case: &Case) -> Scene {
             .collect();
         s.balls.push(vec![
             b.id.to_string(),
-            format!("{:e}", b.radius),
+            num(b.radius),
             case.materials[b.material].name.clone(),
             v(&b.pos),
             v(&b.vel),

@@ -47,7 +47,8 @@ pub fn lattice(
     seed: u64,
 ) -> Result<Vec<([Real; 3], Real)>, usize> {
     let s = 2.1 * radius[1];
-    let n = [0, 1, 2].map(|k| ((max[k] - min[k]) / s).floor().max(0.0) as usize);
+    // NOTE: the 1e-9 keeps a region of exactly k spacings at k sites despite round-off.
+    let n = [0, 1, 2].map(|k| ((max[k] - min[k]) / s + 1e-9).floor().max(0.0) as usize);
     let sites = n[0].saturating_mul(n[1]).saturating_mul(n[2]);
     if sites < count {
         return Err(sites);

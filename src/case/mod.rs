@@ -135,45 +135,46 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             "missing table [timestep] (e.g. mode = \"fixed\", dt = 1e-6)".into(),
         ));
     };
-    let timestep =
-        match ts.mode.as_str() {
-            "fixed" => {
-                for (key, given) in [
-                    ("safety", ts.safety.is_some()),
-                    ("estimator", ts.estimator.is_some()),
-                    ("kinematic", ts.kinematic.is_some()),
-                    ("kinematic_eps", ts.kinematic_eps.is_some()),
-                    ("loading_steps", ts.loading_steps.is_some()),
-                ] {
-                    if given {
-                        return Err(err(
-                            &format!("timestep.{key}"),
-                            "does not apply to mode \"fixed\"".into(),
-                        ));
-                    }
+    let timestep = match ts.mode.as_str() {
+        "fixed" => {
+            for (key, given) in [
+                ("safety", ts.safety.is_some()),
+                ("estimator", ts.estimator.is_some()),
+                ("kinematic", ts.kinematic.is_some()),
+                ("kinematic_eps", ts.kinematic_eps.is_some()),
+                ("loading_steps", ts.loading_steps.is_some()),
+            ] {
+                if given {
+                    return Err(err(
+                        &format!("timestep.{key}"),
+                        "does not apply to mode \"fixed\"".into(),
+                    ));
                 }
-                let Some(dt) = ts.dt else {
-                    return Err(err("timestep.dt", "mode \"fixed\" needs dt (s)".into()));
-                };
-                positive(f, "timestep.dt", dt)?;
-                TimestepMode::Fixed(dt)
             }
-            "auto" | "scaled" | "model" => {
-                return Err(err(
-                    "timestep.mode",
-                    format!(
-                        "\"{}\" is not available yet (issues #3 and #6); use \"fixed\"",
-                        ts.mode
-                    ),
-                ))
-            }
-            m => return Err(err(
+            let Some(dt) = ts.dt else {
+                return Err(err("timestep.dt", "mode \"fixed\" needs dt (s)".into()));
+            };
+            positive(f, "timestep.dt", dt)?;
+            TimestepMode::Fixed(dt)
+        }
+        "auto" | "scaled" | "model" => {
+            return Err(err(
+                "timestep.mode",
+                format!(
+                    "\"{}\" is not available yet (issues #3 and #6); use \"fixed\"",
+                    ts.mode
+                ),
+            ))
+        }
+        m => {
+            return Err(err(
                 "timestep.mode",
                 format!(
                     "unknown mode \"{m}\" (expected \"fixed\", \"auto\", \"scaled\" or \"model\")"
                 ),
-            )),
-        };
+            ))
+        }
+    };
 
     // [material.*]
     let mut materials = Vec::new();

@@ -149,7 +149,8 @@ pub fn evaluate(
             Measure::Duration => (
                 PI / (wn * root),
                 format!(
-                    "t꜀ = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {kn:e} N/m, m* = {m:.6e} kg, ζ = {z}"
+                    "t꜀ = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {m:.6e} kg, ζ = {z}",
+                    crate::output::num(kn)
                 ),
             ),
         }

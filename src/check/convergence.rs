@@ -67,7 +67,7 @@ pub fn evaluate(
             .map(|&(d0, e0): &(Real, Real)| format!("{:.3}", (err / e0).ln() / (dt / d0).ln()))
             .unwrap_or_default();
         out.table.push(vec![
-            format!("{dt:e}"),
+            crate::output::num(dt),
             sim.model.cycle.to_string(),
             format!("{err:.4e}"),
             local,

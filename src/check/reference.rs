@@ -1,6 +1,7 @@
 //! Analytic reference curves given in case files.
 
 use crate::math::{Real, PI};
+use crate::output::num;
 use serde::Deserialize;
 
 /// An analytic function of time, y(t).
@@ -48,9 +49,9 @@ impl Reference {
                     .iter()
                     .enumerate()
                     .map(|(k, c)| match k {
-                        0 => format!("{c:e}"),
-                        1 => format!("{c:e}·t"),
-                        _ => format!("{c:e}·t^{k}"),
+                        0 => num(*c),
+                        1 => format!("{}·t", num(*c)),
+                        _ => format!("{}·t^{k}", num(*c)),
                     })
                     .collect();
                 format!("y(t) = {}", terms.join(" + "))
@@ -60,7 +61,13 @@ impl Reference {
                 amplitude,
                 period,
                 phase_deg,
-            } => format!("y(t) = {mean:e} + {amplitude:e}·cos(2π t / {period:e} s + {phase_deg}°)"),
+            } => format!(
+                "y(t) = {} + {}·cos(2π t / {} s + {}°)",
+                num(*mean),
+                num(*amplitude),
+                num(*period),
+                num(*phase_deg)
+            ),
         }
     }
 

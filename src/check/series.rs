@@ -19,7 +19,7 @@ pub fn final_value(
     out.judge(y[y.len() - 1], expected, tol);
     let t = &ctx.series.t;
     out.reference = Some(Curve {
-        label: format!("expected final value {expected:e}"),
+        label: format!("expected final value {}", crate::output::num(expected)),
         x: vec![t[0], t[t.len() - 1]],
         y: vec![expected, expected],
         markers: false,

@@ -42,6 +42,9 @@ pub enum Source {
     Pair(usize, usize, PairQuantity),
     /// `contacts/active`.
     ContactsActive,
+    /// `fixed/force`: resultant contact force on the balls whose translations are all fixed, N
+    /// (what a support made of fixed balls carries; project extension).
+    FixedForce,
     /// `energy/kinetic`, J.
     Kinetic,
     /// `energy/strain`, J.
@@ -75,9 +78,11 @@ impl Source {
                     "spin" => BallQuantity::Spin,
                     "force" => BallQuantity::Force,
                     "moment" => BallQuantity::Moment,
-                    _ => return Err(format!(
+                    _ => {
+                        return Err(format!(
                         "\"{name}\": unknown ball quantity \"{q}\" (pos, vel, spin, force, moment)"
-                    )),
+                    ))
+                    }
                 };
                 Source::Ball(ball(id)?, q)
             }
@@ -97,6 +102,7 @@ impl Source {
                 Source::Pair(a, b, q)
             }
             ["contacts", "active"] => Source::ContactsActive,
+            ["fixed", "force"] => Source::FixedForce,
             ["energy", "kinetic"] => Source::Kinetic,
             ["energy", "strain"] => Source::Strain,
             ["energy", "potential"] => Source::Potential,
@@ -109,7 +115,7 @@ impl Source {
     pub fn is_vector(&self) -> bool {
         matches!(
             self,
-            Source::Ball(..) | Source::Pair(_, _, PairQuantity::Normal)
+            Source::Ball(..) | Source::Pair(_, _, PairQuantity::Normal) | Source::FixedForce
         )
     }
 
@@ -146,6 +152,13 @@ impl Source {
                 }
             }
             Source::ContactsActive => out.push(model.contacts.active_count() as Real),
+            Source::FixedForce => {
+                let all = crate::model::dof::TRANSLATION;
+                let f = (0..b.len())
+                    .filter(|&i| b.fixed[i] & all == all)
+                    .fold(crate::math::Vec3::zeros(), |acc, i| acc + b.force[i]);
+                out.extend_from_slice(f.as_slice());
+            }
             Source::Kinetic => out.push(model.kinetic_energy()),
             Source::Strain => out.push(model.strain_energy()),
             Source::Potential => out.push(model.potential_energy()),

@@ -76,16 +76,20 @@ fn draw(plot: &Plot, out: &mut String) -> Result<(), Box<dyn std::error::Error>>
             .x_label_area_size(42)
             .y_label_area_size(80)
             .build_cartesian_2d(x0..x1, y0..y1)?;
-        let fmt = |log: bool| {
+        // NOTE: tick positions carry round-off (a zero tick may read -2.7e-20): snap values
+        // below 1e-9 of the axis span to zero.
+        let fmt = |log: bool, span: Real| {
             move |v: &Real| {
                 if log {
                     format!("1e{v:.1}")
+                } else if v.abs() < 1e-9 * span {
+                    "0".to_string()
                 } else {
-                    format!("{v:.3e}")
+                    format!("{v:.4e}")
                 }
             }
         };
-        let (fx, fy) = (fmt(plot.log_x), fmt(plot.log_y));
+        let (fx, fy) = (fmt(plot.log_x, x1 - x0), fmt(plot.log_y, y1 - y0));
         chart
             .configure_mesh()
             .x_desc(plot.x_label.as_str())
