@@ -23,6 +23,8 @@
 //!
 //! Tip: debug builds are 20-50 times slower than `--release`; run real models in release.
 
+#![deny(missing_docs)]
+
 pub mod case;
 pub mod check;
 pub mod contact;

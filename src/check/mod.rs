@@ -531,10 +531,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&CollisionProbe>)
             tolerance,
             formula,
         } => {
-            out.formula = match formula {
-                Some(f) => format!("{f}: {}", reference.formula()),
-                None => reference.formula(),
-            };
+            out.formula = reference.formula_with(formula.as_deref());
             series::analytic(ctx, series, reference, *tolerance, &mut out);
             out.code.push(file("series"));
         }
@@ -554,10 +551,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&CollisionProbe>)
             abs_tolerance,
             formula,
         } => {
-            out.formula = match formula {
-                Some(f) => format!("{f}: {}", reference.formula()),
-                None => reference.formula(),
-            };
+            out.formula = reference.formula_with(formula.as_deref());
             convergence::evaluate(
                 ctx,
                 series,

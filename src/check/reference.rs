@@ -71,6 +71,14 @@ impl Reference {
         }
     }
 
+    /// The formula, preceded by the case's own words on where it comes from, if any.
+    pub fn formula_with(&self, derivation: Option<&str>) -> String {
+        match derivation {
+            Some(d) => format!("{d}: {}", self.formula()),
+            None => self.formula(),
+        }
+    }
+
     /// Checks the parameters.
     ///
     /// # Errors
