@@ -149,7 +149,7 @@ pub fn evaluate(
             Measure::Duration => (
                 PI / (wn * root),
                 format!(
-                    "t꜀ = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {m:.6e} kg, ζ = {z}",
+                    "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {m:.6e} kg, ζ = {z}",
                     crate::output::num(kn)
                 ),
             ),
@@ -190,8 +190,70 @@ pub fn evaluate(
         Measure::Duration => t1 - t0,
     };
     out.judge_relative(measured, reference, tolerance);
+    if let Some((kn, z)) = linear_parameters(ctx.case, a, b) {
+        overlap_curve(
+            ctx,
+            (ida, idb),
+            effective_mass(ctx.case, a, b),
+            kn,
+            z,
+            t0,
+            -seen.vn_in,
+            out,
+        );
+    }
     out.message = format!(
         "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out",
         seen.vn_in, seen.vn_out
     );
+}
+
+/// Plots the recorded overlap of the pair against the damped oscillator's overlap, with the
+/// measured start of contact `t0` and impact speed `v` as the only inputs from the run:
+/// `v (t - t0)` before contact, `(v / omega_d) exp(-z omega_n tau) sin(omega_d tau)` during it,
+/// and `-e v (tau - pi / omega_d)` after it (`tau = t - t0`).
+#[allow(clippy::too_many_arguments)] // one call site; the parameters are the closed form's inputs
+fn overlap_curve(
+    ctx: &Context,
+    (ida, idb): (u64, u64),
+    m: Real,
+    kn: Real,
+    z: Real,
+    t0: Real,
+    v: Real,
+    out: &mut CheckOutcome,
+) {
+    let names = [
+        format!("interaction/{ida}/{idb}/overlap"),
+        format!("interaction/{idb}/{ida}/overlap"),
+    ];
+    let Some(name) = names.into_iter().find(|n| ctx.series.column(n).is_some()) else {
+        return;
+    };
+    let wn = (kn / m).sqrt();
+    let wd = wn * (1.0 - z * z).sqrt();
+    let e = (-PI * z * wn / wd).exp();
+    let t_end = PI / wd;
+    let y = ctx
+        .series
+        .t
+        .iter()
+        .map(|&t| {
+            let tau = t - t0;
+            if tau < 0.0 {
+                v * tau
+            } else if tau <= t_end {
+                v / wd * (-z * wn * tau).exp() * (wd * tau).sin()
+            } else {
+                -e * v * (tau - t_end)
+            }
+        })
+        .collect();
+    out.series = Some(name);
+    out.reference = Some(crate::output::Curve {
+        label: "damped oscillator: (v/ω_d)·exp(−ζωₙτ)·sin(ω_d τ)".into(),
+        x: ctx.series.t.clone(),
+        y,
+        markers: false,
+    });
 }

@@ -12,7 +12,7 @@ const STYLE: &str = "body{font-family:sans-serif;max-width:70em;margin:1em auto;
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;font-size:.92em}\
 th{background:#f3f3f3}.pass{color:#fff;background:#2a8a2a;padding:0 .4em;border-radius:3px}\
 .fail{color:#fff;background:#c0392b;padding:0 .4em;border-radius:3px}code{background:#f5f5f5;padding:0 .2em}\
-section.check{border-left:4px solid #ddd;padding-left:1em;margin:1.5em 0}.formula{font-family:serif;font-size:1.08em}";
+section.check{border-left:4px solid #ddd;padding-left:1em;margin:1.5em 0}.formula{font-family:serif;font-size:1.08em}.legend{font-size:.9em;margin:0 0 1em 5em}";
 
 /// Escapes text for HTML.
 pub fn esc(s: &str) -> String {

@@ -16,13 +16,27 @@ const COLORS: [RGBColor; 6] = [
 /// Largest number of points drawn per curve (longer curves are thinned evenly).
 const MAX_POINTS: usize = 3000;
 
-/// Renders a plot as an SVG document. Logarithmic axes plot log10 of the values and label the
-/// ticks as powers of ten.
+/// Renders a plot as an SVG document followed by an HTML legend (below the chart, so that it
+/// never hides a curve). Logarithmic axes plot log10 of the values and label the ticks as powers
+/// of ten.
 pub fn svg(plot: &Plot) -> String {
     let mut out = String::new();
     if let Err(e) = draw(plot, &mut out) {
-        return format!("<p>plot \"{}\" could not be drawn: {e}</p>", plot.title);
+        return format!(
+            "<p>plot \"{}\" could not be drawn: {e}</p>",
+            super::esc(&plot.title)
+        );
     }
+    out.push_str("<div class=legend>");
+    for (k, c) in plot.curves.iter().enumerate() {
+        let RGBColor(r, g, b) = COLORS[k % COLORS.len()];
+        let mark = if c.markers { "●" } else { "━━" };
+        out.push_str(&format!(
+            "<span style=\"color:rgb({r},{g},{b})\">{mark}</span> {} &nbsp; ",
+            super::esc(&c.label)
+        ));
+    }
+    out.push_str("</div>");
     out
 }
 
@@ -103,24 +117,12 @@ fn draw(plot: &Plot, out: &mut String) -> Result<(), Box<dyn std::error::Error>>
             let c = &plot.curves[k];
             let color = COLORS[k % COLORS.len()];
             if c.markers {
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))?
-                    .label(c.label.as_str())
-                    .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+                chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
             } else {
                 let style = color.stroke_width(if k == 0 { 2 } else { 1 });
-                chart
-                    .draw_series(LineSeries::new(pts, style))?
-                    .label(c.label.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+                chart.draw_series(LineSeries::new(pts, style))?;
             }
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
         root.present()?;
     }
     Ok(())
