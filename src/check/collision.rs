@@ -100,16 +100,67 @@ fn effective_mass(case: &Case, a: usize, b: usize) -> Real {
     }
 }
 
-/// (kn, damping ratio) of the linear contact between two case balls.
-fn linear_parameters(case: &Case, a: usize, b: usize) -> Option<(Real, Real)> {
-    let (ma, mb) = (case.balls[a].material, case.balls[b].material);
-    let (lo, hi) = (ma.min(mb), ma.max(mb));
-    case.contact_models
-        .iter()
-        .find(|(x, y, _)| *x == lo && *y == hi)
-        .map(|(_, _, law)| match law {
-            ContactModel::Linear(l) => (l.kn, l.damp_n),
+/// The contact of a linear spring and dashpot seen as a damped oscillator: the one place where
+/// its closed forms are written.
+#[derive(Clone, Copy, Debug)]
+struct Oscillator {
+    /// Normal stiffness, N/m.
+    kn: Real,
+    /// Effective mass, kg.
+    m: Real,
+    /// Damping ratio.
+    z: Real,
+    /// Undamped angular frequency sqrt(kn / m*), rad/s.
+    wn: Real,
+    /// Damped angular frequency wn sqrt(1 - z^2), rad/s.
+    wd: Real,
+}
+
+impl Oscillator {
+    /// The linear contact between two case balls, from the case's own parameters.
+    fn of_case(case: &Case, a: usize, b: usize) -> Option<Oscillator> {
+        let (ma, mb) = (case.balls[a].material, case.balls[b].material);
+        let (lo, hi) = (ma.min(mb), ma.max(mb));
+        let (kn, z) = case
+            .contact_models
+            .iter()
+            .find(|(x, y, _)| *x == lo && *y == hi)
+            .map(|(_, _, law)| match law {
+                ContactModel::Linear(l) => (l.kn, l.damp_n),
+            })?;
+        let m = effective_mass(case, a, b);
+        let wn = (kn / m).sqrt();
+        Some(Oscillator {
+            kn,
+            m,
+            z,
+            wn,
+            wd: wn * (1.0 - z * z).sqrt(),
         })
+    }
+
+    /// Contact duration pi / omega_d, s.
+    fn duration(&self) -> Real {
+        PI / self.wd
+    }
+
+    /// Restitution exp(-z omega_n pi / omega_d).
+    fn restitution(&self) -> Real {
+        (-self.z * self.wn * self.duration()).exp()
+    }
+
+    /// Overlap at `tau` after first touch with impact speed `v`: the gap closing at `v` before,
+    /// `(v / omega_d) exp(-z omega_n tau) sin(omega_d tau)` during, opening at `e v` after.
+    fn overlap(&self, v: Real, tau: Real) -> Real {
+        let t_end = self.duration();
+        if tau < 0.0 {
+            v * tau
+        } else if tau <= t_end {
+            v / self.wd * (-self.z * self.wn * tau).exp() * (self.wd * tau).sin()
+        } else {
+            -self.restitution() * v * (tau - t_end)
+        }
+    }
 }
 
 /// Which quantity a collision check measures.
@@ -137,23 +188,21 @@ pub fn evaluate(
         Measure::Restitution => format!("restitution −v′ₙ/vₙ of the relative normal velocity of balls {ida} and {idb}, taken at the last cycle before contact and the first cycle after it"),
         Measure::Duration => format!("time balls {ida} and {idb} overlap (the overlap's zero crossings interpolated between cycles)"),
     };
-    let closed = linear_parameters(ctx.case, a, b).map(|(kn, z)| {
-        let m = effective_mass(ctx.case, a, b);
-        let wn = (kn / m).sqrt();
-        let root = (1.0 - z * z).sqrt();
-        match measure {
-            Measure::Restitution => (
-                (-PI * z / root).exp(),
-                format!("e = exp(−πζ/√(1−ζ²)) with ζ = {z}"),
+    let oscillator = Oscillator::of_case(ctx.case, a, b);
+    let closed = oscillator.map(|o| match measure {
+        Measure::Restitution => (
+            o.restitution(),
+            format!("e = exp(−πζ/√(1−ζ²)) with ζ = {}", o.z),
+        ),
+        Measure::Duration => (
+            o.duration(),
+            format!(
+                "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {:.6e} kg, ζ = {}",
+                crate::output::num(o.kn),
+                o.m,
+                o.z
             ),
-            Measure::Duration => (
-                PI / (wn * root),
-                format!(
-                    "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {m:.6e} kg, ζ = {z}",
-                    crate::output::num(kn)
-                ),
-            ),
-        }
+        ),
     });
     let reference = match (expected, &closed) {
         (Some(e), Some((c, f))) => {
@@ -190,17 +239,8 @@ pub fn evaluate(
         Measure::Duration => t1 - t0,
     };
     out.judge_relative(measured, reference, tolerance);
-    if let Some((kn, z)) = linear_parameters(ctx.case, a, b) {
-        overlap_curve(
-            ctx,
-            (ida, idb),
-            effective_mass(ctx.case, a, b),
-            kn,
-            z,
-            t0,
-            -seen.vn_in,
-            out,
-        );
+    if let Some(o) = oscillator {
+        overlap_curve(ctx, (ida, idb), &o, t0, -seen.vn_in, out);
     }
     out.message = format!(
         "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out",
@@ -208,17 +248,12 @@ pub fn evaluate(
     );
 }
 
-/// Plots the recorded overlap of the pair against the damped oscillator's overlap, with the
-/// measured start of contact `t0` and impact speed `v` as the only inputs from the run:
-/// `v (t - t0)` before contact, `(v / omega_d) exp(-z omega_n tau) sin(omega_d tau)` during it,
-/// and `-e v (tau - pi / omega_d)` after it (`tau = t - t0`).
-#[allow(clippy::too_many_arguments)] // one call site; the parameters are the closed form's inputs
+/// Plots the recorded overlap of the pair against [`Oscillator::overlap`], with the measured
+/// start of contact `t0` and impact speed `v` as the only inputs taken from the run.
 fn overlap_curve(
     ctx: &Context,
     (ida, idb): (u64, u64),
-    m: Real,
-    kn: Real,
-    z: Real,
+    o: &Oscillator,
     t0: Real,
     v: Real,
     out: &mut CheckOutcome,
@@ -230,25 +265,7 @@ fn overlap_curve(
     let Some(name) = names.into_iter().find(|n| ctx.series.column(n).is_some()) else {
         return;
     };
-    let wn = (kn / m).sqrt();
-    let wd = wn * (1.0 - z * z).sqrt();
-    let e = (-PI * z * wn / wd).exp();
-    let t_end = PI / wd;
-    let y = ctx
-        .series
-        .t
-        .iter()
-        .map(|&t| {
-            let tau = t - t0;
-            if tau < 0.0 {
-                v * tau
-            } else if tau <= t_end {
-                v / wd * (-z * wn * tau).exp() * (wd * tau).sin()
-            } else {
-                -e * v * (tau - t_end)
-            }
-        })
-        .collect();
+    let y = ctx.series.t.iter().map(|&t| o.overlap(v, t - t0)).collect();
     out.series = Some(name);
     out.reference = Some(crate::output::Curve {
         label: "damped oscillator: (v/ω_d)·exp(−ζωₙτ)·sin(ω_d τ)".into(),
