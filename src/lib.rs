@@ -37,4 +37,5 @@ pub mod model;
 pub mod motion;
 pub mod output;
 pub mod report;
+pub mod stiffness;
 pub mod timestep;

@@ -34,7 +34,7 @@ pub fn acceleration(balls: &Balls, i: usize, gravity: &Vec3) -> Vec3 {
 #[inline]
 pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
     let fixed = balls.fixed[i] >> 3;
-    let mut alpha = balls.moment[i] / balls.inertia[i];
+    let mut alpha = balls.moment[i] / balls.inertial_inertia[i];
     for k in 0..3 {
         if fixed & (1 << k) != 0 {
             alpha[k] = 0.0;

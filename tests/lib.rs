@@ -5,3 +5,4 @@ mod case_errors;
 mod cases;
 mod cli;
 mod engine;
+mod stiffness;

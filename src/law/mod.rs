@@ -5,6 +5,7 @@ mod linear;
 pub use linear::{ContactForce, Kinematics, Linear};
 
 use crate::math::{Real, Vec3};
+use crate::stiffness::ContactStiffness;
 
 /// A contact model with its parameters.
 ///
@@ -28,6 +29,19 @@ impl ContactModel {
     pub fn force(&self, k: &Kinematics, shear: &mut Vec3) -> ContactForce {
         match self {
             ContactModel::Linear(m) => m.force(k, shear),
+        }
+    }
+
+    /// The stiffnesses of an active contact at the given overlap (for the contact stiffness
+    /// matrix and the automatic timestep, seed 000).
+    pub fn stiffness(&self, _overlap: Real) -> ContactStiffness {
+        match self {
+            ContactModel::Linear(m) => ContactStiffness {
+                kn: m.kn,
+                ks: m.ks,
+                kn_rot: m.kn_rot,
+                ks_rot: m.ks_rot,
+            },
         }
     }
 

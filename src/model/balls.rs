@@ -90,6 +90,9 @@ pub struct Balls {
     pub inertial_mass: Vec<Real>,
     /// Moment of inertia about any centroidal axis, kg m^2 (2/5 m r^2 for a solid sphere).
     pub inertia: Vec<Real>,
+    /// Inertial moment of inertia, kg m^2: equal to `inertia` except under timestep scaling
+    /// (seed 000, eq. 7), which replaces it by a fictitious value.
+    pub inertial_inertia: Vec<Real>,
     /// Centroid position at the current time, m (world frame).
     pub pos: Vec<Vec3>,
     /// Velocity half a step behind the positions, m/s (world frame).
@@ -130,6 +133,7 @@ impl Balls {
         self.mass.push(mass);
         self.inertial_mass.push(mass);
         self.inertia.push(0.4 * mass * r * r);
+        self.inertial_inertia.push(0.4 * mass * r * r);
         self.pos.push(spec.pos);
         self.vel.push(spec.vel);
         self.spin.push(spec.spin);

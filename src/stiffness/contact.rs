@@ -1,0 +1,214 @@
+//! The stiffness matrix of one contact, derived from first principles (seed 000, eqs. 12-27).
+//!
+//! ## Derivation (3D)
+//! Node `i` (a body's centre of mass) has the generalized displacement
+//! `d_i = (u_i, v_i, w_i, theta_xi, theta_yi, theta_zi)` (eq. 12). For small displacements the
+//! material point of body `i` at the contact point `x_c` moves by `u_i + theta_i x R_i`, with the
+//! lever arm `R_i = x_c - x_i`. The relative displacement and rotation at the contact are
+//!
+//! ```text
+//! delta = (u_b + theta_b x R_b) - (u_a + theta_a x R_a)      (b relative to a)
+//! phi   = theta_b - theta_a
+//! ```
+//!
+//! In the triad `(n1, n2, n3)` (`n3` the contact normal) the contact resists `delta` with
+//! `kn` along `n3` and `ks` along `n1`, `n2`, and `phi` with the twisting stiffness `kn_theta`
+//! about `n3` and the bending stiffness `ks_theta` about `n1`, `n2`:
+//!
+//! ```text
+//! S   = ks (n1 n1^T + n2 n2^T) + kn n3 n3^T                (translational, 3x3)
+//! S_r = ks_theta (n1 n1^T + n2 n2^T) + kn_theta n3 n3^T    (rotational, 3x3)
+//! E   = 1/2 delta^T S delta + 1/2 phi^T S_r phi            (elastic energy)
+//! ```
+//!
+//! Writing `theta x R = -[R]x theta` with the cross-product matrix `[R]x`, `(delta, phi) = B d`
+//! with
+//!
+//! ```text
+//!        u_a      theta_a     u_b     theta_b
+//! B = [  -I       [R_a]x      I       -[R_b]x ]   (delta)
+//!     [   0        -I         0         I     ]   (phi)
+//! ```
+//!
+//! and the stiffness matrix is `K = B^T diag(S, S_r) B` (the Hessian of `E`): the generalized
+//! forces that hold the nodes displaced by `d` are `r = K d` (eq. 13). `K` is symmetric and
+//! positive semi-definite by construction, its rank is the number of positive stiffnesses counted
+//! with multiplicity (kn, ks twice, kn_theta, ks_theta twice) because `B` has full row rank, and
+//! rigid motions lie in its null space when both lever arms reach the same point
+//! (`x_a + R_a = x_b + R_b`): a rigid rotation `theta` about `p` moves node `i` by
+//! `theta x (x_i - p)`, so `delta = theta x (x_b + R_b - x_a - R_a) = 0`.
+//!
+//! ## 2D
+//! Disks in the xy-plane keep `(u, v, theta_z)` per node. The triad of eq. 24 has `n3` and `n1`
+//! in the plane and `n2 = z`; `theta_z` is a rotation about `n2`, so the 2D matrix holds `kn`,
+//! `ks` and the *bending* stiffness `ks_theta`. It is the 3D matrix restricted to those DOFs.
+
+use crate::math::{Real, Vec3};
+use nalgebra::{Matrix3, SMatrix, Vector2};
+
+/// A 12x12 contact stiffness matrix (3D), rows/columns `(u, v, w, theta_x, theta_y, theta_z)` of
+/// node a then node b.
+pub type Matrix12 = SMatrix<Real, 12, 12>;
+/// A 6x6 contact stiffness matrix (2D), rows/columns `(u, v, theta_z)` of node a then node b.
+pub type Matrix6 = SMatrix<Real, 6, 6>;
+
+/// The four stiffnesses of a contact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactStiffness {
+    /// Normal stiffness, N/m (along n3).
+    pub kn: Real,
+    /// Shear stiffness, N/m (along n1 and n2).
+    pub ks: Real,
+    /// Twisting stiffness, N m/rad (rotation about n3).
+    pub kn_rot: Real,
+    /// Bending stiffness, N m/rad (rotations about n1 and n2).
+    pub ks_rot: Real,
+}
+
+impl ContactStiffness {
+    /// The translational stiffness tensor `S = ks (n1 n1^T + n2 n2^T) + kn n3 n3^T`, N/m, written
+    /// `ks I + (kn - ks) n n^T` (the same tensor for any n1, n2 completing the triad).
+    pub fn translational(&self, n: &Vec3) -> Matrix3<Real> {
+        Matrix3::identity() * self.ks + n * n.transpose() * (self.kn - self.ks)
+    }
+
+    /// The rotational stiffness tensor `S_r = ks_rot I + (kn_rot - ks_rot) n n^T`, N m/rad.
+    pub fn rotational(&self, n: &Vec3) -> Matrix3<Real> {
+        Matrix3::identity() * self.ks_rot + n * n.transpose() * (self.kn_rot - self.ks_rot)
+    }
+
+    /// Number of positive stiffnesses counted with multiplicity (the rank of the contact
+    /// matrix in 3D): kn once, ks twice, kn_rot once, ks_rot twice.
+    pub fn positive_count(&self) -> usize {
+        [
+            self.kn,
+            self.ks,
+            self.ks,
+            self.kn_rot,
+            self.ks_rot,
+            self.ks_rot,
+        ]
+        .iter()
+        .filter(|k| **k > 0.0)
+        .count()
+    }
+}
+
+/// A right-handed unit-vector triad `(n1, n2, n3)` with `n3` along the contact normal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Triad {
+    /// First shear direction.
+    pub n1: Vec3,
+    /// Second shear direction, `n3 x n1`.
+    pub n2: Vec3,
+    /// The contact normal.
+    pub n3: Vec3,
+}
+
+impl Triad {
+    /// Completes a unit normal into a right-handed triad (`n1 x n2 = n3`), deterministically.
+    ///
+    /// # Examples
+    /// ```
+    /// use ballast::stiffness::Triad;
+    /// use ballast::math::Vec3;
+    /// let t = Triad::from_normal(&Vec3::new(1.0, 2.0, 2.0).normalize());
+    /// assert!((t.n1.cross(&t.n2) - t.n3).norm() < 1e-15);
+    /// ```
+    pub fn from_normal(n3: &Vec3) -> Self {
+        // NOTE: cross with the axis least aligned with n3, so that n1 is never ill-conditioned.
+        let a = n3.iamin();
+        let mut e = Vec3::zeros();
+        e[a] = 1.0;
+        let n1 = e.cross(n3).normalize();
+        let n2 = n3.cross(&n1);
+        Triad { n1, n2, n3: *n3 }
+    }
+}
+
+/// The cross-product matrix `[r]x`: `[r]x v = r x v`.
+pub fn cross_matrix(r: &Vec3) -> Matrix3<Real> {
+    Matrix3::new(0.0, -r.z, r.y, r.z, 0.0, -r.x, -r.y, r.x, 0.0)
+}
+
+/// The 12x12 stiffness matrix of a contact with normal `n` (unit, from a to b) and lever arms
+/// `r_a = x_c - x_a`, `r_b = x_c - x_b`, as `B^T diag(S, S_r) B` (module docs).
+///
+/// # Examples
+/// A rigid translation produces no force:
+/// ```
+/// use ballast::stiffness::{contact_matrix_3d, ContactStiffness};
+/// use ballast::math::Vec3;
+/// let s = ContactStiffness { kn: 1e6, ks: 5e5, kn_rot: 0.0, ks_rot: 0.0 };
+/// let n = Vec3::new(0.0, 0.6, 0.8);
+/// let k = contact_matrix_3d(&s, &n, &(n * 0.01), &(-n * 0.01));
+/// let d = nalgebra::SVector::<f64, 12>::from_fn(|i, _| if i % 6 < 3 { 1.0 } else { 0.0 });
+/// assert!((k * d).norm() < 1e-9);
+/// ```
+pub fn contact_matrix_3d(s: &ContactStiffness, n: &Vec3, r_a: &Vec3, r_b: &Vec3) -> Matrix12 {
+    let mut b = SMatrix::<Real, 6, 12>::zeros();
+    let id = Matrix3::<Real>::identity();
+    b.fixed_view_mut::<3, 3>(0, 0).copy_from(&(-id));
+    b.fixed_view_mut::<3, 3>(0, 3).copy_from(&cross_matrix(r_a));
+    b.fixed_view_mut::<3, 3>(0, 6).copy_from(&id);
+    b.fixed_view_mut::<3, 3>(0, 9)
+        .copy_from(&(-cross_matrix(r_b)));
+    b.fixed_view_mut::<3, 3>(3, 3).copy_from(&(-id));
+    b.fixed_view_mut::<3, 3>(3, 9).copy_from(&id);
+    let mut d = SMatrix::<Real, 6, 6>::zeros();
+    d.fixed_view_mut::<3, 3>(0, 0)
+        .copy_from(&s.translational(n));
+    d.fixed_view_mut::<3, 3>(3, 3).copy_from(&s.rotational(n));
+    b.transpose() * d * b
+}
+
+/// Indices of the 2D DOFs `(u, v, theta_z)` of both nodes within the 3D numbering.
+pub const DOFS_2D_IN_3D: [usize; 6] = [0, 1, 5, 6, 7, 11];
+
+/// The 6x6 stiffness matrix of a 2D contact (disks in the xy-plane): normal `n` and lever arms
+/// in the plane, DOFs `(u, v, theta_z)` of a then b. Derived like the 3D one with the in-plane
+/// relative displacement `delta = (u_b - theta_zb R_yb, v_b + theta_zb R_xb) - (same for a)`
+/// and the relative rotation `theta_zb - theta_za` resisted by `ks_rot`.
+pub fn contact_matrix_2d(
+    s: &ContactStiffness,
+    n: &Vector2<Real>,
+    r_a: &Vector2<Real>,
+    r_b: &Vector2<Real>,
+) -> Matrix6 {
+    // Rows: delta_x, delta_y, phi_z.
+    let b = SMatrix::<Real, 3, 6>::from_row_slice(&[
+        -1.0, 0.0, r_a.y, 1.0, 0.0, -r_b.y, //
+        0.0, -1.0, -r_a.x, 0.0, 1.0, r_b.x, //
+        0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
+    ]);
+    let nn = n * n.transpose();
+    let st = nalgebra::Matrix2::identity() * s.ks + nn * (s.kn - s.ks);
+    let mut d = SMatrix::<Real, 3, 3>::zeros();
+    d.fixed_view_mut::<2, 2>(0, 0).copy_from(&st);
+    d[(2, 2)] = s.ks_rot;
+    b.transpose() * d * b
+}
+
+/// The diagonal of the 12x12 contact matrix without forming it: `diag(S)`, then
+/// `(R_a x e_i)^T S (R_a x e_i) + (S_r)_ii`, `diag(S)`, and the same with `R_b`. Used by the
+/// automatic timestep (seed 000, eq. 11) where it runs for every contact in every cycle.
+#[inline]
+pub fn contact_diagonal_3d(s: &ContactStiffness, n: &Vec3, r_a: &Vec3, r_b: &Vec3) -> [Real; 12] {
+    let mut out = [0.0; 12];
+    let dkn = s.kn - s.ks;
+    let dkr = s.kn_rot - s.ks_rot;
+    for i in 0..3 {
+        let t = s.ks + dkn * n[i] * n[i];
+        out[i] = t;
+        out[6 + i] = t;
+        let mut e = Vec3::zeros();
+        e[i] = 1.0;
+        let rot = s.ks_rot + dkr * n[i] * n[i];
+        for (slot, r) in [(3, r_a), (9, r_b)] {
+            let w = r.cross(&e);
+            let nw = n.dot(&w);
+            out[slot + i] = s.ks * w.norm_squared() + dkn * nw * nw + rot;
+        }
+    }
+    out
+}

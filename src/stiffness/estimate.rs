@@ -1,0 +1,219 @@
+//! Critical-timestep estimates computed in O(contacts), and the per-body stiffness that the
+//! automatic timestep and timestep scaling use.
+//!
+//! - **diagonal** (seed 000, eqs. 10-11): for every free DOF `i`, `sqrt(m_i / K_ii)` with
+//!   `K_ii` the sum of the diagonal terms of the contact stiffness matrices acting on it; the
+//!   estimate is the minimum over all DOFs of all bodies. It assumes uncoupled DOFs, so it is
+//!   an estimate, not a bound: the report shows configurations where it exceeds the exact value.
+//! - **bound**: a value never above the exact critical timestep `2 / omega_max`. The eigenvalues
+//!   of `M^-1 K` equal those of `M^-1/2 K M^-1/2`, and the spectral radius of a matrix is at most
+//!   any of its induced norms, so
+//!   `omega_max^2 <= min( max_i sum_j |K_ij| / m_i ,  max_i sum_j |K_ij| / sqrt(m_i m_j) )`
+//!   (the row-sum norms of `M^-1 K` and of `M^-1/2 K M^-1/2`, i.e. Gershgorin's theorem), and
+//!   `2 / sqrt` of that bound is never above the exact critical step. The sums run over free
+//!   DOFs `j`; the diagonal 6x6 block of each body is summed over its contacts before the
+//!   absolute values are taken.
+
+use super::contact::{contact_diagonal_3d, contact_matrix_3d};
+use crate::math::Real;
+use crate::model::Model;
+
+/// Which estimate of the critical timestep a mode uses (SPEC `[timestep] estimator`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Estimator {
+    /// Seed 000, eq. 11: `min sqrt(m / K_ii)` over DOFs. Cheap; not a guarantee.
+    Diagonal,
+    /// Row-sum (Gershgorin) bound: never above the exact critical timestep; about twelve times
+    /// the arithmetic of `Diagonal` per contact.
+    Bound,
+}
+
+impl Estimator {
+    /// The name used in case files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Estimator::Diagonal => "diagonal",
+            Estimator::Bound => "bound",
+        }
+    }
+}
+
+/// Per-DOF stiffness of every body (index = ball, then DOF `x, y, z, rx, ry, rz`).
+#[derive(Clone, Debug, Default)]
+pub struct DofStiffness {
+    /// Sum of the diagonal contact-stiffness terms, `K_ii` (N/m or N m/rad).
+    pub diagonal: Vec<[Real; 6]>,
+    /// Row sums `sum_j |K_ij|` over free DOFs `j` (only filled for [`Estimator::Bound`]).
+    pub row_abs: Vec<[Real; 6]>,
+    /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
+    pub row_abs_scaled: Vec<[Real; 6]>,
+}
+
+/// The estimate of a critical timestep and the DOF that sets it.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CriticalEstimate {
+    /// The estimated critical timestep, s (infinite when no free DOF has stiffness).
+    pub dt: Real,
+    /// Index of the ball that sets it.
+    pub ball: usize,
+    /// Its DOF: 0..3 translation x, y, z; 3..6 rotation about x, y, z.
+    pub dof: usize,
+}
+
+/// Name of a DOF index (0..6).
+pub fn dof_name(dof: usize) -> &'static str {
+    ["x", "y", "z", "rotation x", "rotation y", "rotation z"][dof.min(5)]
+}
+
+impl DofStiffness {
+    /// Computes the per-DOF stiffness of the model's active contacts. With
+    /// [`Estimator::Diagonal`] only `diagonal` is filled (from the closed-form diagonal, no 12x12
+    /// matrix); with [`Estimator::Bound`] the row sums too. Buffers are reused.
+    pub fn compute(&mut self, model: &Model, estimator: Estimator) {
+        let b = &model.balls;
+        let n = b.len();
+        self.diagonal.clear();
+        self.diagonal.resize(n, [0.0; 6]);
+        self.row_abs.clear();
+        self.row_abs_scaled.clear();
+        let free = |i: usize, k: usize| b.fixed[i] & (1 << k) == 0;
+        let mass = |i: usize, k: usize| {
+            if k < 3 {
+                b.inertial_mass[i]
+            } else {
+                b.inertial_inertia[i]
+            }
+        };
+        match estimator {
+            Estimator::Diagonal => {
+                for c in model.contacts.list.iter().filter(|c| c.active) {
+                    let (ia, ib) = (c.a as usize, c.b as usize);
+                    let s = model.laws[c.law as usize].stiffness(c.overlap);
+                    let d = contact_diagonal_3d(
+                        &s,
+                        &c.normal,
+                        &(c.point - b.pos[ia]),
+                        &(c.point - b.pos[ib]),
+                    );
+                    for k in 0..6 {
+                        self.diagonal[ia][k] += d[k];
+                        self.diagonal[ib][k] += d[6 + k];
+                    }
+                }
+            }
+            Estimator::Bound => {
+                self.row_abs.resize(n, [0.0; 6]);
+                self.row_abs_scaled.resize(n, [0.0; 6]);
+                // Diagonal blocks are summed first (signs cancel between contacts), the
+                // off-diagonal blocks of different contacts touch different rows' columns.
+                let mut blocks = vec![[[0.0; 6]; 6]; n];
+                for c in model.contacts.list.iter().filter(|c| c.active) {
+                    let (ia, ib) = (c.a as usize, c.b as usize);
+                    let s = model.laws[c.law as usize].stiffness(c.overlap);
+                    let k = contact_matrix_3d(
+                        &s,
+                        &c.normal,
+                        &(c.point - b.pos[ia]),
+                        &(c.point - b.pos[ib]),
+                    );
+                    for (me, other, o_me, o_other) in [(ia, ib, 0, 6), (ib, ia, 6, 0)] {
+                        for i in 0..6 {
+                            for j in 0..6 {
+                                blocks[me][i][j] += k[(o_me + i, o_me + j)];
+                            }
+                            let (mut plain, mut scaled) = (0.0, 0.0);
+                            for j in (0..6).filter(|&j| free(other, j)) {
+                                let v = k[(o_me + i, o_other + j)].abs();
+                                plain += v;
+                                scaled += v / mass(other, j).sqrt();
+                            }
+                            self.row_abs[me][i] += plain;
+                            self.row_abs_scaled[me][i] += scaled;
+                        }
+                    }
+                }
+                for (me, blk) in blocks.iter().enumerate() {
+                    for i in 0..6 {
+                        self.diagonal[me][i] = blk[i][i];
+                        for j in (0..6).filter(|&j| free(me, j)) {
+                            let v = blk[i][j].abs();
+                            self.row_abs[me][i] += v;
+                            self.row_abs_scaled[me][i] += v / mass(me, j).sqrt();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The critical-timestep estimate of the given kind over all free DOFs (call
+    /// [`DofStiffness::compute`] with the same estimator first).
+    pub fn critical(&self, model: &Model, estimator: Estimator) -> CriticalEstimate {
+        let b = &model.balls;
+        // Per norm: the largest row value and where it is (ball, dof).
+        let mut worst = [(0.0, 0, 0); 2];
+        let mut best = CriticalEstimate {
+            dt: Real::INFINITY,
+            ball: 0,
+            dof: 0,
+        };
+        for i in 0..b.len() {
+            for k in (0..6).filter(|&k| b.fixed[i] & (1 << k) == 0) {
+                let m = if k < 3 {
+                    b.inertial_mass[i]
+                } else {
+                    b.inertial_inertia[i]
+                };
+                match estimator {
+                    // Seed 000, eq. 11.
+                    Estimator::Diagonal => {
+                        let dt = (m / self.diagonal[i][k]).sqrt();
+                        if dt < best.dt {
+                            best = CriticalEstimate {
+                                dt,
+                                ball: i,
+                                dof: k,
+                            };
+                        }
+                    }
+                    Estimator::Bound => {
+                        let rows = [self.row_abs[i][k] / m, self.row_abs_scaled[i][k] / m.sqrt()];
+                        for (w, r) in worst.iter_mut().zip(rows) {
+                            if r > w.0 {
+                                *w = (r, i, k);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if estimator == Estimator::Bound {
+            // NOTE: each norm bounds omega^2 on its own; the smaller of the two maxima is the
+            // bound (a row-wise minimum would not be one).
+            let (lambda, ball, dof) = if worst[0].0 <= worst[1].0 {
+                worst[0]
+            } else {
+                worst[1]
+            };
+            best = CriticalEstimate {
+                dt: if lambda > 0.0 {
+                    2.0 / lambda.sqrt()
+                } else {
+                    Real::INFINITY
+                },
+                ball,
+                dof,
+            };
+        }
+        best
+    }
+}
+
+/// Computes the estimate of the given kind for the model's current contacts (allocates; the
+/// cycle keeps a [`DofStiffness`] instead).
+pub fn estimate_critical(model: &Model, estimator: Estimator) -> CriticalEstimate {
+    let mut s = DofStiffness::default();
+    s.compute(model, estimator);
+    s.critical(model, estimator)
+}

@@ -1,0 +1,16 @@
+//! Contact stiffness matrices (seed 000, eqs. 12-27), their global assembly, the exact critical
+//! timestep from the largest eigenvalue, and the O(contacts) estimates the timestep modes use.
+
+mod contact;
+mod eigen;
+mod estimate;
+mod global;
+pub mod printed;
+
+pub use contact::{
+    contact_diagonal_3d, contact_matrix_2d, contact_matrix_3d, cross_matrix, ContactStiffness,
+    Matrix12, Matrix6, Triad, DOFS_2D_IN_3D,
+};
+pub use eigen::{lanczos_max, tridiagonal_max, ExactCritical, Method, DENSE_LIMIT};
+pub use estimate::{dof_name, estimate_critical, CriticalEstimate, DofStiffness, Estimator};
+pub use global::{DofMap, GlobalStiffness, FIXED};
