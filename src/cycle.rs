@@ -19,10 +19,7 @@ impl Model {
         if !self.primed {
             self.prime()?;
         }
-        let dt = self.settings.timestep.next();
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(ModelError::BadTimestep(dt));
-        }
+        let dt = self.choose_timestep()?;
         crate::motion::step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
         self.cycle += 1;
         self.time += dt;

@@ -1,11 +1,11 @@
 //! Running cases: simulate, evaluate the checks, write the output files and the report.
 
 use crate::case::{Case, CaseError, DEFAULT_RECORDS};
-use crate::check::{self, CheckOutcome, CheckSpec, CollisionProbe, Context};
+use crate::check::{self, CheckOutcome, CheckSpec, Context, Probe};
 use crate::math::Real;
 use crate::model::Model;
 use crate::output::{base_series, num, DtStats, Recorder, Scene, SeriesTable, Summary};
-use crate::timestep::TimestepMode;
+use crate::timestep::{Limit, TimestepMode};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -21,9 +21,32 @@ pub struct Simulation {
     /// Wall-clock seconds.
     pub wall_seconds: Real,
     /// Probes that watched the run, one per check (None where a check needs none).
-    pub probes: Vec<Option<CollisionProbe>>,
+    pub probes: Vec<Option<Probe>>,
     /// Why the run stopped early (blow-up), if it did.
     pub error: Option<String>,
+    /// Why the run stopped before its last step without an error (solve ratio), if it did.
+    pub stopped: Option<String>,
+}
+
+/// What set a timestep, in words, with the ball's id.
+pub fn describe_limit(model: &Model, limit: Limit) -> String {
+    let id = |i: u32| model.balls.id.get(i as usize).copied().unwrap_or(0);
+    match limit {
+        Limit::Fixed => "fixed".into(),
+        Limit::Cap => match model.settings.timestep {
+            TimestepMode::Scaled(_) => "the scaled timestep".into(),
+            _ => "the cap (dt)".into(),
+        },
+        Limit::Stiffness { ball, dof } => format!(
+            "critical estimate of ball {} ({})",
+            id(ball),
+            crate::stiffness::dof_name(dof as usize)
+        ),
+        Limit::Kinematic { ball } => format!("kinematic constraint of ball {}", id(ball)),
+        Limit::OneContact { ball } => {
+            format!("one-contact estimate of ball {} (no active contact)", id(ball))
+        }
+    }
 }
 
 /// Runs a case's model, recording its series plus `extra` ones; `dt` overrides a fixed
@@ -48,50 +71,94 @@ pub fn simulate(
     names.extend(extra.iter().cloned());
     let mut recorder =
         Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
-    let mut probes: Vec<Option<CollisionProbe>> =
+    let mut probes: Vec<Option<Probe>> =
         case.checks.iter().map(|c| c.probe(&model)).collect();
-    let dt_nominal = match &model.settings.timestep {
-        TimestepMode::Fixed(dt) => *dt,
+    // Run length: a number of cycles, or a duration (reached by time when dt varies).
+    let fixed_dt = case.fixed_dt().filter(|_| dt.is_none()).or(dt);
+    let max_steps = match (case.file.run.steps, case.file.run.duration, fixed_dt) {
+        (Some(s), _, _) => Some(s),
+        (None, Some(_), Some(d)) => Some(case.steps_for(d)),
+        _ => None,
     };
-    let steps = case.steps_for(dt_nominal);
-    let every = case
-        .every
-        .unwrap_or_else(|| (steps / DEFAULT_RECORDS).max(1));
+    let duration = case.file.run.duration.unwrap_or(Real::INFINITY);
+    let solve_ratio = case.file.run.solve_ratio;
+    let mut every = case.every.or(max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
     let start = Instant::now();
-    let bar = (progress && steps >= 100_000 && std::io::stdout().is_terminal()).then(|| {
-        let b = indicatif::ProgressBar::new(steps);
+    let bar_len = max_steps.unwrap_or(1000);
+    let bar = (progress
+        && (max_steps.is_none() || bar_len >= 100_000)
+        && std::io::stdout().is_terminal())
+    .then(|| {
+        let b = indicatif::ProgressBar::new(bar_len);
+        let unit = if max_steps.is_some() { "cycles" } else { "‰ of the duration" };
         b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg} {wide_bar} {pos}/{len} cycles, {eta} left",
-            )
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{msg}} {{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left"
+            ))
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         b.set_message(case.name.clone());
         b
     });
     let mut error = model.prime().err().map(|e| e.to_string());
+    let mut stopped = None;
     let mut dt_stats = DtStats {
         min: Real::INFINITY,
         max: 0.0,
         last: 0.0,
+        mode: timestep_words(&model.settings.timestep),
+        set_by: Vec::new(),
     };
+    let mut limits: std::collections::HashMap<Limit, u64> = Default::default();
     if error.is_none() {
         recorder.record(&model);
         probes.iter_mut().flatten().for_each(|p| p.observe(&model));
-        for step in 1..=steps {
+        let mut step = 0u64;
+        loop {
+            let last = match max_steps {
+                Some(n) => step >= n,
+                // NOTE: a relative slack of 1e-12 so that round-off in the summed time does
+                // not add a cycle.
+                None => model.time >= duration * (1.0 - 1e-12),
+            };
+            if last {
+                break;
+            }
+            step += 1;
             if let Err(e) = model.cycle() {
                 error = Some(e.to_string());
                 break;
             }
             dt_stats.min = dt_stats.min.min(model.last_dt);
             dt_stats.max = dt_stats.max.max(model.last_dt);
+            *limits.entry(model.dt_limit).or_default() += 1;
             probes.iter_mut().flatten().for_each(|p| p.observe(&model));
-            if step % every == 0 || step == steps {
+            let every = *every.get_or_insert_with(|| {
+                // Duration with a varying timestep: about DEFAULT_RECORDS records if the
+                // first timestep holds.
+                ((duration / model.last_dt) as u64 / DEFAULT_RECORDS).max(1)
+            });
+            let reached = solve_ratio.filter(|&r| model.unbalanced_ratio() <= r);
+            let done = max_steps == Some(step)
+                || (max_steps.is_none() && model.time >= duration * (1.0 - 1e-12))
+                || reached.is_some();
+            if step % every == 0 || done {
                 recorder.record(&model);
+            }
+            if let Some(r) = reached {
+                stopped = Some(format!(
+                    "solve ratio {} <= {} reached at cycle {step}",
+                    num(model.unbalanced_ratio()),
+                    num(r)
+                ));
+                break;
             }
             if let Some(b) = &bar {
                 if step % 1000 == 0 {
-                    b.set_position(step);
+                    b.set_position(match max_steps {
+                        Some(_) => step,
+                        None => (1000.0 * model.time / duration) as u64,
+                    });
                 }
             }
         }
@@ -103,6 +170,12 @@ pub fn simulate(
     if dt_stats.min > dt_stats.max {
         dt_stats.min = 0.0;
     }
+    let mut set_by: Vec<(String, u64)> = limits
+        .into_iter()
+        .map(|(l, n)| (describe_limit(&model, l), n))
+        .collect();
+    set_by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    dt_stats.set_by = set_by;
     Ok(Simulation {
         table: recorder.table,
         model,
@@ -110,6 +183,7 @@ pub fn simulate(
         wall_seconds: start.elapsed().as_secs_f64(),
         probes,
         error,
+        stopped,
     })
 }
 
@@ -136,6 +210,9 @@ pub fn run_case(
         case,
         series: &sim.table,
         depth: 0,
+        cycles: sim.model.cycle,
+        time: sim.model.time,
+        stopped: sim.stopped.clone(),
     };
     let mut summary = Summary {
         case: case.name.clone(),
@@ -150,6 +227,7 @@ pub fn run_case(
         contacts_active: sim.model.contacts.active_count(),
         passed: false,
         error: sim.error.clone(),
+        stopped: sim.stopped.clone(),
         scene: scene(case),
         checks: Vec::new(),
     };
@@ -194,6 +272,34 @@ pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> 
     crate::report::write_case_page(out_dir, summary, table).map_err(io)
 }
 
+/// A timestep mode in words, for the report.
+pub fn timestep_words(mode: &TimestepMode) -> String {
+    let kin = |e: &Option<Real>| match e {
+        Some(eps) => format!(
+            "; kinematic constraint: no piece moves more than {} m per cycle",
+            num(*eps)
+        ),
+        None => "; no kinematic constraint".into(),
+    };
+    match mode {
+        TimestepMode::Fixed(dt) => format!("fixed, dt = {} s", num(*dt)),
+        TimestepMode::Auto(a) => format!(
+            "automatic: {} × the {} critical-timestep estimate{}{}",
+            a.safety,
+            a.estimator.name(),
+            kin(&a.kinematic_eps),
+            a.cap
+                .map_or(String::new(), |c| format!("; at most {} s", num(c)))
+        ),
+        TimestepMode::Scaled(s) => format!(
+            "timestep scaling (seed 000, eqs. 5-8): dt = {} s, inertial masses and inertias from the {} stiffness of each body{}",
+            num(s.dt),
+            s.estimator.name(),
+            kin(&s.kinematic_eps)
+        ),
+    }
+}
+
 /// What a case simulates, in words, for its report page.
 pub fn scene(case: &Case) -> Scene {
     let v = |x: &crate::math::Vec3| format!("({}, {}, {})", num(x.x), num(x.y), num(x.z));
@@ -212,14 +318,20 @@ pub fn scene(case: &Case) -> Scene {
                 num(case.margin)
             ),
         ),
-        ("timestep".into(), format!("fixed, dt = {} s", num(dt))),
+        ("timestep".into(), timestep_words(&case.timestep)),
         (
             "run".into(),
-            match (case.file.run.steps, case.file.run.duration) {
-                (Some(n), _) => format!("{n} cycles ({} s)", num(n as Real * dt)),
-                (_, Some(d)) => format!("{} s ({} cycles)", num(d), case.steps_for(dt)),
+            match (case.file.run.steps, case.file.run.duration, dt) {
+                (Some(n), _, Some(dt)) => format!("{n} cycles ({} s)", num(n as Real * dt)),
+                (Some(n), _, None) => format!("at most {n} cycles"),
+                (_, Some(d), Some(dt)) => {
+                    format!("{} s ({} cycles)", num(d), case.steps_for(dt))
+                }
+                (_, Some(d), None) => format!("{} s", num(d)),
                 _ => String::new(),
-            },
+            } + &case.file.run.solve_ratio.map_or(String::new(), |r| {
+                format!(", stopping once the solve ratio (mean unbalanced force / mean contact force) is below {}", num(r))
+            }),
         ),
     ];
     s.materials.push(

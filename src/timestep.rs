@@ -1,6 +1,30 @@
 //! Timestep modes: how the timestep of each cycle is chosen (seed 000).
+//!
+//! - **fixed**: the user's value every cycle.
+//! - **auto**: `safety x` a critical-timestep estimate ([`Estimator`]: seed 000's diagonal
+//!   estimate, eq. 11, or a bound that is never above the exact value), then the kinematic
+//!   constraint, then an optional cap.
+//! - **scaled**: timestep scaling (seed 000, eqs. 5-8): each body's inertial mass and moment of
+//!   inertia are replaced by values that make its own stable timestep equal to the scaled `dt`;
+//!   velocities are rescaled to conserve momentum; gravity keeps acting on the real
+//!   (gravitational) mass.
+//!
+//! ## The kinematic constraint (seed 000, eq. 4)
+//! A piece must not move more than `eps` in one cycle. With velocities half a step behind
+//! positions, a cycle moves a ball by `v_sync dt + a dt^2 / 2` exactly, where
+//! `v_sync = v(t - dt_prev/2) + a dt_prev/2` is the velocity at the time of the positions; so
+//! `|dx| <= eps` holds for the positive root of `|a|/2 t^2 + |v_sync| t = eps`. Eq. 4 writes it
+//! `(-v + sqrt(v^2 + 2 a eps)) / a`, which loses every digit when `a` is tiny and divides by
+//! zero when `a = 0`; multiplying by the conjugate gives the same root as
+//! `t = 2 eps / (v + sqrt(v^2 + 2 a eps))`, accurate for any `a >= 0` (`eps / v` at `a = 0`,
+//! `sqrt(2 eps / a)` at `v = 0`, infinite when both vanish). Vector magnitudes are used (the seed
+//! takes the largest component), so the bound holds for the displacement itself, not only per
+//! component; and the minimum is taken over bodies rather than combining the largest velocity
+//! of one body with the largest acceleration of another.
 
 use crate::math::Real;
+use crate::model::{Model, ModelError};
+pub use crate::stiffness::Estimator;
 
 /// How the timestep of a cycle is chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -8,13 +32,225 @@ pub enum TimestepMode {
     /// The same user-given timestep every cycle, s. Cheapest; stability is the user's
     /// responsibility (seed 000, "Fixed Timestep").
     Fixed(Real),
+    /// Automatic: a fraction of the critical-timestep estimate, limited by the kinematic
+    /// constraint and a cap.
+    Auto(Auto),
+    /// Timestep scaling (seed 000, eqs. 5-8): reaches static equilibrium in few cycles along an
+    /// unphysical path.
+    Scaled(Scaled),
+}
+
+/// Settings of the automatic timestep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Auto {
+    /// Fraction of the critical estimate that is used.
+    pub safety: Real,
+    /// Which estimate.
+    pub estimator: Estimator,
+    /// Largest displacement of a piece in one cycle, m (`None`: no kinematic constraint).
+    pub kinematic_eps: Option<Real>,
+    /// Upper limit on the timestep, s.
+    pub cap: Option<Real>,
+}
+
+/// Settings of timestep scaling.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scaled {
+    /// The scaled timestep (the stable step every DOF is given), s; seed 000's default is 1.
+    pub dt: Real,
+    /// Which stiffness makes the fictitious masses: `Diagonal` is eqs. 5 and 7 (the largest
+    /// diagonal stiffness of the body's DOFs); `Bound` uses a quarter of the largest row sum
+    /// `sum_j |K_ij|`, which provably keeps every DOF stable at `dt` (row-sum norm of `M^-1 K`).
+    pub estimator: Estimator,
+    /// Largest displacement of a piece in one cycle, m (`None`: no kinematic constraint).
+    pub kinematic_eps: Option<Real>,
+}
+
+/// What set the timestep of the last cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Limit {
+    /// The fixed timestep.
+    #[default]
+    Fixed,
+    /// The critical-timestep estimate of a DOF of a ball (index, DOF 0..6).
+    Stiffness {
+        /// Ball index.
+        ball: u32,
+        /// DOF: 0..3 translation x, y, z; 3..6 rotation.
+        dof: u8,
+    },
+    /// The kinematic constraint of a ball (index).
+    Kinematic {
+        /// Ball index.
+        ball: u32,
+    },
+    /// The user's cap (auto) or the scaled timestep itself (scaled).
+    Cap,
+    /// No contact and no motion: the one-contact estimate (see [`Model::cycle`]).
+    OneContact {
+        /// Ball index.
+        ball: u32,
+    },
 }
 
 impl TimestepMode {
-    /// The timestep of the next cycle, s.
-    pub fn next(&self) -> Real {
+    /// The user-given timestep of a fixed or scaled run (the cap of an auto run), s.
+    pub fn nominal(&self) -> Option<Real> {
         match self {
-            TimestepMode::Fixed(dt) => *dt,
+            TimestepMode::Fixed(dt) => Some(*dt),
+            TimestepMode::Auto(a) => a.cap,
+            TimestepMode::Scaled(s) => Some(s.dt),
         }
+    }
+}
+
+/// The kinematic time limit `2 eps / (v + sqrt(v^2 + 2 a eps))` for speed `v >= 0` and
+/// acceleration magnitude `a >= 0` (module docs); infinite when both are zero.
+///
+/// # Examples
+/// ```
+/// use ballast::timestep::kinematic_limit;
+/// assert_eq!(kinematic_limit(2.0, 0.0, 1e-3), 5e-4);               // eps / v
+/// assert!((kinematic_limit(0.0, 8.0, 1e-3) - (2e-3f64 / 8.0).sqrt()).abs() < 1e-18);
+/// assert!(kinematic_limit(0.0, 0.0, 1e-3).is_infinite());
+/// ```
+pub fn kinematic_limit(v: Real, a: Real, eps: Real) -> Real {
+    let den = v + (v * v + 2.0 * a * eps).sqrt();
+    if den > 0.0 {
+        2.0 * eps / den
+    } else {
+        Real::INFINITY
+    }
+}
+
+impl Model {
+    /// Chooses the timestep of the next cycle (the first stage of the cycle) and records what
+    /// set it in [`Model::dt_limit`]. In scaled mode it first sets the fictitious inertial
+    /// masses and rescales the velocities.
+    pub(crate) fn choose_timestep(&mut self) -> Result<Real, ModelError> {
+        let (dt, limit) = match self.settings.timestep.clone() {
+            TimestepMode::Fixed(dt) => (dt, Limit::Fixed),
+            TimestepMode::Auto(a) => {
+                let mut ks = std::mem::take(&mut self.dof_stiffness);
+                ks.compute(self, a.estimator);
+                let est = ks.critical(self, a.estimator);
+                self.dof_stiffness = ks;
+                let mut best = (
+                    a.safety * est.dt,
+                    Limit::Stiffness {
+                        ball: est.ball as u32,
+                        dof: est.dof as u8,
+                    },
+                );
+                if let Some(eps) = a.kinematic_eps {
+                    let (t, ball) = self.kinematic(eps);
+                    if t < best.0 {
+                        best = (t, Limit::Kinematic { ball });
+                    }
+                }
+                if let Some(cap) = a.cap {
+                    if cap < best.0 {
+                        best = (cap, Limit::Cap);
+                    }
+                }
+                if best.0.is_infinite() {
+                    let (t, ball) = self.one_contact_estimate();
+                    best = (a.safety * t, Limit::OneContact { ball });
+                }
+                best
+            }
+            TimestepMode::Scaled(s) => {
+                self.scale_masses(&s);
+                let mut best = (s.dt, Limit::Cap);
+                if let Some(eps) = s.kinematic_eps {
+                    let (t, ball) = self.kinematic(eps);
+                    if t < best.0 {
+                        best = (t, Limit::Kinematic { ball });
+                    }
+                }
+                best
+            }
+        };
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(ModelError::BadTimestep(dt));
+        }
+        self.dt_limit = limit;
+        Ok(dt)
+    }
+
+    /// The kinematic time limit over all balls and the ball that sets it.
+    fn kinematic(&self, eps: Real) -> (Real, u32) {
+        let mut best = (Real::INFINITY, 0);
+        for i in 0..self.balls.len() {
+            let a = self.acceleration(i);
+            let v = self.balls.vel[i] + a * (0.5 * self.last_dt);
+            let t = kinematic_limit(v.norm(), a.norm(), eps);
+            if t < best.0 {
+                best = (t, i as u32);
+            }
+        }
+        best
+    }
+
+    /// When nothing constrains an automatic timestep (no active contact, nothing moving): the
+    /// estimate `sqrt(m / k)` of each free ball with one contact of the stiffest model its
+    /// material can use (largest of kn, ks), minimum over balls.
+    fn one_contact_estimate(&self) -> (Real, u32) {
+        let n = self.materials.len();
+        let mut best = (Real::INFINITY, 0);
+        for i in 0..self.balls.len() {
+            if self.balls.fixed[i] & crate::model::dof::TRANSLATION == crate::model::dof::TRANSLATION {
+                continue;
+            }
+            let mi = self.balls.material[i] as usize;
+            let k = (0..n)
+                .filter_map(|j| self.contact_model(mi, j))
+                .map(|law| {
+                    let s = law.stiffness(0.0);
+                    s.kn.max(s.ks)
+                })
+                .fold(0.0, Real::max);
+            let t = (self.balls.inertial_mass[i] / k).sqrt();
+            if t < best.0 {
+                best = (t, i as u32);
+            }
+        }
+        best
+    }
+
+    /// Timestep scaling (seed 000, eqs. 5-8): `m_new = k_tran dt^2`, `v_new = v m / m_new`,
+    /// `I_new = k_rot dt^2`, `w_new = w I / I_new`, with `k` the body's largest diagonal
+    /// stiffness (or a quarter of its largest row sum, estimator `Bound`). A body without
+    /// stiffness keeps its real mass and inertia.
+    fn scale_masses(&mut self, s: &Scaled) {
+        let mut ks = std::mem::take(&mut self.dof_stiffness);
+        ks.compute(self, s.estimator);
+        let b = &mut self.balls;
+        let dt2 = s.dt * s.dt;
+        for i in 0..b.len() {
+            let free = |k: usize| b.fixed[i] & (1 << k) == 0;
+            let k_of = |k: usize| match s.estimator {
+                Estimator::Diagonal => ks.diagonal[i][k],
+                Estimator::Bound => 0.25 * ks.row_abs[i][k],
+            };
+            let k_tran = (0..3).filter(|&k| free(k)).map(k_of).fold(0.0, Real::max);
+            let k_rot = (3..6).filter(|&k| free(k)).map(k_of).fold(0.0, Real::max);
+            let m_new = if k_tran > 0.0 { k_tran * dt2 } else { b.mass[i] };
+            let i_new = if k_rot > 0.0 { k_rot * dt2 } else { b.inertia[i] };
+            // Eqs. 6 and 8: momentum and angular momentum are kept. Fixed DOFs keep their
+            // prescribed velocity.
+            let (fm, fi) = (b.inertial_mass[i] / m_new, b.inertial_inertia[i] / i_new);
+            for k in 0..3 {
+                if free(k) {
+                    b.vel[i][k] *= fm;
+                }
+                if free(k + 3) {
+                    b.spin[i][k] *= fi;
+                }
+            }
+            b.inertial_mass[i] = m_new;
+            b.inertial_inertia[i] = i_new;
+        }
+        self.dof_stiffness = ks;
     }
 }

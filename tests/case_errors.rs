@@ -102,8 +102,32 @@ fn each_malformed_case_names_file_key_and_reason() {
         (
             "mode not yet available",
             "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"auto\"",
+            "mode = \"model\"",
             "not available yet",
+        ),
+        (
+            "key of another timestep mode",
+            "mode = \"fixed\"\ndt = 1e-6",
+            "mode = \"fixed\"\ndt = 1e-6\nsafety = 0.5",
+            "timestep.safety",
+        ),
+        (
+            "safety above one",
+            "mode = \"fixed\"\ndt = 1e-6",
+            "mode = \"auto\"\nsafety = 1.5",
+            "timestep.safety",
+        ),
+        (
+            "unknown estimator",
+            "mode = \"fixed\"\ndt = 1e-6",
+            "mode = \"auto\"\nestimator = \"guess\"",
+            "timestep.estimator",
+        ),
+        (
+            "eps without the constraint",
+            "mode = \"fixed\"\ndt = 1e-6",
+            "mode = \"scaled\"\nkinematic = false\nkinematic_eps = 1e-5",
+            "timestep.kinematic_eps",
         ),
         (
             "unknown model",

@@ -54,6 +54,9 @@ pub struct RunSection {
     pub gravity: Option<[f64; 3]>,
     /// Extent enlargement, m.
     pub margin: Option<f64>,
+    /// Stop once the mean unbalanced force over the mean contact force is below this value
+    /// (`steps` or `duration` is then the upper limit).
+    pub solve_ratio: Option<f64>,
 }
 
 /// `[timestep]`.

@@ -13,11 +13,16 @@ use crate::check::CheckSpec;
 use crate::law::{ContactModel, Linear};
 use crate::math::{vec3, Real, Vec3};
 use crate::model::{dof, BallSpec, Material, Model, Settings};
-use crate::timestep::TimestepMode;
+use crate::timestep::{Auto, Estimator, Scaled, TimestepMode};
 use std::path::{Path, PathBuf};
 
 /// Default number of records per run when `[output] every` is not given.
 pub const DEFAULT_RECORDS: u64 = 2000;
+/// Default safety factor of the automatic timestep (fraction of the critical estimate).
+pub const DEFAULT_SAFETY: Real = 0.8;
+/// Default kinematic eps as a fraction of the margin: a piece then moves at most half the
+/// margin per cycle, the displacement the broad phase tolerates between two rebuilds.
+pub const DEFAULT_KINEMATIC_FRACTION: Real = 0.5;
 /// Default margin as a fraction of the smallest radius, when `[run] margin` is not given.
 pub const DEFAULT_MARGIN_FRACTION: Real = 0.1;
 
@@ -127,54 +132,6 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         _ => {}
     }
     let gravity = finite3(f, "run.gravity", run.gravity.unwrap_or([0.0; 3]))?;
-
-    // [timestep]
-    let Some(ts) = &file.timestep else {
-        return Err(err(
-            "timestep",
-            "missing table [timestep] (e.g. mode = \"fixed\", dt = 1e-6)".into(),
-        ));
-    };
-    let timestep = match ts.mode.as_str() {
-        "fixed" => {
-            for (key, given) in [
-                ("safety", ts.safety.is_some()),
-                ("estimator", ts.estimator.is_some()),
-                ("kinematic", ts.kinematic.is_some()),
-                ("kinematic_eps", ts.kinematic_eps.is_some()),
-                ("loading_steps", ts.loading_steps.is_some()),
-            ] {
-                if given {
-                    return Err(err(
-                        &format!("timestep.{key}"),
-                        "does not apply to mode \"fixed\"".into(),
-                    ));
-                }
-            }
-            let Some(dt) = ts.dt else {
-                return Err(err("timestep.dt", "mode \"fixed\" needs dt (s)".into()));
-            };
-            positive(f, "timestep.dt", dt)?;
-            TimestepMode::Fixed(dt)
-        }
-        "auto" | "scaled" | "model" => {
-            return Err(err(
-                "timestep.mode",
-                format!(
-                    "\"{}\" is not available yet (issues #3 and #6); use \"fixed\"",
-                    ts.mode
-                ),
-            ))
-        }
-        m => {
-            return Err(err(
-                "timestep.mode",
-                format!(
-                    "unknown mode \"{m}\" (expected \"fixed\", \"auto\", \"scaled\" or \"model\")"
-                ),
-            ))
-        }
-    };
 
     // [material.*]
     let mut materials = Vec::new();
@@ -356,6 +313,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         }
     };
 
+    let timestep = parse_timestep(f, file.timestep.as_ref(), margin)?;
+
     // [output]
     let out = file.output.clone().unwrap_or(OutputSection {
         every: None,
@@ -405,10 +364,11 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
 }
 
 impl Case {
-    /// The timestep of a fixed-step run, s.
-    pub fn fixed_dt(&self) -> Real {
+    /// The timestep of a fixed-step run, s (`None` when the timestep varies).
+    pub fn fixed_dt(&self) -> Option<Real> {
         match self.timestep {
-            TimestepMode::Fixed(dt) => dt,
+            TimestepMode::Fixed(dt) => Some(dt),
+            _ => None,
         }
     }
 
@@ -466,6 +426,116 @@ fn list_or_none(names: &[&str]) -> String {
     } else {
         names.join(", ")
     }
+}
+
+/// The `[timestep]` table (SPEC section 2); `margin` gives the default kinematic eps.
+fn parse_timestep(
+    f: &str,
+    ts: Option<&file::TimestepSection>,
+    margin: Real,
+) -> Result<TimestepMode, CaseError> {
+    let err = |key: &str, reason: String| CaseError::new(f, key, reason);
+    let Some(ts) = ts else {
+        return Err(err(
+            "timestep",
+            "missing table [timestep] (e.g. mode = \"fixed\", dt = 1e-6)".into(),
+        ));
+    };
+    let given = [
+        ("dt", ts.dt.is_some()),
+        ("safety", ts.safety.is_some()),
+        ("estimator", ts.estimator.is_some()),
+        ("kinematic", ts.kinematic.is_some()),
+        ("kinematic_eps", ts.kinematic_eps.is_some()),
+        ("loading_steps", ts.loading_steps.is_some()),
+    ];
+    let allowed: &[&str] = match ts.mode.as_str() {
+        "fixed" => &["dt"],
+        "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
+        "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
+        "model" => {
+            return Err(err(
+                "timestep.mode",
+                "\"model\" is not available yet (issue #6); use \"fixed\", \"auto\" or \"scaled\""
+                    .into(),
+            ))
+        }
+        m => {
+            return Err(err(
+                "timestep.mode",
+                format!(
+                    "unknown mode \"{m}\" (expected \"fixed\", \"auto\", \"scaled\" or \"model\")"
+                ),
+            ))
+        }
+    };
+    for (key, is_given) in given {
+        if is_given && !allowed.contains(&key) {
+            return Err(err(
+                &format!("timestep.{key}"),
+                format!("does not apply to mode \"{}\"", ts.mode),
+            ));
+        }
+    }
+    if let Some(dt) = ts.dt {
+        positive(f, "timestep.dt", dt)?;
+    }
+    let estimator = match ts.estimator.as_deref() {
+        None | Some("diagonal") => Estimator::Diagonal,
+        Some("bound") => Estimator::Bound,
+        Some(e) => {
+            return Err(err(
+                "timestep.estimator",
+                format!("unknown estimator \"{e}\" (expected \"diagonal\" or \"bound\")"),
+            ))
+        }
+    };
+    let kinematic_eps = match (ts.kinematic.unwrap_or(true), ts.kinematic_eps) {
+        (false, Some(_)) => {
+            return Err(err(
+                "timestep.kinematic_eps",
+                "is given but kinematic = false".into(),
+            ))
+        }
+        (false, None) => None,
+        (true, Some(e)) => Some(positive(f, "timestep.kinematic_eps", e)?),
+        (true, None) if margin > 0.0 => Some(DEFAULT_KINEMATIC_FRACTION * margin),
+        (true, None) => {
+            return Err(err(
+                "timestep.kinematic_eps",
+                "margin is 0, so there is no default: give kinematic_eps (m) or kinematic = false"
+                    .into(),
+            ))
+        }
+    };
+    Ok(match ts.mode.as_str() {
+        "fixed" => {
+            let Some(dt) = ts.dt else {
+                return Err(err("timestep.dt", "mode \"fixed\" needs dt (s)".into()));
+            };
+            TimestepMode::Fixed(dt)
+        }
+        "auto" => {
+            let safety = ts.safety.unwrap_or(DEFAULT_SAFETY);
+            if !(safety > 0.0 && safety <= 1.0) {
+                return Err(err(
+                    "timestep.safety",
+                    format!("{safety}: must be in (0, 1] (a fraction of the critical estimate)"),
+                ));
+            }
+            TimestepMode::Auto(Auto {
+                safety,
+                estimator,
+                kinematic_eps,
+                cap: ts.dt,
+            })
+        }
+        _ => TimestepMode::Scaled(Scaled {
+            dt: ts.dt.unwrap_or(1.0),
+            estimator,
+            kinematic_eps,
+        }),
+    })
 }
 
 fn positive(f: &str, key: &str, v: Real) -> Result<Real, CaseError> {

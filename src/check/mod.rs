@@ -6,12 +6,15 @@
 
 mod collision;
 mod convergence;
+mod critical;
+mod cycles;
 mod golden;
 mod harmonic;
 mod reference;
 mod series;
 
 pub use collision::{Collision, CollisionProbe, Measure};
+pub use critical::{CriticalProbe, CriticalSnapshot, CriticalSpec};
 pub use golden::{golden_record, read_snapshot};
 pub use harmonic::upward_crossings;
 pub use reference::Reference;
@@ -105,6 +108,15 @@ pub enum CheckSpec {
         /// How the reference was derived.
         formula: Option<String>,
     },
+    /// A critical-timestep estimate against the exact eigenvalue (SPEC section 4).
+    CriticalTimestep(CriticalSpec),
+    /// Cycles to reach the solve ratio against another case (project extension).
+    CyclesRatio {
+        /// Path of the other case, relative to this case file.
+        case: String,
+        /// Largest accepted ratio.
+        max_ratio: Real,
+    },
     /// The run's summary and final values against `golden/<name>.snap`.
     Golden {
         /// Relative tolerance on each number.
@@ -167,6 +179,25 @@ struct ConvergenceKeys {
     expected_order: Option<Real>,
     abs_tolerance: Option<Real>,
     formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CriticalKeys {
+    at_step: Option<u64>,
+    max_ratio: Option<Real>,
+    min_ratio: Option<Real>,
+    estimator: Option<String>,
+    exact: Option<Real>,
+    exact_tolerance: Option<Real>,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CyclesKeys {
+    case: String,
+    max_ratio: Real,
 }
 
 #[derive(Deserialize)]
@@ -298,13 +329,52 @@ impl CheckSpec {
                     tolerance: nonneg("tolerance", g.tolerance.unwrap_or(1e-8)).map_err(err)?,
                 }
             }
-            "active_count" | "critical_timestep" => {
-                return Err(err(format!("check kind \"{kind}\" is not available yet (issues #3 and #4)")))
+            "critical_timestep" => {
+                let c: CriticalKeys = keys(value).map_err(err)?;
+                let estimator = match c.estimator.as_deref() {
+                    None => None,
+                    Some("diagonal") => Some(crate::stiffness::Estimator::Diagonal),
+                    Some("bound") => Some(crate::stiffness::Estimator::Bound),
+                    Some(e) => return Err(err(format!("estimator = \"{e}\": expected \"diagonal\" or \"bound\""))),
+                };
+                let max_ratio = c.max_ratio.unwrap_or(1.0);
+                if !(max_ratio.is_finite() && max_ratio > 0.0) {
+                    return Err(err(format!("max_ratio = {max_ratio}: must be positive")));
+                }
+                if let Some(lo) = c.min_ratio {
+                    if !(lo.is_finite() && lo >= 0.0 && lo <= max_ratio) {
+                        return Err(err(format!("min_ratio = {lo}: must be between 0 and max_ratio")));
+                    }
+                }
+                if let Some(x) = c.exact {
+                    if !(x.is_finite() && x > 0.0) {
+                        return Err(err(format!("exact = {x}: must be a positive timestep (s)")));
+                    }
+                }
+                CheckSpec::CriticalTimestep(CriticalSpec {
+                    at_step: c.at_step.unwrap_or(0),
+                    max_ratio,
+                    min_ratio: c.min_ratio,
+                    estimator,
+                    exact: c.exact,
+                    exact_tolerance: nonneg("exact_tolerance", c.exact_tolerance.unwrap_or(1e-9)).map_err(err)?,
+                    formula: c.formula,
+                })
+            }
+            "cycles_ratio" => {
+                let c: CyclesKeys = keys(value).map_err(err)?;
+                if !(c.max_ratio.is_finite() && c.max_ratio > 0.0) {
+                    return Err(err(format!("max_ratio = {}: must be positive", c.max_ratio)));
+                }
+                CheckSpec::CyclesRatio { case: c.case, max_ratio: c.max_ratio }
+            }
+            "active_count" => {
+                return Err(err(format!("check kind \"{kind}\" is not available yet (issue #4)")))
             }
             "" => return Err(CaseError::new(file, key, "missing `kind`")),
             other => {
                 return Err(CaseError::new(file, format!("{key}.kind"), format!(
-                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, final_value, same_series, golden, analytic, convergence)"
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, cycles_ratio)"
                 )))
             }
         };
@@ -327,6 +397,8 @@ impl CheckSpec {
             CheckSpec::Analytic { .. } => "analytic",
             CheckSpec::SameSeries { .. } => "same_series",
             CheckSpec::Convergence { .. } => "convergence",
+            CheckSpec::CriticalTimestep(_) => "critical_timestep",
+            CheckSpec::CyclesRatio { .. } => "cycles_ratio",
             CheckSpec::Golden { .. } => "golden",
         }
     }
@@ -378,13 +450,33 @@ impl CheckSpec {
     }
 
     /// A probe that must watch the run cycle by cycle, if this check needs one.
-    pub fn probe(&self, model: &Model) -> Option<CollisionProbe> {
+    pub fn probe(&self, model: &Model) -> Option<Probe> {
         match self {
-            CheckSpec::Collision { ball, other, .. } => Some(CollisionProbe::new(
+            CheckSpec::Collision { ball, other, .. } => Some(Probe::Collision(CollisionProbe::new(
                 model.ball_index(*ball)?,
                 model.ball_index(*other)?,
-            )),
+            ))),
+            CheckSpec::CriticalTimestep(c) => Some(Probe::Critical(CriticalProbe::new(c.at_step))),
             _ => None,
+        }
+    }
+}
+
+/// Something that watches a run cycle by cycle for a check.
+#[derive(Clone, Debug)]
+pub enum Probe {
+    /// Watches a collision.
+    Collision(CollisionProbe),
+    /// Takes the critical-timestep snapshot.
+    Critical(CriticalProbe),
+}
+
+impl Probe {
+    /// Looks at the model after a cycle (and once before the first).
+    pub fn observe(&mut self, model: &Model) {
+        match self {
+            Probe::Collision(p) => p.observe(model),
+            Probe::Critical(p) => p.observe(model),
         }
     }
 }
@@ -420,6 +512,9 @@ pub struct CheckOutcome {
     pub table: Vec<Vec<String>>,
     /// Source files implementing what is judged.
     pub code: Vec<String>,
+    /// For range checks (`tolerance_kind` "range"): the accepted values in words.
+    #[serde(default)]
+    pub accepted: String,
 }
 
 impl CheckOutcome {
@@ -461,13 +556,19 @@ pub struct Context<'a> {
     pub series: &'a SeriesTable,
     /// How many `same_series` runs deep this is (a case may not compare with itself forever).
     pub depth: usize,
+    /// Cycles the run did.
+    pub cycles: u64,
+    /// Simulated time, s.
+    pub time: Real,
+    /// Why the run stopped before its budget (solve ratio), if it did.
+    pub stopped: Option<String>,
 }
 
 /// Source files that implement the engine parts every dynamic check exercises.
 const ENGINE_CODE: [&str; 3] = ["src/motion.rs", "src/cycle.rs", "src/law/linear.rs"];
 
 /// Evaluates one check (not `golden`, which needs the summary: see [`evaluate_golden`]).
-pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&CollisionProbe>) -> CheckOutcome {
+pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> CheckOutcome {
     let mut out = CheckOutcome {
         kind: spec.kind().into(),
         passed: false,
@@ -499,7 +600,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&CollisionProbe>)
         } => {
             let idx = |id: &u64| ctx.case.balls.iter().position(|b| b.id == *id).unwrap_or(0);
             match probe {
-                Some(p) => collision::evaluate(
+                Some(Probe::Collision(p)) => collision::evaluate(
                     ctx,
                     *measure,
                     (idx(ball), idx(other)),
@@ -508,7 +609,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&CollisionProbe>)
                     &p.seen,
                     &mut out,
                 ),
-                None => out.fail("the collision was not watched".into()),
+                _ => out.fail("the collision was not watched".into()),
             }
             out.code.push("src/contact/ball_ball.rs".into());
             out.code.push(file("collision"));
@@ -563,6 +664,15 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&CollisionProbe>)
             );
             out.code.push(file("convergence"));
         }
+        CheckSpec::CriticalTimestep(c) => {
+            out.code.clear();
+            let snap = match probe {
+                Some(Probe::Critical(p)) => p.snapshot.as_ref(),
+                _ => None,
+            };
+            critical::evaluate(ctx, c, snap, &mut out);
+        }
+        CheckSpec::CyclesRatio { case, max_ratio } => cycles::evaluate(ctx, case, *max_ratio, &mut out),
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
     }
     out

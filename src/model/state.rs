@@ -127,6 +127,10 @@ pub struct Model {
     pub cycle: u64,
     /// Timestep of the last cycle, s (0 before the first).
     pub last_dt: Real,
+    /// What set the timestep of the last cycle.
+    pub dt_limit: crate::timestep::Limit,
+    /// Per-DOF stiffness buffers of the automatic timestep and timestep scaling.
+    pub(crate) dof_stiffness: crate::stiffness::DofStiffness,
     /// True once contacts and forces have been computed for the current positions.
     pub(crate) primed: bool,
 }
@@ -145,6 +149,8 @@ impl Model {
             time: 0.0,
             cycle: 0,
             last_dt: 0.0,
+            dt_limit: Default::default(),
+            dof_stiffness: Default::default(),
             primed: false,
         }
     }
@@ -296,6 +302,41 @@ impl Model {
             .filter(|c| c.active)
             .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, &c.shear))
             .fold(0.0, |a, b| a + b)
+    }
+
+    /// The solve ratio: the mean magnitude of the unbalanced force (contact + gravity + applied,
+    /// along free DOFs) over the balls with a free translation, divided by the mean magnitude
+    /// of the contact force over active contacts (infinite without active contacts). It tends
+    /// to zero as the model reaches static equilibrium and does not depend on the masses, so
+    /// it means the same with and without timestep scaling.
+    pub fn unbalanced_ratio(&self) -> Real {
+        let b = &self.balls;
+        let (mut sum, mut n) = (0.0, 0usize);
+        for i in 0..b.len() {
+            if b.fixed[i] & super::dof::TRANSLATION == super::dof::TRANSLATION {
+                continue;
+            }
+            let mut f = b.force[i] + self.settings.gravity * b.mass[i] + b.applied_force[i];
+            for k in 0..3 {
+                if b.fixed[i] & (1 << k) != 0 {
+                    f[k] = 0.0;
+                }
+            }
+            sum += f.norm();
+            n += 1;
+        }
+        let (mut fc, mut m) = (0.0, 0usize);
+        for c in self.contacts.list.iter().filter(|c| c.active) {
+            fc += c.force.norm();
+            m += 1;
+        }
+        if n == 0 {
+            return 0.0;
+        }
+        if m == 0 || fc == 0.0 {
+            return Real::INFINITY;
+        }
+        (sum / n as Real) / (fc / m as Real)
     }
 
     /// Gravitational potential energy -m g . x, J (zero at the origin).

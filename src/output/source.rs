@@ -53,6 +53,9 @@ pub enum Source {
     Potential,
     /// `dt`, s.
     Dt,
+    /// `force/unbalanced_ratio`: mean unbalanced force over the mean contact force
+    /// (project extension; see [`Model::unbalanced_ratio`]).
+    UnbalancedRatio,
 }
 
 impl Source {
@@ -107,6 +110,7 @@ impl Source {
             ["energy", "strain"] => Source::Strain,
             ["energy", "potential"] => Source::Potential,
             ["dt"] => Source::Dt,
+            ["force", "unbalanced_ratio"] => Source::UnbalancedRatio,
             _ => return Err(format!("unknown series \"{name}\" (see SPEC section 3)")),
         })
     }
@@ -163,6 +167,7 @@ impl Source {
             Source::Strain => out.push(model.strain_energy()),
             Source::Potential => out.push(model.potential_energy()),
             Source::Dt => out.push(model.last_dt),
+            Source::UnbalancedRatio => out.push(model.unbalanced_ratio()),
         }
     }
 }

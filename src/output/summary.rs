@@ -13,6 +13,13 @@ pub struct DtStats {
     pub max: Real,
     /// Timestep of the last cycle.
     pub last: Real,
+    /// The timestep mode, in words.
+    #[serde(default)]
+    pub mode: String,
+    /// What set the timestep, with the number of cycles it did (largest first; the fixed mode
+    /// lists "fixed").
+    #[serde(default)]
+    pub set_by: Vec<(String, u64)>,
 }
 
 /// A curve: `y` against `x`.
@@ -88,6 +95,10 @@ pub struct Summary {
     pub passed: bool,
     /// Why the run stopped early, if it did.
     pub error: Option<String>,
+    /// Why the run stopped before its last step without an error (the solve ratio was
+    /// reached), if it did.
+    #[serde(default)]
+    pub stopped: Option<String>,
     /// What was simulated.
     pub scene: Scene,
     /// The checks and their verdicts.

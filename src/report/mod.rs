@@ -99,6 +99,9 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
     if let Some(e) = &s.error {
         let _ = write!(h, "<p><b>The run stopped:</b> {}</p>", esc(e));
     }
+    if let Some(e) = &s.stopped {
+        let _ = write!(h, "<p><b>Stopped early:</b> {}.</p>", esc(e));
+    }
     let _ = write!(
         h,
         "<p>Case file <code>{}</code>; {} cycles, {:.6e} s simulated, dt from {:.3e} to {:.3e} s; \
@@ -113,6 +116,28 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         s.contacts_active,
         s.wall_seconds
     );
+    if !s.dt.set_by.is_empty() {
+        let total: u64 = s.dt.set_by.iter().map(|x| x.1).sum();
+        let mut parts: Vec<String> = s
+            .dt
+            .set_by
+            .iter()
+            .take(6)
+            .map(|(what, n)| format!("{} ({} of {} cycles)", esc(what), n, total))
+            .collect();
+        if s.dt.set_by.len() > 6 {
+            parts.push(format!("{} other limits", s.dt.set_by.len() - 6));
+        }
+        let _ = write!(
+            h,
+            "<p><b>Timestep in force:</b> {} s at the end ({} to {} s over the run); set by {}. Every cycle's value is the series <code>dt</code>; {} chooses it.</p>",
+            fmt_num(Some(s.dt.last)),
+            fmt_num(Some(s.dt.min)),
+            fmt_num(Some(s.dt.max)),
+            parts.join(", "),
+            code_link(dir, "src/timestep.rs")
+        );
+    }
     h.push_str("<h2>What is simulated</h2>");
     let settings: Vec<Vec<String>> = std::iter::once(vec!["setting".into(), "value".into()])
         .chain(
@@ -167,6 +192,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
             esc(&c.formula)
         );
         let err = match (c.value, c.expected) {
+            _ if c.tolerance_kind == "range" => "—".into(),
             (Some(v), Some(e)) if c.tolerance_kind == "relative" && e != 0.0 => {
                 format!("{:.3e} (relative)", (v - e).abs() / e.abs())
             }
@@ -181,15 +207,19 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
                 fmt_num(c.value),
                 fmt_num(c.expected),
                 err,
-                format!(
-                    "{} ({})",
-                    fmt_num(c.tolerance),
-                    if c.tolerance_kind.is_empty() {
-                        "relative"
-                    } else {
-                        &c.tolerance_kind
-                    }
-                ),
+                if c.tolerance_kind == "range" {
+                    format!("accepted: {}", c.accepted)
+                } else {
+                    format!(
+                        "{} ({})",
+                        fmt_num(c.tolerance),
+                        if c.tolerance_kind.is_empty() {
+                            "relative"
+                        } else {
+                            &c.tolerance_kind
+                        }
+                    )
+                },
             ],
         ]));
         if !c.message.is_empty() {

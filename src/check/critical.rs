@@ -1,0 +1,185 @@
+//! The `critical_timestep` check (SPEC section 4): the timestep estimate without its safety
+//! factor against the exact critical timestep `2 / omega_max` of the assembled `K` and `M`
+//! (all free DOFs, rotations included, all active contacts), at one cycle of the run.
+//!
+//! Both estimates are computed and shown: seed 000's diagonal estimate (eq. 11) and the row-sum
+//! bound; the check judges the one the case names (`estimator`, default: the one of the case's
+//! `[timestep]`, else `diagonal`). Extensions: `min_ratio` (a lower limit on the ratio, e.g. to
+//! pin down a known non-conservative configuration), `exact` (a closed-form critical timestep,
+//! s, that the eigen-solver must reproduce within `exact_tolerance`, default 1e-9), `formula`.
+
+use super::{CheckOutcome, Context};
+use crate::math::Real;
+use crate::model::Model;
+use crate::output::num;
+use crate::stiffness::{dof_name, estimate_critical, CriticalEstimate, Estimator, ExactCritical, GlobalStiffness};
+
+/// The estimates and the exact value at one cycle.
+#[derive(Clone, Debug)]
+pub struct CriticalSnapshot {
+    /// Cycle at which they were computed.
+    pub cycle: u64,
+    /// Seed 000's diagonal estimate and the id of the ball that sets it.
+    pub diagonal: (CriticalEstimate, u64),
+    /// The row-sum bound and the id of the ball that sets it.
+    pub bound: (CriticalEstimate, u64),
+    /// The exact value.
+    pub exact: ExactCritical,
+}
+
+impl CriticalSnapshot {
+    /// Computes both estimates and the exact value for the model as it is.
+    pub fn take(model: &Model) -> Self {
+        let est = |e| {
+            let c = estimate_critical(model, e);
+            let id = model.balls.id.get(c.ball).copied().unwrap_or(0);
+            (c, id)
+        };
+        CriticalSnapshot {
+            cycle: model.cycle,
+            diagonal: est(Estimator::Diagonal),
+            bound: est(Estimator::Bound),
+            exact: GlobalStiffness::assemble(model).exact_critical(),
+        }
+    }
+
+    /// The estimate of the given kind.
+    pub fn estimate(&self, e: Estimator) -> (CriticalEstimate, u64) {
+        match e {
+            Estimator::Diagonal => self.diagonal,
+            Estimator::Bound => self.bound,
+        }
+    }
+}
+
+/// Takes a [`CriticalSnapshot`] at the given cycle (0: after priming, before the first cycle).
+#[derive(Clone, Debug)]
+pub struct CriticalProbe {
+    at_step: u64,
+    /// The snapshot, once taken.
+    pub snapshot: Option<CriticalSnapshot>,
+}
+
+impl CriticalProbe {
+    /// A probe for cycle `at_step`.
+    pub fn new(at_step: u64) -> Self {
+        CriticalProbe {
+            at_step,
+            snapshot: None,
+        }
+    }
+
+    /// Looks at the model after a cycle (and once before the first).
+    pub fn observe(&mut self, model: &Model) {
+        if self.snapshot.is_none() && model.cycle == self.at_step {
+            self.snapshot = Some(CriticalSnapshot::take(model));
+        }
+    }
+}
+
+/// What the check asks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CriticalSpec {
+    /// Cycle at which the model is analysed.
+    pub at_step: u64,
+    /// Largest accepted estimate/exact ratio.
+    pub max_ratio: Real,
+    /// Smallest accepted ratio (extension).
+    pub min_ratio: Option<Real>,
+    /// Which estimate is judged (None: the case's).
+    pub estimator: Option<Estimator>,
+    /// Closed-form exact critical timestep, s (extension).
+    pub exact: Option<Real>,
+    /// Relative tolerance on `exact`.
+    pub exact_tolerance: Real,
+    /// How `exact` was derived.
+    pub formula: Option<String>,
+}
+
+/// Evaluates the check from the probe's snapshot.
+pub fn evaluate(ctx: &Context, spec: &CriticalSpec, snap: Option<&CriticalSnapshot>, out: &mut CheckOutcome) {
+    let estimator = spec.estimator.unwrap_or(match &ctx.case.timestep {
+        crate::timestep::TimestepMode::Auto(a) => a.estimator,
+        crate::timestep::TimestepMode::Scaled(s) => s.estimator,
+        _ => Estimator::Diagonal,
+    });
+    out.what = format!(
+        "the {} estimate of the critical timestep (no safety factor) divided by the exact critical timestep, at cycle {}",
+        estimator.name(),
+        spec.at_step
+    );
+    out.formula = "exact: 2/ω_max, ω_max² the largest eigenvalue of K φ = ω² M φ (K assembled from the 12×12 matrix \
+        B^T diag(S, S_r) B of every active contact, M the masses and moments of inertia of all free DOFs); \
+        diagonal (seed 000, eq. 11): min over DOFs of √(m_i / K_ii); bound: 2/√(min(max_i Σ_j |K_ij|/m_i, \
+        max_i Σ_j |K_ij|/√(m_i m_j))), never above the exact value"
+        .into();
+    if let Some(f) = &spec.formula {
+        out.formula = format!("{}; closed form: {f}", out.formula);
+    }
+    out.tolerance_kind = "range".into();
+    out.accepted = match spec.min_ratio {
+        Some(lo) => format!("between {} and {}", num(lo), num(spec.max_ratio)),
+        None => format!("at most {}", num(spec.max_ratio)),
+    };
+    out.code.extend(
+        ["src/stiffness/contact.rs", "src/stiffness/global.rs", "src/stiffness/eigen.rs", "src/stiffness/estimate.rs", "src/check/critical.rs"]
+            .map(String::from),
+    );
+    let Some(s) = snap else {
+        return out.fail(format!("the run never reached cycle {}", spec.at_step));
+    };
+    if s.exact.contacts == 0 {
+        return out.fail(format!("no active contact at cycle {}: nothing to analyse", s.cycle));
+    }
+    let (est, id) = s.estimate(estimator);
+    let ratio = est.dt / s.exact.dt;
+    out.value = Some(ratio);
+    out.passed = ratio.is_finite()
+        && ratio <= spec.max_ratio
+        && spec.min_ratio.is_none_or(|lo| ratio >= lo);
+    let row = |name: &str, (e, id): (CriticalEstimate, u64)| {
+        vec![
+            name.to_string(),
+            num(e.dt),
+            num(s.exact.dt),
+            format!("{:.4}", e.dt / s.exact.dt),
+            format!("ball {id}, {}", dof_name(e.dof)),
+        ]
+    };
+    out.table = vec![
+        ["estimator", "estimate (s)", "exact 2/ω_max (s)", "estimate / exact", "set by"].map(String::from).to_vec(),
+        row("diagonal (seed 000, eq. 11)", s.diagonal),
+        row("bound (row sums)", s.bound),
+    ];
+    out.message = format!(
+        "{} estimate {} s (ball {id}, {}); exact {} s (ω_max = {} rad/s; {} free DOFs, {} active contacts, {} solver{}); ratio {:.6}.",
+        estimator.name(),
+        num(est.dt),
+        dof_name(est.dof),
+        num(s.exact.dt),
+        num(s.exact.omega_max),
+        s.exact.dofs,
+        s.exact.contacts,
+        match s.exact.method {
+            crate::stiffness::Method::Dense => "dense",
+            crate::stiffness::Method::Lanczos => "Lanczos",
+        },
+        if s.exact.iterations > 0 { format!(", {} iterations", s.exact.iterations) } else { String::new() },
+        ratio
+    );
+    if s.bound.0.dt > s.exact.dt * (1.0 + 1e-12) {
+        out.fail(format!("{} The bound is above the exact value: a defect.", out.message));
+    }
+    if let Some(x) = spec.exact {
+        let err = (s.exact.dt - x).abs() / x;
+        out.message += &format!(
+            " The eigen-solver's 2/ω_max differs from the closed form {} s by {:.2e} (relative; at most {:.0e} accepted).",
+            num(x),
+            err,
+            spec.exact_tolerance
+        );
+        if !(err <= spec.exact_tolerance) {
+            out.passed = false;
+        }
+    }
+}
