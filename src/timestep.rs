@@ -111,7 +111,7 @@ impl TimestepMode {
 /// ```
 /// use ballast::timestep::kinematic_limit;
 /// assert_eq!(kinematic_limit(2.0, 0.0, 1e-3), 5e-4);               // eps / v
-/// assert!((kinematic_limit(0.0, 8.0, 1e-3) - (2e-3f64 / 8.0).sqrt()).abs() < 1e-18);
+/// assert!((kinematic_limit(0.0, 8.0, 1e-3) / (2e-3f64 / 8.0).sqrt() - 1.0).abs() < 1e-15); // sqrt(2 eps / a)
 /// assert!(kinematic_limit(0.0, 0.0, 1e-3).is_infinite());
 /// ```
 pub fn kinematic_limit(v: Real, a: Real, eps: Real) -> Real {
