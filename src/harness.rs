@@ -44,7 +44,10 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
         ),
         Limit::Kinematic { ball } => format!("kinematic constraint of ball {}", id(ball)),
         Limit::OneContact { ball } => {
-            format!("one-contact estimate of ball {} (no active contact)", id(ball))
+            format!(
+                "one-contact estimate of ball {} (no active contact)",
+                id(ball)
+            )
         }
     }
 }
@@ -71,8 +74,7 @@ pub fn simulate(
     names.extend(extra.iter().cloned());
     let mut recorder =
         Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
-    let mut probes: Vec<Option<Probe>> =
-        case.checks.iter().map(|c| c.probe(&model)).collect();
+    let mut probes: Vec<Option<Probe>> = case.checks.iter().map(|c| c.probe(&model)).collect();
     // Run length: a number of cycles, or a duration (reached by time when dt varies).
     let fixed_dt = case.fixed_dt().filter(|_| dt.is_none()).or(dt);
     let max_steps = match (case.file.run.steps, case.file.run.duration, fixed_dt) {
@@ -82,7 +84,9 @@ pub fn simulate(
     };
     let duration = case.file.run.duration.unwrap_or(Real::INFINITY);
     let solve_ratio = case.file.run.solve_ratio;
-    let mut every = case.every.or(max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
+    let mut every = case
+        .every
+        .or(max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
     let start = Instant::now();
     let bar_len = max_steps.unwrap_or(1000);
     let bar = (progress
@@ -90,7 +94,11 @@ pub fn simulate(
         && std::io::stdout().is_terminal())
     .then(|| {
         let b = indicatif::ProgressBar::new(bar_len);
-        let unit = if max_steps.is_some() { "cycles" } else { "‰ of the duration" };
+        let unit = if max_steps.is_some() {
+            "cycles"
+        } else {
+            "‰ of the duration"
+        };
         b.set_style(
             indicatif::ProgressStyle::with_template(&format!(
                 "{{msg}} {{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left"

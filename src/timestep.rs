@@ -132,7 +132,7 @@ impl Model {
             TimestepMode::Fixed(dt) => (dt, Limit::Fixed),
             TimestepMode::Auto(a) => {
                 let mut ks = std::mem::take(&mut self.dof_stiffness);
-                ks.compute(self, a.estimator);
+                ks.compute(self, a.estimator, true);
                 let est = ks.critical(self, a.estimator);
                 self.dof_stiffness = ks;
                 let mut best = (
@@ -199,7 +199,9 @@ impl Model {
         let n = self.materials.len();
         let mut best = (Real::INFINITY, 0);
         for i in 0..self.balls.len() {
-            if self.balls.fixed[i] & crate::model::dof::TRANSLATION == crate::model::dof::TRANSLATION {
+            if self.balls.fixed[i] & crate::model::dof::TRANSLATION
+                == crate::model::dof::TRANSLATION
+            {
                 continue;
             }
             let mi = self.balls.material[i] as usize;
@@ -224,7 +226,7 @@ impl Model {
     /// stiffness keeps its real mass and inertia.
     fn scale_masses(&mut self, s: &Scaled) {
         let mut ks = std::mem::take(&mut self.dof_stiffness);
-        ks.compute(self, s.estimator);
+        ks.compute(self, s.estimator, true);
         let b = &mut self.balls;
         let dt2 = s.dt * s.dt;
         for i in 0..b.len() {
@@ -235,8 +237,16 @@ impl Model {
             };
             let k_tran = (0..3).filter(|&k| free(k)).map(k_of).fold(0.0, Real::max);
             let k_rot = (3..6).filter(|&k| free(k)).map(k_of).fold(0.0, Real::max);
-            let m_new = if k_tran > 0.0 { k_tran * dt2 } else { b.mass[i] };
-            let i_new = if k_rot > 0.0 { k_rot * dt2 } else { b.inertia[i] };
+            let m_new = if k_tran > 0.0 {
+                k_tran * dt2
+            } else {
+                b.mass[i]
+            };
+            let i_new = if k_rot > 0.0 {
+                k_rot * dt2
+            } else {
+                b.inertia[i]
+            };
             // Eqs. 6 and 8: momentum and angular momentum are kept. Fixed DOFs keep their
             // prescribed velocity.
             let (fm, fi) = (b.inertial_mass[i] / m_new, b.inertial_inertia[i] / i_new);

@@ -147,7 +147,8 @@ pub struct BallSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateSection {
-    /// "lattice".
+    /// "lattice" (never touching), "cubic" (simple-cubic packing) or "cluster" (random
+    /// cluster of overlapping balls).
     pub kind: String,
     /// Number of balls.
     pub count: u64,
@@ -165,6 +166,8 @@ pub struct GenerateSection {
     pub vel: Option<[f64; 3]>,
     /// Fixed DOF names of every generated ball.
     pub fix: Option<Vec<String>>,
+    /// Overlap of touching balls, m ("cubic" and "cluster").
+    pub overlap: Option<f64>,
 }
 
 /// `[output]`.

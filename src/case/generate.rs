@@ -68,3 +68,92 @@ pub fn lattice(
     }
     Ok(out)
 }
+
+/// Centres of `count` balls of radius `r` on a simple-cubic lattice of spacing `2 r - overlap`
+/// (each ball overlaps its six neighbours by `overlap`), filling `[min, max]` from `min`, x
+/// first, then y, then z.
+///
+/// # Errors
+/// The number of sites when the region holds fewer than `count`.
+pub fn cubic(
+    count: usize,
+    min: [Real; 3],
+    max: [Real; 3],
+    r: Real,
+    overlap: Real,
+) -> Result<Vec<([Real; 3], Real)>, usize> {
+    let s = 2.0 * r - overlap;
+    let n = [0, 1, 2].map(|k| {
+        let room = max[k] - min[k] - 2.0 * r;
+        if room < 0.0 {
+            0
+        } else {
+            (room / s + 1e-9).floor() as usize + 1
+        }
+    });
+    let sites = n[0].saturating_mul(n[1]).saturating_mul(n[2]);
+    if sites < count {
+        return Err(sites);
+    }
+    Ok((0..count)
+        .map(|k| {
+            let idx = [k % n[0], (k / n[0]) % n[1], k / (n[0] * n[1])];
+            ([0, 1, 2].map(|d| min[d] + r + idx[d] as Real * s), r)
+        })
+        .collect())
+}
+
+/// A random cluster of `count` balls inside `[min, max]`: the first at the centre, each next
+/// one (radius uniform in `radius`) placed against a random earlier ball in a uniformly random
+/// direction so that the two overlap by `overlap`; a candidate that would overlap any other
+/// ball by more than `overlap`, or leave the region, is drawn again. Contacts with other balls
+/// (overlap up to `overlap`) close loops, so the cluster is not a tree. Draw order per
+/// candidate: parent, radius, direction (two numbers: cos(polar), azimuth).
+///
+/// # Errors
+/// A sentence when 1000 candidates in a row are rejected.
+pub fn cluster(
+    count: usize,
+    min: [Real; 3],
+    max: [Real; 3],
+    radius: [Real; 2],
+    overlap: Real,
+    seed: u64,
+) -> Result<Vec<([Real; 3], Real)>, String> {
+    let mut rng = SplitMix64::new(seed);
+    let centre = [0, 1, 2].map(|d| 0.5 * (min[d] + max[d]));
+    let mut out: Vec<([Real; 3], Real)> = Vec::with_capacity(count);
+    let r0 = radius[0] + (radius[1] - radius[0]) * rng.next_unit();
+    out.push((centre, r0));
+    let mut rejected = 0;
+    while out.len() < count {
+        let parent = ((rng.next_unit() * out.len() as Real) as usize).min(out.len() - 1);
+        let r = radius[0] + (radius[1] - radius[0]) * rng.next_unit();
+        let cz = 2.0 * rng.next_unit() - 1.0;
+        let phi = 2.0 * crate::math::PI * rng.next_unit();
+        let sz = (1.0 - cz * cz).sqrt();
+        let dir = [sz * phi.cos(), sz * phi.sin(), cz];
+        let (pp, rp) = out[parent];
+        let dist = rp + r - overlap;
+        let p = [0, 1, 2].map(|d| pp[d] + dir[d] * dist);
+        let inside = (0..3).all(|d| p[d] - r >= min[d] && p[d] + r <= max[d]);
+        // NOTE: 1e-12 relative slack so that the parent itself (at exactly `overlap`) passes.
+        let clear = out.iter().all(|(q, rq)| {
+            let d2: Real = (0..3).map(|k| (p[k] - q[k]).powi(2)).sum();
+            d2.sqrt() >= (rq + r - overlap) * (1.0 - 1e-12)
+        });
+        if inside && clear {
+            out.push((p, r));
+            rejected = 0;
+        } else {
+            rejected += 1;
+            if rejected >= 1000 {
+                return Err(format!(
+                    "placed only {} of {count} balls: 1000 candidates in a row overlapped or left the region",
+                    out.len()
+                ));
+            }
+        }
+    }
+    Ok(out)
+}

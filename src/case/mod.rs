@@ -230,12 +230,6 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     // [[generate]]
     for (k, g) in file.generate.iter().enumerate() {
         let key = |s: &str| format!("generate[{}].{s}", k + 1);
-        if g.kind != "lattice" {
-            return Err(err(
-                &key("kind"),
-                format!("unknown generator \"{}\" (available: \"lattice\")", g.kind),
-            ));
-        }
         let material = material_index(&key("material"), &g.material)?;
         if g.count == 0 {
             return Err(err(&key("count"), "must be at least 1".into()));
@@ -250,22 +244,51 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         if g.radius[0] > g.radius[1] {
             return Err(err(&key("radius"), "[min, max]: min exceeds max".into()));
         }
-        let placed = generate::lattice(
-            g.count as usize,
-            g.min,
-            g.max,
-            g.radius,
-            g.seed.unwrap_or(0),
-        )
-        .map_err(|sites| {
-            err(
-                &key("count"),
-                format!(
-                    "{}: the region holds only {sites} lattice sites of spacing 2.1 x {} m",
-                    g.count, g.radius[1]
-                ),
-            )
-        })?;
+        let overlap = match (g.kind.as_str(), g.overlap) {
+            ("lattice", Some(_)) => {
+                return Err(err(
+                    &key("overlap"),
+                    "does not apply to the lattice generator (its balls never touch)".into(),
+                ))
+            }
+            ("lattice", None) => 0.0,
+            (_, Some(o)) if o.is_finite() && o >= 0.0 && o < g.radius[0] => o,
+            (_, Some(o)) => {
+                return Err(err(
+                    &key("overlap"),
+                    format!("{o}: must be a length in [0, smallest radius) (m)"),
+                ))
+            }
+            (_, None) => 0.0,
+        };
+        let placed = match g.kind.as_str() {
+            "lattice" => generate::lattice(g.count as usize, g.min, g.max, g.radius, g.seed.unwrap_or(0))
+                .map_err(|sites| {
+                    err(
+                        &key("count"),
+                        format!(
+                            "{}: the region holds only {sites} lattice sites of spacing 2.1 x {} m",
+                            g.count, g.radius[1]
+                        ),
+                    )
+                })?,
+            "cubic" => {
+                if g.radius[0] != g.radius[1] || g.seed.is_some() {
+                    return Err(err(&key("radius"), "the cubic generator takes one radius ([r, r]) and no seed".into()));
+                }
+                generate::cubic(g.count as usize, g.min, g.max, g.radius[0], overlap).map_err(|sites| {
+                    err(&key("count"), format!("{}: the region holds only {sites} sites", g.count))
+                })?
+            }
+            "cluster" => generate::cluster(g.count as usize, g.min, g.max, g.radius, overlap, g.seed.unwrap_or(0))
+                .map_err(|e| err(&key("count"), e))?,
+            other => {
+                return Err(err(
+                    &key("kind"),
+                    format!("unknown generator \"{other}\" (available: \"lattice\", \"cubic\", \"cluster\")"),
+                ))
+            }
+        };
         let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
         let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
         let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
@@ -282,7 +305,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             });
         }
     }
-    if balls.len() > explicit {
+    let touching_on_purpose = file.generate.iter().any(|g| g.kind != "lattice");
+    if balls.len() > explicit && !touching_on_purpose {
         if let Some((i, j)) = first_overlap(&balls, explicit) {
             return Err(err(
                 "generate",
@@ -449,26 +473,25 @@ fn parse_timestep(
         ("kinematic_eps", ts.kinematic_eps.is_some()),
         ("loading_steps", ts.loading_steps.is_some()),
     ];
-    let allowed: &[&str] = match ts.mode.as_str() {
-        "fixed" => &["dt"],
-        "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
-        "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
-        "model" => {
-            return Err(err(
+    let allowed: &[&str] =
+        match ts.mode.as_str() {
+            "fixed" => &["dt"],
+            "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
+            "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
+            "model" => return Err(err(
                 "timestep.mode",
                 "\"model\" is not available yet (issue #6); use \"fixed\", \"auto\" or \"scaled\""
                     .into(),
-            ))
-        }
-        m => {
-            return Err(err(
-                "timestep.mode",
-                format!(
+            )),
+            m => {
+                return Err(err(
+                    "timestep.mode",
+                    format!(
                     "unknown mode \"{m}\" (expected \"fixed\", \"auto\", \"scaled\" or \"model\")"
                 ),
-            ))
-        }
-    };
+                ))
+            }
+        };
     for (key, is_given) in given {
         if is_given && !allowed.contains(&key) {
             return Err(err(
@@ -490,24 +513,23 @@ fn parse_timestep(
             ))
         }
     };
-    let kinematic_eps = match (ts.kinematic.unwrap_or(true), ts.kinematic_eps) {
-        (false, Some(_)) => {
-            return Err(err(
-                "timestep.kinematic_eps",
-                "is given but kinematic = false".into(),
-            ))
-        }
-        (false, None) => None,
-        (true, Some(e)) => Some(positive(f, "timestep.kinematic_eps", e)?),
-        (true, None) if margin > 0.0 => Some(DEFAULT_KINEMATIC_FRACTION * margin),
-        (true, None) => {
-            return Err(err(
+    let kinematic_eps =
+        match (ts.kinematic.unwrap_or(true), ts.kinematic_eps) {
+            (false, Some(_)) => {
+                return Err(err(
+                    "timestep.kinematic_eps",
+                    "is given but kinematic = false".into(),
+                ))
+            }
+            (false, None) => None,
+            (true, Some(e)) => Some(positive(f, "timestep.kinematic_eps", e)?),
+            (true, None) if margin > 0.0 => Some(DEFAULT_KINEMATIC_FRACTION * margin),
+            (true, None) => return Err(err(
                 "timestep.kinematic_eps",
                 "margin is 0, so there is no default: give kinematic_eps (m) or kinematic = false"
                     .into(),
-            ))
-        }
-    };
+            )),
+        };
     Ok(match ts.mode.as_str() {
         "fixed" => {
             let Some(dt) = ts.dt else {

@@ -18,7 +18,11 @@ pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutc
     let path = ctx.case.dir().join(other);
     let result = crate::case::load(&path)
         .map_err(|e| e.to_string())
-        .and_then(|case| crate::harness::simulate(&case, None, &[], false).map(|s| (case, s)).map_err(|e| e.to_string()));
+        .and_then(|case| {
+            crate::harness::simulate(&case, None, &[], false)
+                .map(|s| (case, s))
+                .map_err(|e| e.to_string())
+        });
     let (case, sim) = match result {
         Ok(s) => s,
         Err(e) => return out.fail(format!("the other case did not run: {e}")),
@@ -28,27 +32,45 @@ pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutc
     }
     let mode = |c: &crate::case::Case| crate::harness::timestep_words(&c.timestep);
     out.table = vec![
-        ["case", "timestep", "cycles", "simulated time (s)", "stopped because"].map(String::from).to_vec(),
+        [
+            "case",
+            "timestep",
+            "cycles",
+            "simulated time (s)",
+            "stopped because",
+        ]
+        .map(String::from)
+        .to_vec(),
         vec![
             ctx.case.name.clone(),
             mode(ctx.case),
             ctx.cycles.to_string(),
             num(ctx.time),
-            ctx.stopped.clone().unwrap_or("the cycle budget ran out".into()),
+            ctx.stopped
+                .clone()
+                .unwrap_or("the cycle budget ran out".into()),
         ],
         vec![
             case.name.clone(),
             mode(&case),
             sim.model.cycle.to_string(),
             num(sim.model.time),
-            sim.stopped.clone().unwrap_or("the cycle budget ran out".into()),
+            sim.stopped
+                .clone()
+                .unwrap_or("the cycle budget ran out".into()),
         ],
     ];
     let ratio = ctx.cycles as Real / sim.model.cycle as Real;
     out.value = Some(ratio);
-    out.message = format!("{} cycles against {} cycles: {:.4} of them.", ctx.cycles, sim.model.cycle, ratio);
+    out.message = format!(
+        "{} cycles against {} cycles: {:.4} of them.",
+        ctx.cycles, sim.model.cycle, ratio
+    );
     out.passed = ratio <= max_ratio;
     if ctx.stopped.is_none() || sim.stopped.is_none() {
-        out.fail(format!("{} A run did not reach its solve ratio.", out.message));
+        out.fail(format!(
+            "{} A run did not reach its solve ratio.",
+            out.message
+        ));
     }
 }

@@ -452,10 +452,9 @@ impl CheckSpec {
     /// A probe that must watch the run cycle by cycle, if this check needs one.
     pub fn probe(&self, model: &Model) -> Option<Probe> {
         match self {
-            CheckSpec::Collision { ball, other, .. } => Some(Probe::Collision(CollisionProbe::new(
-                model.ball_index(*ball)?,
-                model.ball_index(*other)?,
-            ))),
+            CheckSpec::Collision { ball, other, .. } => Some(Probe::Collision(
+                CollisionProbe::new(model.ball_index(*ball)?, model.ball_index(*other)?),
+            )),
             CheckSpec::CriticalTimestep(c) => Some(Probe::Critical(CriticalProbe::new(c.at_step))),
             _ => None,
         }
@@ -672,7 +671,9 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             };
             critical::evaluate(ctx, c, snap, &mut out);
         }
-        CheckSpec::CyclesRatio { case, max_ratio } => cycles::evaluate(ctx, case, *max_ratio, &mut out),
+        CheckSpec::CyclesRatio { case, max_ratio } => {
+            cycles::evaluate(ctx, case, *max_ratio, &mut out)
+        }
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
     }
     out

@@ -24,6 +24,9 @@ pub fn update(c: &mut Contact, balls: &Balls, law: &ContactModel, dt: Real) {
     // NOTE: coincident centres have no normal; pick +z so that the run goes on and the blow-up
     // detector (overlap larger than a radius) reports the pair.
     c.normal = if dist > 0.0 { d / dist } else { Vec3::z() };
+    // The contact point also exists across a gap (the middle of it): the timestep modes count
+    // the stiffness of contacts about to touch, with their lever arms.
+    c.point = balls.pos[a] + c.normal * (ra - 0.5 * c.overlap);
     if c.overlap <= 0.0 {
         c.active = false;
         c.shear = Vec3::zeros();
@@ -33,7 +36,6 @@ pub fn update(c: &mut Contact, balls: &Balls, law: &ContactModel, dt: Real) {
     }
     c.active = true;
     let n = c.normal;
-    c.point = balls.pos[a] + n * (ra - 0.5 * c.overlap);
     let va = balls.vel[a] + balls.spin[a].cross(&(c.point - balls.pos[a]));
     let vb = balls.vel[b] + balls.spin[b].cross(&(c.point - balls.pos[b]));
     let mass = match (balls.contact_mass(a), balls.contact_mass(b)) {

@@ -118,13 +118,12 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
     );
     if !s.dt.set_by.is_empty() {
         let total: u64 = s.dt.set_by.iter().map(|x| x.1).sum();
-        let mut parts: Vec<String> = s
-            .dt
-            .set_by
-            .iter()
-            .take(6)
-            .map(|(what, n)| format!("{} ({} of {} cycles)", esc(what), n, total))
-            .collect();
+        let mut parts: Vec<String> =
+            s.dt.set_by
+                .iter()
+                .take(6)
+                .map(|(what, n)| format!("{} ({} of {} cycles)", esc(what), n, total))
+                .collect();
         if s.dt.set_by.len() > 6 {
             parts.push(format!("{} other limits", s.dt.set_by.len() - 6));
         }

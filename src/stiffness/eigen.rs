@@ -6,7 +6,8 @@
 //! of the tridiagonal found by Sturm-sequence bisection. Ritz values never exceed the largest
 //! eigenvalue, and for the extreme eigenvalue the three-term recurrence converges without
 //! re-orthogonalization (lost orthogonality only produces copies of converged eigenvalues), so
-//! the iteration stops when the largest Ritz value no longer changes to 1e-13 relative.
+//! the iteration stops when the largest Ritz value has not changed by more than 1e-13 (relative)
+//! for five iterations in a row, after at least 30.
 
 use super::global::GlobalStiffness;
 use crate::math::Real;
@@ -130,7 +131,7 @@ pub fn lanczos_max(
             stable = 0;
         }
         theta = t;
-        if stable >= 3 || b <= 1e-14 * t.abs().max(Real::MIN_POSITIVE) {
+        if (stable >= 5 && it >= 30) || b <= 1e-14 * t.abs().max(Real::MIN_POSITIVE) {
             return (theta, it);
         }
         beta.push(b);

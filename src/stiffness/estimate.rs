@@ -67,10 +67,12 @@ pub fn dof_name(dof: usize) -> &'static str {
 }
 
 impl DofStiffness {
-    /// Computes the per-DOF stiffness of the model's active contacts. With
+    /// Computes the per-DOF stiffness of the model's contacts: the active ones, and with
+    /// `with_inactive` also those that exist but do not touch yet (within the margin), as the
+    /// timestep modes do so that a contact about to form is already accounted for. With
     /// [`Estimator::Diagonal`] only `diagonal` is filled (from the closed-form diagonal, no 12x12
     /// matrix); with [`Estimator::Bound`] the row sums too. Buffers are reused.
-    pub fn compute(&mut self, model: &Model, estimator: Estimator) {
+    pub fn compute(&mut self, model: &Model, estimator: Estimator, with_inactive: bool) {
         let b = &model.balls;
         let n = b.len();
         self.diagonal.clear();
@@ -87,7 +89,12 @@ impl DofStiffness {
         };
         match estimator {
             Estimator::Diagonal => {
-                for c in model.contacts.list.iter().filter(|c| c.active) {
+                for c in model
+                    .contacts
+                    .list
+                    .iter()
+                    .filter(|c| c.active || with_inactive)
+                {
                     let (ia, ib) = (c.a as usize, c.b as usize);
                     let s = model.laws[c.law as usize].stiffness(c.overlap);
                     let d = contact_diagonal_3d(
@@ -108,7 +115,12 @@ impl DofStiffness {
                 // Diagonal blocks are summed first (signs cancel between contacts), the
                 // off-diagonal blocks of different contacts touch different rows' columns.
                 let mut blocks = vec![[[0.0; 6]; 6]; n];
-                for c in model.contacts.list.iter().filter(|c| c.active) {
+                for c in model
+                    .contacts
+                    .list
+                    .iter()
+                    .filter(|c| c.active || with_inactive)
+                {
                     let (ia, ib) = (c.a as usize, c.b as usize);
                     let s = model.laws[c.law as usize].stiffness(c.overlap);
                     let k = contact_matrix_3d(
@@ -212,8 +224,9 @@ impl DofStiffness {
 
 /// Computes the estimate of the given kind for the model's current contacts (allocates; the
 /// cycle keeps a [`DofStiffness`] instead).
+/// Only active contacts count, as in [`super::GlobalStiffness::assemble`].
 pub fn estimate_critical(model: &Model, estimator: Estimator) -> CriticalEstimate {
     let mut s = DofStiffness::default();
-    s.compute(model, estimator);
+    s.compute(model, estimator, false);
     s.critical(model, estimator)
 }
