@@ -6,3 +6,4 @@ mod cases;
 mod cli;
 mod engine;
 mod stiffness;
+mod timestep;

@@ -8,12 +8,11 @@
 //! one entry breaks the null space of rigid motions, which is how the 2D erratum shows.
 
 use ballast::case::generate::SplitMix64;
-use ballast::law::{ContactModel, Linear};
+use ballast::law::Linear;
 use ballast::math::{Real, Vec3};
-use ballast::model::{dof, BallSpec, Material, Model, Settings};
+use ballast::model::{dof, Model};
 use ballast::stiffness::printed::{corrected_matrix_2d, printed_matrix_2d, printed_matrix_3d};
 use ballast::stiffness::*;
-use ballast::timestep::TimestepMode;
 use nalgebra::{DMatrix, SVector, Vector2};
 
 fn random_unit(rng: &mut SplitMix64) -> Vec3 {
@@ -236,50 +235,12 @@ fn printed_entries_against_the_derivation() {
     }
 }
 
-fn linear(kn: Real, ks: Real, kn_rot: Real, ks_rot: Real) -> ContactModel {
-    ContactModel::Linear(Linear {
-        kn,
-        ks,
-        kn_rot,
-        ks_rot,
-        friction: 0.5,
-        damp_n: 0.0,
-        damp_s: 0.0,
-    })
+fn linear(kn: Real, ks: Real, kn_rot: Real, ks_rot: Real) -> Linear {
+    study::linear_law(kn, ks, kn_rot, ks_rot)
 }
 
-/// A primed model of balls `(pos, radius, fixed)` of density 2500 with one linear law.
-fn primed(balls: &[(Vec3, Real, u8)], law: ContactModel) -> Model {
-    let mut m = Model::new(Settings {
-        gravity: Vec3::zeros(),
-        margin: 1e-4,
-        timestep: TimestepMode::Fixed(1e-6),
-    });
-    let glass = m.add_material(Material {
-        name: "glass".into(),
-        density: 2500.0,
-        young: 0.0,
-        poisson: 0.0,
-    });
-    m.set_contact_model(glass, glass, law);
-    for (k, (p, r, fixed)) in balls.iter().enumerate() {
-        let mut spec = BallSpec::at_rest(k as u64 + 1, [p.x, p.y, p.z], *r, glass);
-        spec.fixed = *fixed;
-        m.add_ball(&spec).unwrap();
-    }
-    m.prime().unwrap();
-    m
-}
-
-/// A chain of `n` free balls between two fixed ones along `dir`, each contact overlapping by
-/// `overlap`.
-fn chain(n: usize, r: Real, overlap: Real, dir: Vec3) -> Vec<(Vec3, Real, u8)> {
-    (0..n + 2)
-        .map(|k| {
-            let fixed = if k == 0 || k == n + 1 { dof::ALL } else { 0 };
-            (dir * (k as Real * (2.0 * r - overlap)), r, fixed)
-        })
-        .collect()
+fn primed(balls: &[(Vec3, Real, u8)], law: Linear) -> Model {
+    study::primed_model(balls, law).unwrap()
 }
 
 /// A chain of N equal balls between two fixed balls with normal springs only has the axial
@@ -292,7 +253,7 @@ fn chains_have_the_closed_form_spectrum() {
     let m = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * r * r * r;
     for dir in [Vec3::x(), Vec3::new(1.0, -2.0, 0.5).normalize()] {
         for n in 1..=10 {
-            let model = primed(&chain(n, r, 1e-5, dir), linear(kn, 0.0, 0.0, 0.0));
+            let model = primed(&study::chain(n, r, 1e-5, dir), linear(kn, 0.0, 0.0, 0.0));
             let g = GlobalStiffness::assemble(&model);
             assert_eq!(g.dofs.len(), 6 * n);
             assert_eq!(g.blocks.len(), n + 1);
@@ -309,6 +270,7 @@ fn chains_have_the_closed_form_spectrum() {
             let exact = g.exact_critical_dense();
             let w_max = expected.iter().fold(0.0, |a: Real, b| a.max(*b)).sqrt();
             assert!((exact.dt - 2.0 / w_max).abs() <= 1e-10 * exact.dt);
+            assert!((study::chain_exact(n, m, kn) - exact.dt).abs() <= 1e-10 * exact.dt);
             let lz = g.exact_critical_lanczos();
             assert!(
                 (lz.dt - exact.dt).abs() <= 1e-9 * exact.dt,

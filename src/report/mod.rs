@@ -1,8 +1,10 @@
 //! HTML report: one page per case and an index (`reports/index.html`).
 
 mod plot;
+mod topics;
 
 pub use plot::svg;
+pub use topics::{write_stiffness_page, write_timestep_page};
 
 use crate::output::{base_series, Curve, Plot, SeriesTable, Summary};
 use std::fmt::Write as _;
@@ -309,7 +311,9 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
         h,
         "<!doctype html><html><head><meta charset=utf-8><title>ballast verification</title><style>{STYLE}</style></head><body>\
          <h1>ballast verification report</h1><p>{passed} of {} cases passed. Each case is a scene with checks against an \
-         independent reference; open a case for what it simulates, the reference and its formula, the plots and the code.</p><table>\
+         independent reference; open a case for what it simulates, the reference and its formula, the plots and the code.</p>\
+         <p>Topic pages: <a href=\"stiffness.html\">Stiffness matrix</a> (the seed's printed entries against the derivation, errata), \
+         <a href=\"timestep.html\">Timestep</a> (estimates against the exact critical timestep, scaling against the automatic timestep).</p><table>\
          <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
         summaries.len()
     );
@@ -326,7 +330,9 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
         );
     }
     h.push_str("</table></body></html>");
-    std::fs::write(reports.join("index.html"), h)
+    std::fs::write(reports.join("index.html"), h)?;
+    write_stiffness_page(reports)?;
+    write_timestep_page(reports, summaries)
 }
 
 /// Rebuilds every page under `reports/cases/*/` and the index from results on disk.

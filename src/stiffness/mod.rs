@@ -6,6 +6,7 @@ mod eigen;
 mod estimate;
 mod global;
 pub mod printed;
+pub mod study;
 
 pub use contact::{
     contact_diagonal_3d, contact_matrix_2d, contact_matrix_3d, cross_matrix, ContactStiffness,
