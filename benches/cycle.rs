@@ -2,9 +2,9 @@
 //! settled on a layer of fixed balls.
 
 use ballast::case::generate::SplitMix64;
-use ballast::law::{ContactModel, Linear};
 use ballast::math::{Real, Vec3};
-use ballast::model::{dof, BallSpec, Material, Model, Settings};
+use ballast::model::{dof, BallSpec, Model, Settings};
+use ballast::stiffness::study;
 use ballast::timestep::TimestepMode;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
@@ -14,30 +14,14 @@ const R: Real = 1e-3;
 /// `n` balls of radius 1 mm dropped in a column onto a floor of fixed balls wide enough for the
 /// heap, then cycled until they are nearly at rest.
 fn settled(n: usize) -> Model {
-    let mut m = Model::new(Settings {
+    let settings = Settings {
         gravity: Vec3::new(0.0, 0.0, -9.81),
         margin: 0.1 * R,
         timestep: TimestepMode::Fixed(5e-6),
-    });
-    let glass = m.add_material(Material {
-        name: "glass".into(),
-        density: 2500.0,
-        young: 0.0,
-        poisson: 0.0,
-    });
-    m.set_contact_model(
-        glass,
-        glass,
-        ContactModel::Linear(Linear {
-            kn: 1e4,
-            ks: 1e4,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-            friction: 0.5,
-            damp_n: 0.3,
-            damp_s: 0.3,
-        }),
-    );
+    };
+    let mut law = study::linear_law(1e4, 1e4, 0.0, 0.0);
+    (law.damp_n, law.damp_s) = (0.3, 0.3);
+    let (mut m, glass) = study::glass_model(settings, law);
     let side = ((n as Real / 10.0).sqrt().ceil()) as usize;
     let floor = side + 8;
     let mut id = 1;

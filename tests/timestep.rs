@@ -1,9 +1,9 @@
 //! Timestep modes: the kinematic constraint holds each piece's displacement per cycle to eps,
 //! and is reached exactly when it is the binding limit.
 
-use ballast::law::{ContactModel, Linear};
 use ballast::math::Vec3;
-use ballast::model::{BallSpec, Material, Model, Settings};
+use ballast::model::{BallSpec, Settings};
+use ballast::stiffness::study;
 use ballast::timestep::{kinematic_limit, Auto, Estimator, Limit, TimestepMode};
 
 /// A ball launched sideways while falling under gravity, alone (no contact, so only the
@@ -14,7 +14,7 @@ use ballast::timestep::{kinematic_limit, Auto, Estimator, Limit, TimestepMode};
 #[test]
 fn kinematic_constraint_bounds_the_displacement_per_cycle() {
     let eps = 1e-4;
-    let mut m = Model::new(Settings {
+    let settings = Settings {
         gravity: Vec3::new(0.0, 0.0, -9.81),
         margin: 2e-4,
         timestep: TimestepMode::Auto(Auto {
@@ -23,26 +23,8 @@ fn kinematic_constraint_bounds_the_displacement_per_cycle() {
             kinematic_eps: Some(eps),
             cap: None,
         }),
-    });
-    let glass = m.add_material(Material {
-        name: "glass".into(),
-        density: 2500.0,
-        young: 0.0,
-        poisson: 0.0,
-    });
-    m.set_contact_model(
-        glass,
-        glass,
-        ContactModel::Linear(Linear {
-            kn: 1e6,
-            ks: 1e6,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-            friction: 0.5,
-            damp_n: 0.0,
-            damp_s: 0.0,
-        }),
-    );
+    };
+    let (mut m, glass) = study::glass_model(settings, study::linear_law(1e6, 1e6, 0.0, 0.0));
     let mut spec = BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass);
     spec.vel = Vec3::new(0.3, 0.0, 0.0);
     m.add_ball(&spec).unwrap();

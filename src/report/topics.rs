@@ -131,30 +131,13 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
     let derived = contact_matrix_3d(&s, &n, &r_a, &r_b);
     let printed = printed_matrix_3d(&s, &t, &r_a, &r_b);
     let scale = derived.amax();
-    let mut rows = vec![[
-        "eq.",
-        "entry",
-        "printed",
-        "derived",
-        "difference / max |k|",
-        "verdict",
-    ]
-    .map(String::from)
-    .to_vec()];
-    let mut wrong3 = 0;
-    for (eq, i, j) in printed_entries_3d() {
-        let (p, d) = (printed[(i - 1, j - 1)], derived[(i - 1, j - 1)]);
-        let ok = rel(p, d, scale) <= 1e-12;
-        wrong3 += usize::from(!ok);
-        rows.push(vec![
-            eq.to_string(),
-            format!("k({i},{j})"),
-            num(p),
-            num(d),
-            format!("{:.1e}", rel(p, d, scale)),
-            if ok { "agrees" } else { "ERRATUM" }.into(),
-        ]);
-    }
+    let (rows, wrong) = compare_entries(
+        &printed_entries_3d(),
+        |i, j| printed[(i, j)],
+        |i, j| derived[(i, j)],
+        scale,
+    );
+    let wrong3 = wrong.len();
     let _ = write!(h, "<h2>3D: every printed entry (eqs. 15-22)</h2><p>Contact: n₃ = (0.36, −0.48, 0.8), n₁, n₂ completing a right-handed triad, \
         R_a = {} m, R_b = {} m (balls of 13 and 7 mm overlapping by 0.2 mm), kₙ = {}, kₛ = {}, kₙθ = {}, kₛθ = {}. \
         <b>{} of {} printed entries differ from the derivation.</b></p><details><summary>all 78 entries</summary>{}</details>",
@@ -170,32 +153,12 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
     let p2 = printed_matrix_2d(&s, &n2, &ra2, &rb2);
     let c2 = corrected_matrix_2d(&s, &n2, &ra2, &rb2);
     let scale2 = d2.amax();
-    let mut rows = vec![[
-        "eq.",
-        "entry",
-        "printed",
-        "derived",
-        "difference / max |k|",
-        "verdict",
-    ]
-    .map(String::from)
-    .to_vec()];
-    let mut wrong2 = vec![];
-    for (eq, i, j) in printed_entries_2d() {
-        let (p, d) = (p2[(i - 1, j - 1)], d2[(i - 1, j - 1)]);
-        let ok = rel(p, d, scale2) <= 1e-12;
-        if !ok {
-            wrong2.push(format!("k({i},{j})"));
-        }
-        rows.push(vec![
-            eq.to_string(),
-            format!("k({i},{j})"),
-            num(p),
-            num(d),
-            format!("{:.1e}", rel(p, d, scale2)),
-            if ok { "agrees" } else { "ERRATUM" }.into(),
-        ]);
-    }
+    let (rows, wrong2) = compare_entries(
+        &printed_entries_2d(),
+        |i, j| p2[(i, j)],
+        |i, j| d2[(i, j)],
+        scale2,
+    );
     let _ = write!(h, "<h2>2D: every printed entry (eqs. 26-27)</h2><p>n₃ = (0.6, −0.8), n₁ = (−n_y3, n_x3) (eq. 24), R_a = ({}, {}) m, \
         R_b = ({}, {}) m (the lever arms need not be along the normal), same stiffnesses. <b>Entries that differ: {}.</b> With k(6,1) \
         corrected, the largest difference of any entry is {:.1e} of max |k|.</p>{}",
@@ -269,6 +232,45 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
         reports.join("stiffness.html"),
         page("Stiffness matrix (seed 000, eqs. 12-27)", &h),
     )
+}
+
+/// One row per printed entry `(equation, row, column)` (1-based): printed and derived values,
+/// their difference relative to `scale`, the verdict; and the entries that differ.
+fn compare_entries(
+    entries: &[(u32, usize, usize)],
+    printed: impl Fn(usize, usize) -> Real,
+    derived: impl Fn(usize, usize) -> Real,
+    scale: Real,
+) -> (Vec<Vec<String>>, Vec<String>) {
+    let mut rows = vec![[
+        "eq.",
+        "entry",
+        "printed",
+        "derived",
+        "difference / max |k|",
+        "verdict",
+    ]
+    .map(String::from)
+    .to_vec()];
+    let mut wrong = vec![];
+    for &(eq, i, j) in entries {
+        let (p, d) = (printed(i - 1, j - 1), derived(i - 1, j - 1));
+        // NOTE: 1e-12 of the largest entry: the transcription and the derivation take different
+        // arithmetic paths, so equal entries differ by round-off only (about 1e-16 of it).
+        let ok = rel(p, d, scale) <= 1e-12;
+        if !ok {
+            wrong.push(format!("k({i},{j})"));
+        }
+        rows.push(vec![
+            eq.to_string(),
+            format!("k({i},{j})"),
+            num(p),
+            num(d),
+            format!("{:.1e}", rel(p, d, scale)),
+            if ok { "agrees" } else { "ERRATUM" }.into(),
+        ]);
+    }
+    (rows, wrong)
 }
 
 fn vec_words(v: &Vec3) -> String {
@@ -425,23 +427,16 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
         the exact value: the largest ratio found is <b>{:.3}</b> ({}). It fails where many contacts share one oblique direction with soft \
         shear springs (the pair and the diagonal chains above: up to 1.22). The bound never exceeds 1.</p>{}", worst.0, esc(&worst.1), table(&rows));
 
-    // Scaled against auto.
-    let mut rows = vec![[
-        "case",
-        "timestep",
-        "cycles",
-        "simulated time (s)",
-        "stopped because",
-    ]
-    .map(String::from)
-    .to_vec()];
+    // Scaled against auto: each cycles_ratio check's own table, its header once.
+    let mut rows: Vec<Vec<String>> = Vec::new();
     for s in summaries {
         if let Some(c) = s
             .checks
             .iter()
             .find(|c| c.kind == "cycles_ratio" && c.table.len() >= 3)
         {
-            rows.extend(c.table[1..].iter().cloned());
+            let skip = usize::from(!rows.is_empty());
+            rows.extend(c.table[skip..].iter().cloned());
         }
     }
     if rows.len() > 1 {

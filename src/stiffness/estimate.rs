@@ -15,6 +15,7 @@
 //!   absolute values are taken.
 
 use super::contact::{contact_diagonal_3d, contact_matrix_3d};
+use super::global::contact_terms;
 use crate::math::Real;
 use crate::model::Model;
 
@@ -48,6 +49,8 @@ pub struct DofStiffness {
     pub row_abs: Vec<[Real; 6]>,
     /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
     pub row_abs_scaled: Vec<[Real; 6]>,
+    /// Each body's diagonal 6x6 block, summed over its contacts (buffer of the bound).
+    blocks: Vec<[[Real; 6]; 6]>,
 }
 
 /// The estimate of a critical timestep and the DOF that sets it.
@@ -95,14 +98,8 @@ impl DofStiffness {
                     .iter()
                     .filter(|c| c.active || with_inactive)
                 {
-                    let (ia, ib) = (c.a as usize, c.b as usize);
-                    let s = model.laws[c.law as usize].stiffness(c.overlap);
-                    let d = contact_diagonal_3d(
-                        &s,
-                        &c.normal,
-                        &(c.point - b.pos[ia]),
-                        &(c.point - b.pos[ib]),
-                    );
+                    let (ia, ib, s, r_a, r_b) = contact_terms(model, c);
+                    let d = contact_diagonal_3d(&s, &c.normal, &r_a, &r_b);
                     for k in 0..6 {
                         self.diagonal[ia][k] += d[k];
                         self.diagonal[ib][k] += d[6 + k];
@@ -114,21 +111,17 @@ impl DofStiffness {
                 self.row_abs_scaled.resize(n, [0.0; 6]);
                 // Diagonal blocks are summed first (signs cancel between contacts), the
                 // off-diagonal blocks of different contacts touch different rows' columns.
-                let mut blocks = vec![[[0.0; 6]; 6]; n];
+                let blocks = &mut self.blocks;
+                blocks.clear();
+                blocks.resize(n, [[0.0; 6]; 6]);
                 for c in model
                     .contacts
                     .list
                     .iter()
                     .filter(|c| c.active || with_inactive)
                 {
-                    let (ia, ib) = (c.a as usize, c.b as usize);
-                    let s = model.laws[c.law as usize].stiffness(c.overlap);
-                    let k = contact_matrix_3d(
-                        &s,
-                        &c.normal,
-                        &(c.point - b.pos[ia]),
-                        &(c.point - b.pos[ib]),
-                    );
+                    let (ia, ib, s, r_a, r_b) = contact_terms(model, c);
+                    let k = contact_matrix_3d(&s, &c.normal, &r_a, &r_b);
                     for (me, other, o_me, o_other) in [(ia, ib, 0, 6), (ib, ia, 6, 0)] {
                         for i in 0..6 {
                             for j in 0..6 {

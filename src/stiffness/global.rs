@@ -5,10 +5,24 @@
 //! matrix-vector product needs; [`GlobalStiffness::dense_scaled`] forms the dense
 //! `A = M^-1/2 K M^-1/2` for small models.
 
-use super::contact::{contact_matrix_3d, Matrix12};
+use super::contact::{contact_matrix_3d, ContactStiffness, Matrix12};
+use crate::contact::Contact;
 use crate::math::Real;
+use crate::math::Vec3;
 use crate::model::Model;
 use nalgebra::{DMatrix, DVector};
+
+/// What the stiffness matrix of a contact needs: the two ball indices, the contact model's
+/// stiffnesses at the current overlap, and the lever arms `x_c - x_a`, `x_c - x_b`.
+pub(crate) fn contact_terms(
+    model: &Model,
+    c: &Contact,
+) -> (usize, usize, ContactStiffness, Vec3, Vec3) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let s = model.laws[c.law as usize].stiffness(c.overlap);
+    let pos = &model.balls.pos;
+    (a, b, s, c.point - pos[a], c.point - pos[b])
+}
 
 /// Marks a fixed DOF in [`DofMap::index`].
 pub const FIXED: u32 = u32::MAX;

@@ -12,18 +12,14 @@ use crate::timestep::TimestepMode;
 /// # Errors
 /// A bad ball (radius, duplicate) or overlapping centres, as [`ModelError`].
 pub fn primed_model(balls: &[(Vec3, Real, u8)], law: Linear) -> Result<Model, ModelError> {
-    let mut m = Model::new(Settings {
-        gravity: Vec3::zeros(),
-        margin: 1e-4,
-        timestep: TimestepMode::Fixed(1e-6),
-    });
-    let glass = m.add_material(Material {
-        name: "glass".into(),
-        density: 2500.0,
-        young: 0.0,
-        poisson: 0.0,
-    });
-    m.set_contact_model(glass, glass, ContactModel::Linear(law));
+    let (mut m, glass) = glass_model(
+        Settings {
+            gravity: Vec3::zeros(),
+            margin: 1e-4,
+            timestep: TimestepMode::Fixed(1e-6),
+        },
+        law,
+    );
     for (k, (p, r, fixed)) in balls.iter().enumerate() {
         let mut spec = BallSpec::at_rest(k as u64 + 1, [p.x, p.y, p.z], *r, glass);
         spec.fixed = *fixed;
@@ -31,6 +27,20 @@ pub fn primed_model(balls: &[(Vec3, Real, u8)], law: Linear) -> Result<Model, Mo
     }
     m.prime()?;
     Ok(m)
+}
+
+/// An empty model with one material, "glass" (density 2500 kg/m^3), whose balls meet through
+/// the given linear law; returns the model and the material's index.
+pub fn glass_model(settings: Settings, law: Linear) -> (Model, usize) {
+    let mut m = Model::new(settings);
+    let glass = m.add_material(Material {
+        name: "glass".into(),
+        density: 2500.0,
+        young: 0.0,
+        poisson: 0.0,
+    });
+    m.set_contact_model(glass, glass, ContactModel::Linear(law));
+    (m, glass)
 }
 
 /// A linear law with the given stiffnesses, friction 0.5 and no damping.
