@@ -1,7 +1,7 @@
 //! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
 //! force-displacement.
 
-use crate::contact::ball_ball;
+use crate::contact::{associative, ball_ball, ball_facet};
 use crate::model::{Model, ModelError};
 use rayon::prelude::*;
 
@@ -21,6 +21,9 @@ impl Model {
         }
         let dt = self.choose_timestep()?;
         crate::motion::step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
+        for w in &mut self.walls {
+            w.step(dt);
+        }
         self.cycle += 1;
         self.time += dt;
         self.last_dt = dt;
@@ -49,16 +52,27 @@ impl Model {
     /// persistent contact list.
     pub fn detect(&mut self) {
         let margin = self.settings.margin;
-        if !self.broad_phase.needs_rebuild(&self.balls.pos, margin) {
+        let walls_moved = self.walls.iter().any(|w| w.travel > 0.5 * margin);
+        if !walls_moved && !self.broad_phase.needs_rebuild(&self.balls.pos, margin) {
             return;
         }
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin);
+        self.broad_phase
+            .build_facets(&self.walls, &self.balls.pos, &self.balls.radius, margin);
+        for w in &mut self.walls {
+            w.travel = 0.0;
+        }
         let n = self.materials.len();
         let (mat, table) = (&self.balls.material, &self.pair_law);
         self.contacts.merge(&self.broad_phase.pairs, |a, b| {
             table[mat[a as usize] as usize * n + mat[b as usize] as usize]
         });
+        let walls = &self.walls;
+        self.facet_contacts
+            .merge(&self.broad_phase.facet_pairs, |b, w| {
+                table[mat[b as usize] as usize * n + walls[w as usize].material]
+            });
     }
 
     /// Force-displacement: each contact's geometry and force (in parallel over contacts), then
@@ -87,6 +101,66 @@ impl Model {
             balls.force[b] += c.force;
             balls.moment[a] -= (c.point - balls.pos[a]).cross(&c.force);
             balls.moment[b] += (c.point - balls.pos[b]).cross(&c.force);
+        }
+        self.wall_forces(dt);
+    }
+
+    /// Ball-facet contacts: geometry (in parallel), the associative logic per ball-wall
+    /// interaction, forces of the active contacts, then the resultants on balls, walls and
+    /// interactions, gathered in contact order.
+    fn wall_forces(&mut self, dt: f64) {
+        for w in &mut self.walls {
+            w.force = Default::default();
+            w.moment = Default::default();
+        }
+        if self.facet_contacts.list.is_empty() {
+            return;
+        }
+        let (balls, walls, laws) = (&self.balls, &self.walls, &self.laws);
+        let fc = &mut self.facet_contacts;
+        let parallel = fc.list.len() >= PARALLEL_CONTACTS;
+        let geometry = |c: &mut crate::contact::FacetContact| {
+            ball_facet::update_geometry(c, balls, &walls[c.wall as usize])
+        };
+        if parallel {
+            fc.list.par_iter_mut().for_each(geometry);
+        } else {
+            fc.list.iter_mut().for_each(geometry);
+        }
+        for it in &fc.interactions {
+            let wall = &walls[it.wall as usize];
+            let run = &mut fc.list[it.start as usize..it.end as usize];
+            associative::resolve(run, &wall.mesh);
+        }
+        let force = |c: &mut crate::contact::FacetContact| {
+            let w = &walls[c.wall as usize];
+            ball_facet::update_force(c, balls, w, &laws[c.law as usize], dt)
+        };
+        if parallel {
+            fc.list.par_iter_mut().for_each(force);
+        } else {
+            fc.list.iter_mut().for_each(force);
+        }
+        let balls = &mut self.balls;
+        for it in fc.interactions.iter_mut() {
+            let (i, w) = (it.ball as usize, it.wall as usize);
+            let wall = &mut self.walls[w];
+            it.active = 0;
+            it.force = Default::default();
+            it.moment = Default::default();
+            for c in fc.list[it.start as usize..it.end as usize]
+                .iter()
+                .filter(|c| c.active)
+            {
+                let m = (c.point - balls.pos[i]).cross(&c.force);
+                it.active += 1;
+                it.force += c.force;
+                it.moment += m;
+                wall.force -= c.force;
+                wall.moment -= (c.point - wall.pivot).cross(&c.force);
+            }
+            balls.force[i] += it.force;
+            balls.moment[i] += it.moment;
         }
     }
 

@@ -22,6 +22,10 @@ pub struct BroadPhase {
     order: Vec<u32>,
     /// Candidate pairs of the last build, sorted, with a < b.
     pub pairs: Vec<(u32, u32)>,
+    /// Candidate ball-facet contacts of the last build, sorted: (ball, wall, facet).
+    pub facet_pairs: Vec<(u32, u32, u32)>,
+    /// Grid of the last build: lower corner, cell size, cells per axis.
+    grid: (Vec3, Real, [usize; 3]),
     /// Number of builds so far.
     pub builds: u64,
 }
@@ -46,7 +50,7 @@ impl BroadPhase {
         self.ref_pos.extend_from_slice(pos);
         self.pairs.clear();
         let n = pos.len();
-        if n < 2 {
+        if n == 0 {
             return;
         }
         let mut lo = Vec3::repeat(Real::INFINITY);
@@ -72,6 +76,7 @@ impl BroadPhase {
             nc = dims(h);
         }
         let ncells = total(nc);
+        self.grid = (lo, h, nc);
         let inv_h = 1.0 / h;
         let cell3 = |p: &Vec3| -> [usize; 3] {
             [0, 1, 2].map(|k| (((p[k] - lo[k]) * inv_h) as usize).min(nc[k] - 1))
@@ -160,6 +165,78 @@ impl BroadPhase {
             }
         }
         self.pairs.sort_unstable();
+    }
+}
+
+impl BroadPhase {
+    /// Candidate ball-facet contacts (call after [`BroadPhase::build`] with the same balls):
+    /// every (ball, wall, facet) whose extents overlap (the facet's box and the ball's box, each
+    /// enlarged by the margin) and whose distance is at most `R + 2 margin`.
+    ///
+    /// NOTE: the distance test drops the pairs whose boxes overlap only because the facet is
+    /// inclined (a large oblique facet's box holds many balls far from it); it keeps every pair
+    /// that can touch before the next rebuild, which happens once a ball or a wall has moved half
+    /// the margin.
+    ///
+    /// Each facet visits the grid cells its enlarged box covers: O(facets + balls near them).
+    pub fn build_facets(
+        &mut self,
+        walls: &[crate::model::Wall],
+        pos: &[Vec3],
+        radius: &[Real],
+        margin: Real,
+    ) {
+        self.facet_pairs.clear();
+        if pos.is_empty() {
+            return;
+        }
+        let (lo, h, nc) = self.grid;
+        let rmax = radius.iter().fold(0.0, |a: Real, &b| a.max(b));
+        let reach = rmax + 2.0 * margin;
+        for (w, wall) in walls.iter().enumerate() {
+            for f in 0..wall.mesh.len() {
+                let p = wall.mesh.corners(f);
+                let flo = p[0].inf(&p[1]).inf(&p[2]);
+                let fhi = p[0].sup(&p[1]).sup(&p[2]);
+                let mut range = [(0usize, 0usize); 3];
+                let mut empty = false;
+                for k in 0..3 {
+                    let a = ((flo[k] - reach - lo[k]) / h).floor();
+                    let b = ((fhi[k] + reach - lo[k]) / h).floor();
+                    if b < 0.0 || a > (nc[k] - 1) as Real {
+                        empty = true;
+                        break;
+                    }
+                    range[k] = (a.max(0.0) as usize, (b as usize).min(nc[k] - 1));
+                }
+                if empty {
+                    continue;
+                }
+                for cz in range[2].0..=range[2].1 {
+                    for cy in range[1].0..=range[1].1 {
+                        for cx in range[0].0..=range[0].1 {
+                            let c = (cz * nc[1] + cy) * nc[0] + cx;
+                            let own = &self.order
+                                [self.cell_start[c] as usize..self.cell_start[c + 1] as usize];
+                            for &i in own {
+                                let (x, r) = (pos[i as usize], radius[i as usize]);
+                                let e = r + 2.0 * margin;
+                                let boxes =
+                                    (0..3).all(|k| x[k] + e >= flo[k] && x[k] - e <= fhi[k]);
+                                if boxes {
+                                    let d2 = (crate::geom::closest_point(&x, &p).point - x)
+                                        .norm_squared();
+                                    if d2 <= e * e {
+                                        self.facet_pairs.push((i, w as u32, f as u32));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.facet_pairs.sort_unstable();
     }
 }
 

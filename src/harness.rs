@@ -43,6 +43,13 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
             crate::stiffness::dof_name(dof as usize)
         ),
         Limit::Kinematic { ball } => format!("kinematic constraint of ball {}", id(ball)),
+        Limit::WallKinematic { wall } => format!(
+            "kinematic constraint of wall \"{}\"",
+            model
+                .walls
+                .get(wall as usize)
+                .map_or("?", |w| w.name.as_str())
+        ),
         Limit::OneContact { ball } => {
             format!(
                 "one-contact estimate of ball {} (no active contact)",

@@ -30,6 +30,7 @@ pub mod check;
 pub mod contact;
 pub mod cycle;
 pub mod detect;
+pub mod geom;
 pub mod harness;
 pub mod law;
 pub mod math;

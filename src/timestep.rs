@@ -88,6 +88,11 @@ pub enum Limit {
         /// Ball index.
         ball: u32,
     },
+    /// The kinematic constraint of a moving wall (index): its fastest facet periphery.
+    WallKinematic {
+        /// Wall index.
+        wall: u32,
+    },
     /// The user's cap (auto) or the scaled timestep itself (scaled).
     Cap,
     /// No contact and no motion: the one-contact estimate (see [`Model::cycle`]).
@@ -136,10 +141,7 @@ impl Model {
                     },
                 );
                 if let Some(eps) = a.kinematic_eps {
-                    let (t, ball) = self.kinematic(eps);
-                    if t < best.0 {
-                        best = (t, Limit::Kinematic { ball });
-                    }
+                    best = self.kinematic(eps, best);
                 }
                 if let Some(cap) = a.cap {
                     if cap < best.0 {
@@ -156,10 +158,7 @@ impl Model {
                 self.scale_masses(&s);
                 let mut best = (s.dt, Limit::Cap);
                 if let Some(eps) = s.kinematic_eps {
-                    let (t, ball) = self.kinematic(eps);
-                    if t < best.0 {
-                        best = (t, Limit::Kinematic { ball });
-                    }
+                    best = self.kinematic(eps, best);
                 }
                 best
             }
@@ -171,15 +170,22 @@ impl Model {
         Ok(dt)
     }
 
-    /// The kinematic time limit over all balls and the ball that sets it.
-    fn kinematic(&self, eps: Real) -> (Real, u32) {
-        let mut best = (Real::INFINITY, 0);
+    /// The smaller of `best` and the kinematic time limits of every ball and every moving wall
+    /// (seed 000, eq. 4: a wall has no acceleration, its limit is `eps / v` with `v` the
+    /// largest speed of its facets' peripheries, [`crate::model::Wall::max_speed`]).
+    fn kinematic(&self, eps: Real, mut best: (Real, Limit)) -> (Real, Limit) {
         for i in 0..self.balls.len() {
             let a = self.acceleration(i);
             let v = self.balls.vel[i] + a * (0.5 * self.last_dt);
             let t = kinematic_limit(v.norm(), a.norm(), eps);
             if t < best.0 {
-                best = (t, i as u32);
+                best = (t, Limit::Kinematic { ball: i as u32 });
+            }
+        }
+        for (w, wall) in self.walls.iter().enumerate().filter(|(_, w)| w.is_moving()) {
+            let t = kinematic_limit(wall.max_speed(), 0.0, eps);
+            if t < best.0 {
+                best = (t, Limit::WallKinematic { wall: w as u32 });
             }
         }
         best

@@ -32,9 +32,9 @@ pub struct CaseFile {
     /// Clumps (not available yet).
     #[serde(default)]
     pub clump: Vec<toml::Table>,
-    /// Walls (not available yet).
+    /// Faceted walls.
     #[serde(default)]
-    pub wall: Vec<toml::Table>,
+    pub wall: Vec<WallSection>,
     /// What to record.
     pub output: Option<OutputSection>,
     /// What the case must show; parsed per kind by [`crate::check`].
@@ -180,4 +180,85 @@ pub struct OutputSection {
     pub series: Option<Vec<String>>,
     /// VTK output period in cycles (0: off).
     pub vtk_every: Option<u64>,
+}
+
+/// `[[wall]]`: exactly one of `plane`, `box`, `mesh`, and `vertices` with `facets`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallSection {
+    /// Unique name (default: "wall<k>").
+    pub name: Option<String>,
+    /// Material name.
+    pub material: String,
+    /// A divided rectangle.
+    pub plane: Option<PlaneSection>,
+    /// A closed box with inward normals.
+    #[serde(rename = "box")]
+    pub box_: Option<BoxSection>,
+    /// STL or OBJ file, relative to the case file.
+    pub mesh: Option<String>,
+    /// Explicit vertices, m.
+    pub vertices: Option<Vec<[f64; 3]>>,
+    /// Explicit facets (vertex indices from 0, counter-clockwise seen from the normal side).
+    pub facets: Option<Vec<[i64; 3]>>,
+    /// "reduced" or "full".
+    pub resolution: Option<String>,
+    /// Theta, degrees.
+    pub cutoff_angle_deg: Option<f64>,
+    /// Inactive facet sides.
+    pub inactive: Option<Vec<InactiveSection>>,
+    /// Motion.
+    pub motion: Option<MotionSection>,
+}
+
+/// `plane = { ... }` of a wall.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaneSection {
+    /// Centre, m.
+    pub center: [f64; 3],
+    /// Normal (need not be unit).
+    pub normal: [f64; 3],
+    /// Side lengths, m.
+    pub size: [f64; 2],
+    /// Cells per side (default [1, 1]).
+    pub divisions: Option<[i64; 2]>,
+}
+
+/// `box = { ... }` of a wall.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxSection {
+    /// Lower corner, m.
+    pub min: [f64; 3],
+    /// Upper corner, m.
+    pub max: [f64; 3],
+    /// Cells per face side (default 1: two facets per face).
+    pub divisions: Option<i64>,
+}
+
+/// `inactive = [ { facet, side } ]` of a wall.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InactiveSection {
+    /// Facet number (from 0).
+    pub facet: i64,
+    /// "above", "below" or "both".
+    pub side: String,
+}
+
+/// `motion = { ... }` of a wall.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotionSection {
+    /// "rigid" or "deformable".
+    pub kind: String,
+    /// Rigid: velocity of the pivot, m/s.
+    pub vel: Option<[f64; 3]>,
+    /// Rigid: angular velocity, rad/s.
+    pub spin: Option<[f64; 3]>,
+    /// Rigid: centre of rotation, m.
+    pub pivot: Option<[f64; 3]>,
+    /// Deformable: one velocity per unique vertex, m/s.
+    pub vertex_vel: Option<Vec<[f64; 3]>>,
 }

@@ -5,6 +5,8 @@
 mod error;
 mod file;
 pub mod generate;
+mod mesh_file;
+mod wall;
 
 pub use error::CaseError;
 pub use file::*;
@@ -12,7 +14,7 @@ pub use file::*;
 use crate::check::CheckSpec;
 use crate::law::{ContactModel, Linear};
 use crate::math::{vec3, Real, Vec3};
-use crate::model::{dof, BallSpec, Material, Model, Settings};
+use crate::model::{dof, BallSpec, Material, Model, Settings, WallSpec};
 use crate::timestep::{Auto, Estimator, Scaled, TimestepMode};
 use std::path::{Path, PathBuf};
 
@@ -49,6 +51,10 @@ pub struct Case {
     pub contact_models: Vec<(usize, usize, ContactModel)>,
     /// Every ball, explicit ones first, then generated ones.
     pub balls: Vec<BallSpec>,
+    /// The faceted walls.
+    pub walls: Vec<WallSpec>,
+    /// Write VTK files every N cycles (0: never).
+    pub vtk_every: u64,
     /// Record every N cycles (None: about [`DEFAULT_RECORDS`] records).
     pub every: Option<u64>,
     /// Series to record.
@@ -88,12 +94,6 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             ))
         }
         d => return Err(err("dim", format!("{d}: must be 3 (spheres) or 2 (disks)"))),
-    }
-    if !file.wall.is_empty() {
-        return Err(err(
-            "wall",
-            "faceted walls are not available yet (issue #4)".into(),
-        ));
     }
     if !file.clump.is_empty() {
         return Err(err(
@@ -319,6 +319,21 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         }
     }
 
+    // [[wall]]
+    let mut walls: Vec<WallSpec> = Vec::new();
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for (k, w) in file.wall.iter().enumerate() {
+        let material = material_index(&format!("wall[{}].material", k + 1), &w.material)?;
+        let spec = wall::parse_wall(f, k + 1, w, material, dir)?;
+        if walls.iter().any(|o| o.name == spec.name) {
+            return Err(err(
+                &format!("wall[{}].name", k + 1),
+                format!("\"{}\" is the name of another wall", spec.name),
+            ));
+        }
+        walls.push(spec);
+    }
+
     let margin = match run.margin {
         Some(m) if m.is_finite() && m >= 0.0 => m,
         Some(m) => {
@@ -348,13 +363,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     if out.every == Some(0) {
         return Err(err("output.every", "must be at least 1".into()));
     }
-    if out.vtk_every.unwrap_or(0) > 0 {
-        return Err(err(
-            "output.vtk_every",
-            "VTK output is not available yet (issue #4)".into(),
-        ));
-    }
-    let series = out.series.clone().unwrap_or_else(|| default_series(&balls));
+    let series = out
+        .series
+        .clone()
+        .unwrap_or_else(|| default_series(&balls, &walls));
 
     let mut case = Case {
         path: path.to_path_buf(),
@@ -367,6 +379,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         materials,
         contact_models,
         balls,
+        walls,
+        vtk_every: out.vtk_every.unwrap_or(0),
         every: out.every,
         series,
         checks: Vec::new(),
@@ -431,6 +445,15 @@ impl Case {
             model
                 .add_ball(b)
                 .map_err(|e| CaseError::new(&f, format!("ball id {}", b.id), e.to_string()))?;
+        }
+        for w in &self.walls {
+            model.add_wall(w).map_err(|e| {
+                let reason = match e {
+                    crate::model::ModelError::BadWall { reason, .. } => reason,
+                    e => e.to_string(),
+                };
+                CaseError::new(&f, format!("wall \"{}\"", w.name), reason)
+            })?;
         }
         model
             .check_contact_models()
@@ -650,14 +673,17 @@ fn contact_model(f: &str, k: usize, c: &ContactSection) -> Result<ContactModel, 
 }
 
 /// Series recorded when `[output] series` is not given: energies, contact count and timestep,
-/// and position and velocity of the first ten balls.
-fn default_series(balls: &[BallSpec]) -> Vec<String> {
+/// position and velocity of the first ten balls, and the force on each wall.
+fn default_series(balls: &[BallSpec], walls: &[WallSpec]) -> Vec<String> {
     let mut s: Vec<String> = ["energy/kinetic", "energy/strain", "contacts/active", "dt"]
         .map(String::from)
         .to_vec();
     for b in balls.iter().take(10) {
         s.push(format!("ball/{}/pos", b.id));
         s.push(format!("ball/{}/vel", b.id));
+    }
+    for w in walls {
+        s.push(format!("wall/{}/force", w.name));
     }
     s
 }

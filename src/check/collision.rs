@@ -13,6 +13,24 @@ use crate::law::ContactModel;
 use crate::math::{Real, PI};
 use crate::model::{dof, Model};
 
+/// The other body of a collision check, as written in the case: a ball id or a wall name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Other {
+    /// A ball id.
+    Ball(u64),
+    /// A wall name.
+    Wall(String),
+}
+
+/// The other body of a collision, by index in the model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Body {
+    /// A ball index.
+    Ball(usize),
+    /// A wall index.
+    Wall(usize),
+}
+
 /// One collision between two balls, as seen cycle by cycle.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Collision {
@@ -32,15 +50,15 @@ pub struct Collision {
 #[derive(Clone, Debug)]
 pub struct CollisionProbe {
     a: usize,
-    b: usize,
+    b: Body,
     prev: Option<(Real, Real, Real)>,
     /// What was seen so far.
     pub seen: Collision,
 }
 
 impl CollisionProbe {
-    /// A probe of balls with indices `a` and `b`.
-    pub fn new(a: usize, b: usize) -> Self {
+    /// A probe of ball index `a` and body `b`.
+    pub fn new(a: usize, b: Body) -> Self {
         CollisionProbe {
             a,
             b,
@@ -55,12 +73,30 @@ impl CollisionProbe {
             return;
         }
         let bl = &model.balls;
-        let d = bl.pos[self.b] - bl.pos[self.a];
-        let dist = d.norm();
-        let overlap = bl.radius[self.a] + bl.radius[self.b] - dist;
-        let n = d / dist;
-        let vn =
-            (model.synchronized_velocity(self.b) - model.synchronized_velocity(self.a)).dot(&n);
+        let (overlap, vn) = match self.b {
+            Body::Ball(b) => {
+                let d = bl.pos[b] - bl.pos[self.a];
+                let dist = d.norm();
+                let n = d / dist;
+                let vn =
+                    (model.synchronized_velocity(b) - model.synchronized_velocity(self.a)).dot(&n);
+                (bl.radius[self.a] + bl.radius[b] - dist, vn)
+            }
+            // The nearest point of the wall, found over every facet (independent of the
+            // contact list): overlap R - d, normal from the wall to the ball.
+            Body::Wall(w) => {
+                let wall = &model.walls[w];
+                let x = bl.pos[self.a];
+                let (f, p) = (0..wall.mesh.len())
+                    .map(|f| (f, crate::geom::closest_point(&x, &wall.mesh.corners(f)).point))
+                    .min_by(|a, b| (a.1 - x).norm_squared().total_cmp(&(b.1 - x).norm_squared()))
+                    .unwrap_or((0, x));
+                let d = x - p;
+                let n = d.try_normalize(0.0).unwrap_or_else(crate::math::Vec3::z);
+                let vn = (model.synchronized_velocity(self.a) - wall.velocity_at(f, &p)).dot(&n);
+                (bl.radius[self.a] - d.norm(), vn)
+            }
+        };
         let t = model.time;
         let cross = |(t0, o0, _): (Real, Real, Real)| t0 + (t - t0) * o0 / (o0 - overlap);
         match self.prev {
@@ -79,9 +115,9 @@ impl CollisionProbe {
     }
 }
 
-/// Effective mass, kg, of a pair of case balls computed from the case itself: rho 4/3 pi r^3,
-/// a ball with every translation fixed counting as infinitely heavy.
-fn effective_mass(case: &Case, a: usize, b: usize) -> Real {
+/// Effective mass, kg, of a ball and another body computed from the case itself:
+/// rho 4/3 pi r^3, a ball with every translation fixed, or a wall, counting as infinitely heavy.
+fn effective_mass(case: &Case, a: usize, b: Body) -> Real {
     let mass = |i: usize| {
         let s = &case.balls[i];
         if s.fixed & dof::TRANSLATION == dof::TRANSLATION {
@@ -90,7 +126,10 @@ fn effective_mass(case: &Case, a: usize, b: usize) -> Real {
             case.materials[s.material].density * 4.0 / 3.0 * PI * s.radius.powi(3)
         }
     };
-    let (ma, mb) = (mass(a), mass(b));
+    let (ma, mb) = match b {
+        Body::Ball(b) => (mass(a), mass(b)),
+        Body::Wall(_) => (mass(a), Real::INFINITY),
+    };
     if ma.is_infinite() {
         mb
     } else if mb.is_infinite() {
@@ -118,8 +157,12 @@ struct Oscillator {
 
 impl Oscillator {
     /// The linear contact between two case balls, from the case's own parameters.
-    fn of_case(case: &Case, a: usize, b: usize) -> Option<Oscillator> {
-        let (ma, mb) = (case.balls[a].material, case.balls[b].material);
+    fn of_case(case: &Case, a: usize, b: Body) -> Option<Oscillator> {
+        let ma = case.balls[a].material;
+        let mb = match b {
+            Body::Ball(b) => case.balls[b].material,
+            Body::Wall(w) => case.walls[w].material,
+        };
         let (lo, hi) = (ma.min(mb), ma.max(mb));
         let (kn, z) = case
             .contact_models
@@ -176,17 +219,27 @@ pub enum Measure {
 pub fn evaluate(
     ctx: &Context,
     measure: Measure,
-    (a, b): (usize, usize),
+    (a, b): (usize, Body),
     expected: Option<Real>,
     tolerance: Real,
     seen: &Collision,
     out: &mut CheckOutcome,
 ) {
-    let (ida, idb) = (ctx.case.balls[a].id, ctx.case.balls[b].id);
+    let ida = ctx.case.balls[a].id;
+    let (idb, pair) = match b {
+        Body::Ball(b) => {
+            let id = ctx.case.balls[b].id.to_string();
+            (id.clone(), format!("balls {ida} and {id}"))
+        }
+        Body::Wall(w) => {
+            let name = ctx.case.walls[w].name.clone();
+            (name.clone(), format!("ball {ida} and wall \"{name}\""))
+        }
+    };
     out.tolerance = Some(tolerance);
     out.what = match measure {
-        Measure::Restitution => format!("restitution −v′ₙ/vₙ of the relative normal velocity of balls {ida} and {idb}, taken at the last cycle before contact and the first cycle after it"),
-        Measure::Duration => format!("time balls {ida} and {idb} overlap (the overlap's zero crossings interpolated between cycles)"),
+        Measure::Restitution => format!("restitution −v′ₙ/vₙ of the relative normal velocity of {pair}, taken at the last cycle before contact and the first cycle after it"),
+        Measure::Duration => format!("time {pair} overlap (the overlap's zero crossings interpolated between cycles)"),
     };
     let oscillator = Oscillator::of_case(ctx.case, a, b);
     let closed = oscillator.map(|o| match measure {
@@ -230,8 +283,8 @@ pub fn evaluate(
     }
     let (Some(t0), Some(t1)) = (seen.t_start, seen.t_end) else {
         return out.fail(match seen.t_start {
-            None => "the balls never touched".into(),
-            Some(_) => "the balls were still in contact at the end of the run".into(),
+            None => "the bodies never touched".into(),
+            Some(_) => "the bodies were still in contact at the end of the run".into(),
         });
     };
     let measured = match measure {
@@ -240,7 +293,7 @@ pub fn evaluate(
     };
     out.judge_relative(measured, reference, tolerance);
     if let Some(o) = oscillator {
-        overlap_curve(ctx, (ida, idb), &o, t0, -seen.vn_in, out);
+        overlap_curve(ctx, (&ida.to_string(), &idb), &o, t0, -seen.vn_in, out);
     }
     out.message = format!(
         "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out",
@@ -252,7 +305,7 @@ pub fn evaluate(
 /// start of contact `t0` and impact speed `v` as the only inputs taken from the run.
 fn overlap_curve(
     ctx: &Context,
-    (ida, idb): (u64, u64),
+    (ida, idb): (&str, &str),
     o: &Oscillator,
     t0: Real,
     v: Real,

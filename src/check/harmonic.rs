@@ -22,6 +22,7 @@ pub fn evaluate(
     series: &str,
     period: Real,
     tolerance: Real,
+    max_ratio: Option<Real>,
     out: &mut CheckOutcome,
 ) {
     out.what = format!("period of {series}, from its upward crossings of the mid-range level (linear interpolation between records)");
@@ -45,8 +46,25 @@ pub fn evaluate(
         ));
     }
     let measured = (c[c.len() - 1] - c[0]) / (c.len() - 1) as Real;
-    out.judge_relative(measured, period, tolerance);
-    out.message = format!("{} full periods measured", c.len() - 1);
+    match max_ratio {
+        None => {
+            out.judge_relative(measured, period, tolerance);
+            out.message = format!("{} full periods measured", c.len() - 1);
+        }
+        Some(r) => {
+            out.value = Some(measured);
+            out.tolerance = None;
+            out.tolerance_kind = "range".into();
+            out.accepted = format!("at most {r} × the reference period");
+            out.passed = measured.is_finite() && measured <= r * period;
+            let ratio = measured / period;
+            out.message = format!(
+                "{} full periods measured: {ratio:.4} × the reference period, an effective stiffness {:.3} × the reference one",
+                c.len() - 1,
+                1.0 / (ratio * ratio)
+            );
+        }
+    }
     let amp = 0.5 * (hi - lo);
     out.reference = Some(Curve {
         label: format!("mid + A sin(2π(t - t₁)/T), T = {period:.6e} s"),

@@ -12,8 +12,9 @@ mod golden;
 mod harmonic;
 mod reference;
 mod series;
+pub mod walls;
 
-pub use collision::{Collision, CollisionProbe, Measure};
+pub use collision::{Body, Collision, CollisionProbe, Measure, Other};
 pub use critical::{CriticalProbe, CriticalSnapshot, CriticalSpec};
 pub use golden::{golden_record, read_snapshot};
 pub use harmonic::upward_crossings;
@@ -45,6 +46,9 @@ pub enum CheckSpec {
         period: Real,
         /// Relative tolerance.
         tolerance: Real,
+        /// Instead of a tolerance: pass when measured / period is at most this (project
+        /// extension: "stiffer than", a shorter period than the reference).
+        max_ratio: Option<Real>,
         /// How the expected value was derived (shown in the report).
         formula: Option<String>,
     },
@@ -54,8 +58,8 @@ pub enum CheckSpec {
         measure: Measure,
         /// Id of the ball.
         ball: u64,
-        /// Id of the other ball.
-        other: u64,
+        /// The other body: a ball id or a wall name.
+        other: Other,
         /// Expected value; None: the closed form of the contact model.
         expected: Option<Real>,
         /// Relative tolerance.
@@ -117,6 +121,22 @@ pub enum CheckSpec {
         /// Largest accepted ratio.
         max_ratio: Real,
     },
+    /// Active contacts between a ball and a wall at every cycle (SPEC section 4).
+    ActiveCount {
+        /// Ball id.
+        ball: u64,
+        /// Wall name.
+        wall: String,
+        /// Expected count from each time on: (from_time s, count), increasing times.
+        schedule: Vec<(Real, u32)>,
+    },
+    /// Largest turn of a unit-vector series in one cycle (project extension).
+    MaxTurn {
+        /// A vector series (no component).
+        series: String,
+        /// Largest accepted turn per cycle, degrees.
+        max_deg: Real,
+    },
     /// The run's summary and final values against `golden/<name>.snap`.
     Golden {
         /// Relative tolerance on each number.
@@ -129,8 +149,24 @@ pub enum CheckSpec {
 struct HarmonicKeys {
     series: String,
     period: Real,
-    tolerance: Real,
+    tolerance: Option<Real>,
+    max_ratio: Option<Real>,
     formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActiveKeys {
+    ball: u64,
+    wall: String,
+    expected: toml::Value,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnKeys {
+    series: String,
+    max_deg: Real,
 }
 
 #[derive(Deserialize)]
@@ -249,20 +285,25 @@ impl CheckSpec {
                 if !(h.period.is_finite() && h.period > 0.0) {
                     return Err(err(format!("period = {}: must be positive (s)", h.period)));
                 }
+                let (tolerance, max_ratio) = match (h.tolerance, h.max_ratio) {
+                    (Some(t), None) => (nonneg("tolerance", t).map_err(err)?, None),
+                    (None, Some(r)) if r.is_finite() && r > 0.0 => (0.0, Some(r)),
+                    (None, Some(r)) => return Err(err(format!("max_ratio = {r}: must be positive"))),
+                    _ => return Err(err("give exactly one of `tolerance` and `max_ratio`".into())),
+                };
                 CheckSpec::Harmonic {
                     series: h.series,
                     period: h.period,
-                    tolerance: nonneg("tolerance", h.tolerance).map_err(err)?,
+                    tolerance,
+                    max_ratio,
                     formula: h.formula,
                 }
             }
             "restitution" | "contact_duration" => {
                 let c: CollisionKeys = keys(value).map_err(err)?;
                 let other = match &c.other {
-                    toml::Value::Integer(i) if *i >= 0 => *i as u64,
-                    toml::Value::String(w) => {
-                        return Err(err(format!("other = \"{w}\": walls are not available yet (issue #4)")))
-                    }
+                    toml::Value::Integer(i) if *i >= 0 => Other::Ball(*i as u64),
+                    toml::Value::String(w) => Other::Wall(w.clone()),
                     v => return Err(err(format!("other = {v}: must be a ball id or a wall name"))),
                 };
                 if let Some(e) = c.expected {
@@ -369,12 +410,43 @@ impl CheckSpec {
                 CheckSpec::CyclesRatio { case: c.case, max_ratio: c.max_ratio }
             }
             "active_count" => {
-                return Err(err(format!("check kind \"{kind}\" is not available yet (issue #4)")))
+                let a: ActiveKeys = keys(value).map_err(err)?;
+                let count = |v: &toml::Value| -> Option<u32> {
+                    v.as_integer().filter(|&c| (0..=u32::MAX as i64).contains(&c)).map(|c| c as u32)
+                };
+                let schedule = match &a.expected {
+                    toml::Value::Integer(_) => vec![(0.0, count(&a.expected).ok_or_else(|| err("expected: a count must be a non-negative integer".into()))?)],
+                    toml::Value::Array(pairs) => {
+                        let mut out = Vec::new();
+                        for p in pairs {
+                            let pair = p.as_array().filter(|x| x.len() == 2);
+                            let t = pair.and_then(|x| x[0].as_float().or(x[0].as_integer().map(|i| i as Real)));
+                            let c = pair.and_then(|x| count(&x[1]));
+                            match (t, c) {
+                                (Some(t), Some(c)) if t.is_finite() && t >= 0.0 && out.last().is_none_or(|&(u, _)| t > u) => out.push((t, c)),
+                                _ => return Err(err(format!("expected: {p} must be [from_time, count], times increasing, counts non-negative integers"))),
+                            }
+                        }
+                        if out.is_empty() {
+                            return Err(err("expected: the schedule is empty".into()));
+                        }
+                        out
+                    }
+                    v => return Err(err(format!("expected = {v}: an integer or a list of [from_time, count] pairs"))),
+                };
+                CheckSpec::ActiveCount { ball: a.ball, wall: a.wall, schedule }
+            }
+            "max_turn" => {
+                let t: TurnKeys = keys(value).map_err(err)?;
+                if !(t.max_deg.is_finite() && t.max_deg > 0.0) {
+                    return Err(err(format!("max_deg = {}: must be a positive angle (degrees)", t.max_deg)));
+                }
+                CheckSpec::MaxTurn { series: t.series, max_deg: t.max_deg }
             }
             "" => return Err(CaseError::new(file, key, "missing `kind`")),
             other => {
                 return Err(CaseError::new(file, format!("{key}.kind"), format!(
-                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, cycles_ratio)"
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, cycles_ratio, active_count, max_turn)"
                 )))
             }
         };
@@ -399,6 +471,8 @@ impl CheckSpec {
             CheckSpec::Convergence { .. } => "convergence",
             CheckSpec::CriticalTimestep(_) => "critical_timestep",
             CheckSpec::CyclesRatio { .. } => "cycles_ratio",
+            CheckSpec::ActiveCount { .. } => "active_count",
+            CheckSpec::MaxTurn { .. } => "max_turn",
             CheckSpec::Golden { .. } => "golden",
         }
     }
@@ -428,15 +502,35 @@ impl CheckSpec {
                 ));
             }
         }
-        if let CheckSpec::Collision { ball, other, .. } = self {
-            for id in [ball, other] {
-                model
-                    .ball_index(*id)
-                    .ok_or_else(|| format!("there is no ball with id {id}"))?;
+        let ball_of = |id: &u64| {
+            model
+                .ball_index(*id)
+                .ok_or_else(|| format!("there is no ball with id {id}"))
+        };
+        let wall_of = |w: &str| {
+            model
+                .wall_index(w)
+                .ok_or_else(|| format!("there is no wall named \"{w}\""))
+        };
+        match self {
+            CheckSpec::Collision { ball, other, .. } => {
+                ball_of(ball)?;
+                match other {
+                    Other::Ball(id) if id == ball => return Err("ball and other must differ".into()),
+                    Other::Ball(id) => drop(ball_of(id)?),
+                    Other::Wall(w) => drop(wall_of(w)?),
+                }
             }
-            if ball == other {
-                return Err("ball and other must differ".into());
+            CheckSpec::ActiveCount { ball, wall, .. } => {
+                ball_of(ball)?;
+                wall_of(wall)?;
             }
+            CheckSpec::MaxTurn { series, .. } => {
+                if !crate::output::Source::parse(series, model)?.is_vector() {
+                    return Err(format!("series \"{series}\": max_turn needs a vector series, without .x/.y/.z"));
+                }
+            }
+            _ => {}
         }
         if let CheckSpec::Convergence { .. } = self {
             if case.file.run.duration.is_none() {
@@ -452,9 +546,19 @@ impl CheckSpec {
     /// A probe that must watch the run cycle by cycle, if this check needs one.
     pub fn probe(&self, model: &Model) -> Option<Probe> {
         match self {
-            CheckSpec::Collision { ball, other, .. } => Some(Probe::Collision(
-                CollisionProbe::new(model.ball_index(*ball)?, model.ball_index(*other)?),
+            CheckSpec::Collision { ball, other, .. } => {
+                let other = match other {
+                    Other::Ball(id) => Body::Ball(model.ball_index(*id)?),
+                    Other::Wall(w) => Body::Wall(model.wall_index(w)?),
+                };
+                Some(Probe::Collision(CollisionProbe::new(model.ball_index(*ball)?, other)))
+            }
+            CheckSpec::ActiveCount { ball, wall, schedule } => Some(Probe::Active(
+                walls::ActiveProbe::new(model.ball_index(*ball)?, model.wall_index(wall)?, schedule.clone()),
             )),
+            CheckSpec::MaxTurn { series, .. } => Some(Probe::Turn(walls::TurnProbe::new(
+                crate::output::Source::parse(series, model).ok()?,
+            ))),
             CheckSpec::CriticalTimestep(c) => Some(Probe::Critical(CriticalProbe::new(c.at_step))),
             _ => None,
         }
@@ -468,6 +572,10 @@ pub enum Probe {
     Collision(CollisionProbe),
     /// Takes the critical-timestep snapshot.
     Critical(CriticalProbe),
+    /// Counts active ball-wall contacts.
+    Active(walls::ActiveProbe),
+    /// Follows the direction of a vector series.
+    Turn(walls::TurnProbe),
 }
 
 impl Probe {
@@ -476,6 +584,8 @@ impl Probe {
         match self {
             Probe::Collision(p) => p.observe(model),
             Probe::Critical(p) => p.observe(model),
+            Probe::Active(p) => p.observe(model),
+            Probe::Turn(p) => p.observe(model),
         }
     }
 }
@@ -582,12 +692,13 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             series,
             period,
             tolerance,
+            max_ratio,
             formula,
         } => {
             out.formula = formula
                 .clone()
                 .unwrap_or_else(|| format!("T = {period} s (given in the case)"));
-            harmonic::evaluate(ctx, series, *period, *tolerance, &mut out);
+            harmonic::evaluate(ctx, series, *period, *tolerance, *max_ratio, &mut out);
             out.code.push(file("harmonic"));
         }
         CheckSpec::Collision {
@@ -598,11 +709,15 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             tolerance,
         } => {
             let idx = |id: &u64| ctx.case.balls.iter().position(|b| b.id == *id).unwrap_or(0);
+            let other = match other {
+                Other::Ball(id) => Body::Ball(idx(id)),
+                Other::Wall(w) => Body::Wall(ctx.case.walls.iter().position(|x| &x.name == w).unwrap_or(0)),
+            };
             match probe {
                 Some(Probe::Collision(p)) => collision::evaluate(
                     ctx,
                     *measure,
-                    (idx(ball), idx(other)),
+                    (idx(ball), other),
                     *expected,
                     *tolerance,
                     &p.seen,
@@ -674,6 +789,14 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
         CheckSpec::CyclesRatio { case, max_ratio } => {
             cycles::evaluate(ctx, case, *max_ratio, &mut out)
         }
+        CheckSpec::ActiveCount { ball, wall, .. } => match probe {
+            Some(Probe::Active(p)) => walls::evaluate_active(*ball, wall, p, &mut out),
+            _ => out.fail("the interaction was not watched".into()),
+        },
+        CheckSpec::MaxTurn { series, max_deg } => match probe {
+            Some(Probe::Turn(p)) => walls::evaluate_turn(series, *max_deg, p, &mut out),
+            _ => out.fail("the series was not watched".into()),
+        },
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
     }
     out

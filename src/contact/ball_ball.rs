@@ -43,17 +43,7 @@ pub fn update(c: &mut Contact, balls: &Balls, law: &ContactModel, dt: Real) {
         (Some(m), None) | (None, Some(m)) => m,
         (None, None) => 0.0,
     };
-    // Turn the shear force into the new contact plane, keeping its magnitude.
-    let old = c.shear.norm();
-    if old > 0.0 {
-        let proj = c.shear - n * c.shear.dot(&n);
-        let len = proj.norm();
-        c.shear = if len > 0.0 {
-            proj * (old / len)
-        } else {
-            Vec3::zeros()
-        };
-    }
+    super::turn_shear(&mut c.shear, &n);
     let k = Kinematics {
         overlap: c.overlap,
         normal: n,

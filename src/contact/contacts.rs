@@ -101,23 +101,14 @@ impl Contacts {
     ///
     /// O(contacts + pairs); no allocation once the buffers have grown.
     pub fn merge(&mut self, pairs: &[(u32, u32)], law_of: impl Fn(u32, u32) -> u16) {
-        let mut out = std::mem::take(&mut self.spare);
-        out.clear();
-        out.reserve(pairs.len());
-        let old = &mut self.list;
-        let mut k = 0;
-        for &(a, b) in pairs {
-            let key = pair_key(a, b);
-            while k < old.len() && old[k].key() < key {
-                k += 1;
-            }
-            if k < old.len() && old[k].key() == key {
-                out.push(old[k].clone());
-                k += 1;
-            } else {
-                out.push(Contact::new(a, b, law_of(a, b)));
-            }
-        }
-        self.spare = std::mem::replace(&mut self.list, out);
+        let spare = std::mem::take(&mut self.spare);
+        self.spare = super::merge_sorted(
+            &mut self.list,
+            spare,
+            pairs,
+            Contact::key,
+            |&(a, b)| pair_key(a, b),
+            |&(a, b)| Contact::new(a, b, law_of(a, b)),
+        );
     }
 }

@@ -1,9 +1,12 @@
-//! The state of a model: bodies, materials, contact-model assignment, contacts and time.
+//! The state of a model: bodies (balls, walls), materials, contact-model assignment, contacts
+//! and time.
 
 mod balls;
 mod material;
 mod state;
+mod wall;
 
 pub use balls::{dof, BallSpec, Balls};
 pub use material::Material;
 pub use state::{Model, ModelError, Settings};
+pub use wall::{side, Resolution, Wall, WallMotion, WallSpec};

@@ -1,7 +1,7 @@
 //! The model: everything the cycle reads and writes.
 
-use super::{BallSpec, Balls, Material};
-use crate::contact::{Contacts, NO_LAW};
+use super::{BallSpec, Balls, Material, Wall, WallMotion, WallSpec};
+use crate::contact::{Contacts, FacetContacts, NO_LAW};
 use crate::detect::BroadPhase;
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3};
@@ -81,6 +81,14 @@ pub enum ModelError {
         /// The overlap, m.
         overlap: Real,
     },
+    /// A wall that cannot be built (bad mesh, unknown material, repeated name, ...).
+    #[error("wall \"{wall}\": {reason}")]
+    BadWall {
+        /// Wall name.
+        wall: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A timestep that is not a positive finite number.
     #[error("timestep {0} s must be a positive finite number")]
     BadTimestep(Real),
@@ -117,8 +125,12 @@ pub struct Model {
     pub pair_law: Vec<u16>,
     /// The balls.
     pub balls: Balls,
-    /// The contacts.
+    /// The contacts between balls.
     pub contacts: Contacts,
+    /// The faceted walls.
+    pub walls: Vec<Wall>,
+    /// The contacts between balls and wall facets, and the ball-wall interactions.
+    pub facet_contacts: FacetContacts,
     /// Broad-phase buffers.
     pub broad_phase: BroadPhase,
     /// Simulated time, s.
@@ -145,6 +157,8 @@ impl Model {
             pair_law: Vec::new(),
             balls: Balls::default(),
             contacts: Contacts::default(),
+            walls: Vec::new(),
+            facet_contacts: FacetContacts::default(),
             broad_phase: BroadPhase::default(),
             time: 0.0,
             cycle: 0,
@@ -232,6 +246,63 @@ impl Model {
         Ok(self.balls.push(spec, mat.density))
     }
 
+    /// Adds a faceted wall; returns its index.
+    ///
+    /// # Errors
+    /// [`ModelError::BadWall`]: a mesh that fails validation (naming facet and vertices), a
+    /// repeated name, an unknown material, an inactive side on a facet that does not exist, a
+    /// deformable motion without one velocity per vertex, or a non-finite motion.
+    pub fn add_wall(&mut self, spec: &WallSpec) -> Result<usize, ModelError> {
+        let bad = |reason: String| ModelError::BadWall {
+            wall: spec.name.clone(),
+            reason,
+        };
+        if self.walls.iter().any(|w| w.name == spec.name) {
+            return Err(bad("the name is used by another wall".into()));
+        }
+        if spec.material >= self.materials.len() {
+            return Err(bad(format!("unknown material index {}", spec.material)));
+        }
+        let mesh = crate::geom::Mesh::new(spec.vertices.clone(), spec.facets.clone())
+            .map_err(|e| bad(e.to_string()))?;
+        for &(f, _) in &spec.inactive {
+            if f >= mesh.len() {
+                return Err(bad(format!(
+                    "inactive side of facet {f}, but the wall has {} facets (numbered from 0)",
+                    mesh.len()
+                )));
+            }
+        }
+        let finite = |v: &crate::math::Vec3| v.iter().all(|x| x.is_finite());
+        match &spec.motion {
+            WallMotion::Rigid { vel, spin } => {
+                if !(finite(vel) && finite(spin) && finite(&spec.pivot)) {
+                    return Err(bad("motion: vel, spin and pivot must be finite".into()));
+                }
+            }
+            WallMotion::Deformable { vertex_vel } => {
+                if vertex_vel.len() != mesh.vertices.len() {
+                    return Err(bad(format!(
+                        "motion: {} vertex velocities for {} unique vertices",
+                        vertex_vel.len(),
+                        mesh.vertices.len()
+                    )));
+                }
+                if let Some(k) = vertex_vel.iter().position(|v| !finite(v)) {
+                    return Err(bad(format!("motion: vertex velocity {k} is not finite")));
+                }
+            }
+        }
+        self.primed = false;
+        self.walls.push(Wall::new(spec, mesh));
+        Ok(self.walls.len() - 1)
+    }
+
+    /// Index of the wall with the given name.
+    pub fn wall_index(&self, name: &str) -> Option<usize> {
+        self.walls.iter().position(|w| w.name == name)
+    }
+
     /// Checks that every pair of materials that can meet has a contact model.
     ///
     /// # Errors
@@ -249,6 +320,9 @@ impl Model {
                 } else {
                     count[a] > 0 && count[b] > 0
                 };
+                let present = present
+                    || (count[a] > 0 && self.walls.iter().any(|w| w.material == b))
+                    || (count[b] > 0 && self.walls.iter().any(|w| w.material == a));
                 if present && self.pair_law[a * n + b] == NO_LAW {
                     return Err(ModelError::NoContactModel(
                         self.materials[a].name.clone(),
@@ -294,14 +368,21 @@ impl Model {
             .fold(0.0, |a, b| a + b)
     }
 
-    /// Elastic energy stored in the active contacts, J.
+    /// Elastic energy stored in the active contacts (ball-ball and ball-facet), J.
     pub fn strain_energy(&self) -> Real {
-        self.contacts
+        let balls = self
+            .contacts
             .list
             .iter()
             .filter(|c| c.active)
-            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, &c.shear))
-            .fold(0.0, |a, b| a + b)
+            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, &c.shear));
+        let walls = self
+            .facet_contacts
+            .list
+            .iter()
+            .filter(|c| c.active)
+            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, &c.shear));
+        balls.chain(walls).fold(0.0, |a, b| a + b)
     }
 
     /// The solve ratio: the mean magnitude of the unbalanced force (contact + gravity + applied,
@@ -327,6 +408,10 @@ impl Model {
         }
         let (mut fc, mut m) = (0.0, 0usize);
         for c in self.contacts.list.iter().filter(|c| c.active) {
+            fc += c.force.norm();
+            m += 1;
+        }
+        for c in self.facet_contacts.list.iter().filter(|c| c.active) {
             fc += c.force.norm();
             m += 1;
         }

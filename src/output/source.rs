@@ -31,6 +31,20 @@ pub enum PairQuantity {
     Normal,
     /// Overlap r_a + r_b - distance, m (negative: gap).
     Overlap,
+    /// Ball-wall only: contacts with a positive overlap from an active side, active or not
+    /// (project extension; `active` minus this is what the associative logic switched off).
+    Touching,
+}
+
+/// A quantity of one wall.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WallQuantity {
+    /// Total contact force on the wall, N.
+    Force,
+    /// Total contact moment about the pivot, N m.
+    Moment,
+    /// Rotation vector (axis times angle) since the start, rad.
+    Rotation,
 }
 
 /// Where a recorded series comes from.
@@ -40,7 +54,11 @@ pub enum Source {
     Ball(usize, BallQuantity),
     /// `interaction/<id>/<id>/<quantity>`.
     Pair(usize, usize, PairQuantity),
-    /// `contacts/active`.
+    /// `interaction/<ball id>/<wall name>/<quantity>` (ball index, wall index).
+    BallWall(usize, usize, PairQuantity),
+    /// `wall/<name>/<quantity>` (wall index).
+    Wall(usize, WallQuantity),
+    /// `contacts/active`: ball-ball and ball-facet.
     ContactsActive,
     /// `fixed/force`: resultant contact force on the balls whose translations are all fixed, N
     /// (what a support made of fixed balls carries; project extension).
@@ -96,13 +114,41 @@ impl Source {
                     "shear_force" => PairQuantity::ShearForce,
                     "normal" => PairQuantity::Normal,
                     "overlap" => PairQuantity::Overlap,
-                    _ => return Err(format!("\"{name}\": unknown interaction quantity \"{q}\" (active, normal_force, shear_force, normal, overlap)")),
+                    "touching" => PairQuantity::Touching,
+                    _ => return Err(format!("\"{name}\": unknown interaction quantity \"{q}\" (active, normal_force, shear_force, normal, overlap, touching)")),
                 };
-                let (a, b) = (ball(a)?, ball(b)?);
+                let a = ball(a)?;
+                if b.parse::<u64>()
+                    .map_or(true, |id| model.ball_index(id).is_none())
+                {
+                    if let Some(w) = model.wall_index(b) {
+                        return Ok(Source::BallWall(a, w, q));
+                    }
+                }
+                let b = ball(b).map_err(|e| format!("{e} (nor a wall named \"{b}\")"))?;
+                if q == PairQuantity::Touching {
+                    return Err(format!("\"{name}\": touching applies to ball-wall interactions"));
+                }
                 if a == b {
                     return Err(format!("\"{name}\": a ball does not interact with itself"));
                 }
                 Source::Pair(a, b, q)
+            }
+            ["wall", w, q] => {
+                let w = model
+                    .wall_index(w)
+                    .ok_or_else(|| format!("\"{name}\": there is no wall named \"{w}\""))?;
+                let q = match *q {
+                    "force" => WallQuantity::Force,
+                    "moment" => WallQuantity::Moment,
+                    "rotation" => WallQuantity::Rotation,
+                    _ => {
+                        return Err(format!(
+                            "\"{name}\": unknown wall quantity \"{q}\" (force, moment, rotation)"
+                        ))
+                    }
+                };
+                Source::Wall(w, q)
             }
             ["contacts", "active"] => Source::ContactsActive,
             ["fixed", "force"] => Source::FixedForce,
@@ -119,7 +165,11 @@ impl Source {
     pub fn is_vector(&self) -> bool {
         matches!(
             self,
-            Source::Ball(..) | Source::Pair(_, _, PairQuantity::Normal) | Source::FixedForce
+            Source::Ball(..)
+                | Source::Pair(_, _, PairQuantity::Normal)
+                | Source::BallWall(_, _, PairQuantity::Normal)
+                | Source::Wall(..)
+                | Source::FixedForce
         )
     }
 
@@ -153,9 +203,23 @@ impl Source {
                         out.extend_from_slice(n.as_slice());
                     }
                     PairQuantity::Overlap => out.push(b.radius[i] + b.radius[j] - d.norm()),
+                    // Refused by `parse`.
+                    PairQuantity::Touching => out.push(Real::NAN),
                 }
             }
-            Source::ContactsActive => out.push(model.contacts.active_count() as Real),
+            Source::BallWall(i, w, q) => sample_ball_wall(model, i, w, q, out),
+            Source::Wall(w, q) => {
+                let wall = &model.walls[w];
+                let v = match q {
+                    WallQuantity::Force => wall.force,
+                    WallQuantity::Moment => wall.moment,
+                    WallQuantity::Rotation => wall.rotation.scaled_axis(),
+                };
+                out.extend_from_slice(v.as_slice());
+            }
+            Source::ContactsActive => out.push(
+                (model.contacts.active_count() + model.facet_contacts.active_count()) as Real,
+            ),
             Source::FixedForce => {
                 let all = crate::model::dof::TRANSLATION;
                 let f = (0..b.len())
@@ -168,6 +232,56 @@ impl Source {
             Source::Potential => out.push(model.potential_energy()),
             Source::Dt => out.push(model.last_dt),
             Source::UnbalancedRatio => out.push(model.unbalanced_ratio()),
+        }
+    }
+}
+
+/// An interaction between ball `i` and wall `w`. With active contacts: their number, the
+/// resultant normal `N = sum U_k n_k / |sum U_k n_k|` (overlap-weighted, from the ball towards
+/// the wall), the normal and shear parts of the resultant force on the ball along `N`, and the
+/// largest overlap. Without: zeros, the direction to the nearest facet, and the (negative)
+/// overlap `R - d` to it, found over every facet of the wall.
+fn sample_ball_wall(model: &Model, i: usize, w: usize, q: PairQuantity, out: &mut Vec<Real>) {
+    use crate::math::Vec3;
+    let fc = &model.facet_contacts;
+    let active: Vec<&crate::contact::FacetContact> = fc
+        .interaction(i as u32, w as u32)
+        .map(|it| fc.contacts_of(it).iter().filter(|c| c.active).collect())
+        .unwrap_or_default();
+    let nearest = || {
+        let x = model.balls.pos[i];
+        let wall = &model.walls[w];
+        (0..wall.mesh.len())
+            .map(|f| crate::geom::closest_point(&x, &wall.mesh.corners(f)).point - x)
+            .min_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
+            .unwrap_or_else(Vec3::zeros)
+    };
+    let normal = || {
+        let s = active
+            .iter()
+            .fold(Vec3::zeros(), |a, c| a + c.normal * c.overlap);
+        s.try_normalize(0.0)
+            .unwrap_or_else(|| nearest().try_normalize(0.0).unwrap_or_else(Vec3::zeros))
+    };
+    let force = || active.iter().fold(Vec3::zeros(), |a, c| a + c.force);
+    match q {
+        PairQuantity::Active => out.push(active.len() as Real),
+        PairQuantity::Touching => out.push(
+            fc.interaction(i as u32, w as u32)
+                .map_or(0, |it| fc.contacts_of(it).iter().filter(|c| c.touching).count())
+                as Real,
+        ),
+        PairQuantity::NormalForce => out.push(force().dot(&normal()).abs()),
+        PairQuantity::ShearForce => {
+            let (f, n) = (force(), normal());
+            out.push((f - n * f.dot(&n)).norm())
+        }
+        PairQuantity::Normal => out.extend_from_slice(normal().as_slice()),
+        PairQuantity::Overlap => {
+            out.push(match active.iter().map(|c| c.overlap).reduce(Real::max) {
+                Some(u) => u,
+                None => model.balls.radius[i] - nearest().norm(),
+            })
         }
     }
 }

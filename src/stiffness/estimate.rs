@@ -15,7 +15,7 @@
 //!   absolute values are taken.
 
 use super::contact::{contact_diagonal_3d, contact_matrix_3d};
-use super::global::contact_terms;
+use super::global::terms;
 use crate::math::Real;
 use crate::model::Model;
 
@@ -92,17 +92,13 @@ impl DofStiffness {
         };
         match estimator {
             Estimator::Diagonal => {
-                for c in model
-                    .contacts
-                    .list
-                    .iter()
-                    .filter(|c| c.active || with_inactive)
-                {
-                    let (ia, ib, s, r_a, r_b) = contact_terms(model, c);
-                    let d = contact_diagonal_3d(&s, &c.normal, &r_a, &r_b);
+                for t in terms(model, with_inactive) {
+                    let d = contact_diagonal_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
                     for k in 0..6 {
-                        self.diagonal[ia][k] += d[k];
-                        self.diagonal[ib][k] += d[6 + k];
+                        if let Some(ia) = t.a {
+                            self.diagonal[ia][k] += d[k];
+                        }
+                        self.diagonal[t.b][k] += d[6 + k];
                     }
                 }
             }
@@ -114,19 +110,16 @@ impl DofStiffness {
                 let blocks = &mut self.blocks;
                 blocks.clear();
                 blocks.resize(n, [[0.0; 6]; 6]);
-                for c in model
-                    .contacts
-                    .list
-                    .iter()
-                    .filter(|c| c.active || with_inactive)
-                {
-                    let (ia, ib, s, r_a, r_b) = contact_terms(model, c);
-                    let k = contact_matrix_3d(&s, &c.normal, &r_a, &r_b);
-                    for (me, other, o_me, o_other) in [(ia, ib, 0, 6), (ib, ia, 6, 0)] {
+                for t in terms(model, with_inactive) {
+                    let k = contact_matrix_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
+                    let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
+                    for (me, other, o_me, o_other) in sides {
+                        let Some(me) = me else { continue };
                         for i in 0..6 {
                             for j in 0..6 {
                                 blocks[me][i][j] += k[(o_me + i, o_me + j)];
                             }
+                            let Some(other) = other else { continue };
                             let (mut plain, mut scaled) = (0.0, 0.0);
                             for j in (0..6).filter(|&j| free(other, j)) {
                                 let v = k[(o_me + i, o_other + j)].abs();

@@ -6,22 +6,70 @@
 //! `A = M^-1/2 K M^-1/2` for small models.
 
 use super::contact::{contact_matrix_3d, ContactStiffness, Matrix12};
-use crate::contact::Contact;
 use crate::math::Real;
 use crate::math::Vec3;
 use crate::model::Model;
 use nalgebra::{DMatrix, DVector};
 
-/// What the stiffness matrix of a contact needs: the two ball indices, the contact model's
-/// stiffnesses at the current overlap, and the lever arms `x_c - x_a`, `x_c - x_b`.
-pub(crate) fn contact_terms(
-    model: &Model,
-    c: &Contact,
-) -> (usize, usize, ContactStiffness, Vec3, Vec3) {
-    let (a, b) = (c.a as usize, c.b as usize);
-    let s = model.laws[c.law as usize].stiffness(c.overlap);
+/// What the stiffness matrix of one contact needs: the two ball indices (`a` is `None` for a
+/// wall, which has no DOF), the contact model's stiffnesses at the current overlap, the normal
+/// and the lever arms `x_c - x_a`, `x_c - x_b`.
+pub(crate) struct Term {
+    pub a: Option<usize>,
+    pub b: usize,
+    pub s: ContactStiffness,
+    pub normal: Vec3,
+    pub r_a: Vec3,
+    pub r_b: Vec3,
+}
+
+/// The stiffness terms of a model's contacts: the active ones, and with `with_inactive` also
+/// those within the margin that do not touch yet. For a ball and a wall: the active contacts,
+/// or (with `with_inactive`, none being active) the contact with the largest overlap, the one
+/// the associative logic would make active first; contacts it deactivates carry no stiffness.
+pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
     let pos = &model.balls.pos;
-    (a, b, s, c.point - pos[a], c.point - pos[b])
+    let balls = model
+        .contacts
+        .list
+        .iter()
+        .filter(move |c| c.active || with_inactive)
+        .map(move |c| {
+            let (a, b) = (c.a as usize, c.b as usize);
+            Term {
+                a: Some(a),
+                b,
+                s: model.laws[c.law as usize].stiffness(c.overlap),
+                normal: c.normal,
+                r_a: c.point - pos[a],
+                r_b: c.point - pos[b],
+            }
+        });
+    let fc = &model.facet_contacts;
+    let walls = fc.interactions.iter().flat_map(move |it| {
+        let run = fc.contacts_of(it);
+        let first = (it.active == 0 && with_inactive)
+            .then(|| {
+                run.iter()
+                    .max_by(|x, y| x.overlap.total_cmp(&y.overlap))
+                    .map(|c| c as *const _)
+            })
+            .flatten();
+        run.iter()
+            .filter(move |c| c.active || first == Some(*c as *const _))
+            .map(move |c| {
+                let b = c.ball as usize;
+                Term {
+                    a: None,
+                    b,
+                    s: model.laws[c.law as usize].stiffness(c.overlap),
+                    normal: c.normal,
+                    r_a: Vec3::zeros(),
+                    r_b: c.point - pos[b],
+                }
+            })
+    });
+    balls.chain(walls)
 }
 
 /// Marks a fixed DOF in [`DofMap::index`].
@@ -77,7 +125,8 @@ impl DofMap {
 pub struct GlobalStiffness {
     /// The DOF numbering.
     pub dofs: DofMap,
-    /// Per active contact: ball a, ball b and the 12x12 matrix over their DOFs.
+    /// Per active contact: ball a ([`FIXED`] for a wall), ball b and the 12x12 matrix over
+    /// their DOFs.
     pub blocks: Vec<(u32, u32, Matrix12)>,
 }
 
@@ -85,18 +134,10 @@ impl GlobalStiffness {
     /// Assembles the active contacts of the model at its current state.
     pub fn assemble(model: &Model) -> Self {
         let dofs = DofMap::new(model);
-        let b = &model.balls;
-        let blocks = model
-            .contacts
-            .list
-            .iter()
-            .filter(|c| c.active)
-            .map(|c| {
-                let (a, bb) = (c.a as usize, c.b as usize);
-                let s = model.laws[c.law as usize].stiffness(c.overlap);
-                let k =
-                    contact_matrix_3d(&s, &c.normal, &(c.point - b.pos[a]), &(c.point - b.pos[bb]));
-                (c.a, c.b, k)
+        let blocks = terms(model, false)
+            .map(|t| {
+                let k = contact_matrix_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
+                (t.a.map_or(FIXED, |a| a as u32), t.b as u32, k)
             })
             .collect();
         GlobalStiffness { dofs, blocks }
@@ -105,7 +146,9 @@ impl GlobalStiffness {
     /// Global indices of the 12 DOFs of a block (FIXED where fixed).
     fn block_dofs(&self, a: u32, b: u32) -> [u32; 12] {
         let mut g = [FIXED; 12];
-        g[..6].copy_from_slice(&self.dofs.index[a as usize]);
+        if a != FIXED {
+            g[..6].copy_from_slice(&self.dofs.index[a as usize]);
+        }
         g[6..].copy_from_slice(&self.dofs.index[b as usize]);
         g
     }

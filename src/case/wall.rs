@@ -1,0 +1,242 @@
+//! `[[wall]]` sections: from the case file's keys to a [`WallSpec`].
+
+use super::{finite3, CaseError, WallSection};
+use crate::geom;
+use crate::math::{Real, Vec3};
+use crate::model::{side, Resolution, WallMotion, WallSpec};
+use std::path::Path;
+
+/// Validates one `[[wall]]` (number `k` from 1); `material` is its material index and `dir`
+/// the directory of the case file.
+pub(super) fn parse_wall(
+    f: &str,
+    k: usize,
+    w: &WallSection,
+    material: usize,
+    dir: &Path,
+) -> Result<WallSpec, CaseError> {
+    let key = |s: &str| format!("wall[{k}].{s}");
+    let err = |s: &str, r: String| CaseError::new(f, key(s), r);
+    let name = w.name.clone().unwrap_or_else(|| format!("wall{k}"));
+    if name.is_empty() || name.contains(['/', '"']) {
+        return Err(err(
+            "name",
+            format!("\"{name}\": must be non-empty, without slashes or quotes"),
+        ));
+    }
+    let given = [
+        w.plane.is_some(),
+        w.box_.is_some(),
+        w.mesh.is_some(),
+        w.vertices.is_some() || w.facets.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() != 1 {
+        return Err(err(
+            "",
+            "give exactly one of `plane`, `box`, `mesh`, and `vertices` with `facets`".into(),
+        ));
+    }
+    let (vertices, facets) = if let Some(p) = &w.plane {
+        let center = finite3(f, &key("plane.center"), p.center)?;
+        let normal = finite3(f, &key("plane.normal"), p.normal)?;
+        if normal.norm() == 0.0 {
+            return Err(err("plane.normal", "must not be the zero vector".into()));
+        }
+        for s in p.size {
+            super::positive(f, &key("plane.size"), s)?;
+        }
+        let div = p.divisions.unwrap_or([1, 1]);
+        if div.iter().any(|&d| !(1..=10_000).contains(&d)) {
+            return Err(err(
+                "plane.divisions",
+                format!("{div:?}: each must be an integer in [1, 10000]"),
+            ));
+        }
+        geom::plane(
+            center,
+            normal.normalize(),
+            p.size,
+            [div[0] as usize, div[1] as usize],
+        )
+    } else if let Some(b) = &w.box_ {
+        let lo = finite3(f, &key("box.min"), b.min)?;
+        let hi = finite3(f, &key("box.max"), b.max)?;
+        if (0..3).any(|d| lo[d] >= hi[d]) {
+            return Err(err("box.max", "must exceed min along every axis".into()));
+        }
+        let div = b.divisions.unwrap_or(1);
+        if !(1..=1000).contains(&div) {
+            return Err(err(
+                "box.divisions",
+                format!("{div}: must be an integer in [1, 1000]"),
+            ));
+        }
+        geom::closed_box(lo, hi, div as usize)
+    } else if let Some(m) = &w.mesh {
+        super::mesh_file::read(&dir.join(m)).map_err(|r| err("mesh", r))?
+    } else {
+        let (Some(v), Some(fa)) = (&w.vertices, &w.facets) else {
+            return Err(err(
+                if w.vertices.is_none() {
+                    "vertices"
+                } else {
+                    "facets"
+                },
+                "`vertices` and `facets` go together".into(),
+            ));
+        };
+        let mut vertices = Vec::with_capacity(v.len());
+        for (i, p) in v.iter().enumerate() {
+            vertices.push(finite3(f, &key(&format!("vertices[{i}]")), *p)?);
+        }
+        let mut facets = Vec::with_capacity(fa.len());
+        for (i, t) in fa.iter().enumerate() {
+            if t.iter().any(|&x| x < 0 || x as usize >= v.len()) {
+                return Err(err(
+                    &format!("facets[{i}]"),
+                    format!(
+                        "{t:?}: vertex indices run from 0 to {} (there are {} vertices)",
+                        v.len() as i64 - 1,
+                        v.len()
+                    ),
+                ));
+            }
+            facets.push(t.map(|x| x as u32));
+        }
+        (vertices, facets)
+    };
+
+    let resolution = match w.resolution.as_deref().unwrap_or("reduced") {
+        "reduced" => Resolution::Reduced,
+        "full" => {
+            return Err(err(
+                "resolution",
+                "\"full\" (line of sight, state continuity, proximity contacts) is not available yet (issue #5); use \"reduced\"".into(),
+            ))
+        }
+        r => {
+            return Err(err(
+                "resolution",
+                format!("unknown mode \"{r}\" (expected \"reduced\" or \"full\")"),
+            ))
+        }
+    };
+    let cutoff = w.cutoff_angle_deg.unwrap_or(0.0);
+    if !(cutoff.is_finite() && (0.0..=180.0).contains(&cutoff)) {
+        return Err(err(
+            "cutoff_angle_deg",
+            format!("{cutoff}: must be an angle in [0, 180] degrees"),
+        ));
+    }
+    let mut inactive = Vec::new();
+    for (i, s) in w.inactive.iter().flatten().enumerate() {
+        let bits = match s.side.as_str() {
+            "above" => side::ABOVE,
+            "below" => side::BELOW,
+            "both" => side::BOTH,
+            other => {
+                return Err(err(
+                    &format!("inactive[{}].side", i + 1),
+                    format!("unknown side \"{other}\" (expected above, below, both)"),
+                ))
+            }
+        };
+        if s.facet < 0 || s.facet as usize >= facets.len() {
+            return Err(err(
+                &format!("inactive[{}].facet", i + 1),
+                format!(
+                    "{}: facets are numbered from 0 to {}",
+                    s.facet,
+                    facets.len() as i64 - 1
+                ),
+            ));
+        }
+        inactive.push((s.facet as usize, bits));
+    }
+
+    // Default pivot: the mean of the vertices.
+    let centroid =
+        vertices.iter().fold(Vec3::zeros(), |a, v| a + v) / (vertices.len().max(1) as Real);
+    let (motion, pivot) = match &w.motion {
+        None => (
+            WallMotion::Rigid {
+                vel: Vec3::zeros(),
+                spin: Vec3::zeros(),
+            },
+            centroid,
+        ),
+        Some(m) => match m.kind.as_str() {
+            "rigid" => {
+                if m.vertex_vel.is_some() {
+                    return Err(err(
+                        "motion.vertex_vel",
+                        "applies to kind = \"deformable\" only".into(),
+                    ));
+                }
+                let pivot = match m.pivot {
+                    Some(p) => finite3(f, &key("motion.pivot"), p)?,
+                    None => centroid,
+                };
+                (
+                    WallMotion::Rigid {
+                        vel: finite3(f, &key("motion.vel"), m.vel.unwrap_or([0.0; 3]))?,
+                        spin: finite3(f, &key("motion.spin"), m.spin.unwrap_or([0.0; 3]))?,
+                    },
+                    pivot,
+                )
+            }
+            "deformable" => {
+                if m.vel.is_some() || m.spin.is_some() {
+                    return Err(err(
+                        "motion",
+                        "vel and spin apply to kind = \"rigid\"; a deformable wall takes vertex_vel".into(),
+                    ));
+                }
+                let vv = m.vertex_vel.as_ref().ok_or_else(|| {
+                    err(
+                        "motion.vertex_vel",
+                        "a deformable wall needs one velocity per unique vertex".into(),
+                    )
+                })?;
+                if vv.len() != vertices.len() {
+                    return Err(err(
+                        "motion.vertex_vel",
+                        format!(
+                            "{} velocities for {} unique vertices",
+                            vv.len(),
+                            vertices.len()
+                        ),
+                    ));
+                }
+                let mut vertex_vel = Vec::with_capacity(vv.len());
+                for (i, v) in vv.iter().enumerate() {
+                    vertex_vel.push(finite3(f, &key(&format!("motion.vertex_vel[{i}]")), *v)?);
+                }
+                let pivot = match m.pivot {
+                    Some(p) => finite3(f, &key("motion.pivot"), p)?,
+                    None => centroid,
+                };
+                (WallMotion::Deformable { vertex_vel }, pivot)
+            }
+            other => {
+                return Err(err(
+                    "motion.kind",
+                    format!("unknown motion \"{other}\" (expected \"rigid\" or \"deformable\")"),
+                ))
+            }
+        },
+    };
+    // NOTE: the mesh itself is validated when the model is built (Model::add_wall), which the
+    // parser does once for every case.
+    Ok(WallSpec {
+        name,
+        material,
+        vertices,
+        facets,
+        inactive,
+        motion,
+        pivot,
+        resolution,
+        cutoff_angle: cutoff.to_radians(),
+    })
+}

@@ -1,0 +1,76 @@
+//! Geometry and force of a ball-facet contact (seed 001, "Faceted Wall Contact Resolution").
+//!
+//! Geometry, with `x` the ball centre and `R` its radius:
+//! - wall contact point `WP`: the point of the facet closest to `x` ([`crate::geom::closest_point`]),
+//!   with its region (face, edge k, vertex k);
+//! - normal `n = (WP - x) / d`, `d = |WP - x|` (from the ball towards the wall);
+//! - overlap `U = R - d`;
+//! - contact point `x + (R - U/2) n`: the middle of the overlap, as for two balls.
+//!
+//! The side of the facet the ball is on is the sign of `n_f . (x - V_1)` (`n_f` the facet
+//! normal); a ball on an inactive side does not touch the facet.
+
+use super::FacetContact;
+use crate::geom::closest_point;
+use crate::law::{ContactModel, Kinematics};
+use crate::math::Real;
+use crate::model::{side, Balls, Wall};
+
+/// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
+/// contact point, and whether the ball touches the facet from an active side.
+#[inline]
+pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
+    let (i, f) = (c.ball as usize, c.facet as usize);
+    let x = balls.pos[i];
+    let r = balls.radius[i];
+    let corners = wall.mesh.corners(f);
+    let closest = closest_point(&x, &corners);
+    let to_wall = closest.point - x;
+    let d = to_wall.norm();
+    let nf = wall.normals[f];
+    let sd = nf.dot(&(x - corners[0]));
+    c.region = closest.region;
+    c.wall_point = closest.point;
+    // NOTE: a centre exactly on the facet has no direction to it: push the ball to the side
+    // of the facet it counts as being on (signed distance 0 counts as above).
+    c.normal = if d > 0.0 { to_wall / d } else { -nf };
+    c.overlap = r - d;
+    c.point = x + c.normal * (r - 0.5 * c.overlap);
+    let on = if sd >= 0.0 { side::ABOVE } else { side::BELOW };
+    c.touching = c.overlap > 0.0 && wall.inactive[f] & on == 0;
+}
+
+/// Force of a ball-facet contact whose activity has been resolved: the contact model's force
+/// for an active contact (the wall is piece a, the ball piece b: the model's normal points
+/// from the wall to the ball), nothing for an inactive one (its shear force is lost: in the
+/// reduced mode no contact state is handed over, seed 001).
+#[inline]
+pub fn update_force(
+    c: &mut FacetContact,
+    balls: &Balls,
+    wall: &Wall,
+    law: &ContactModel,
+    dt: Real,
+) {
+    if !c.active {
+        c.shear = Default::default();
+        c.normal_force = 0.0;
+        c.force = Default::default();
+        return;
+    }
+    let i = c.ball as usize;
+    let n_wall_to_ball = -c.normal;
+    let v_ball = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]));
+    let v_wall = wall.velocity_at(c.facet as usize, &c.point);
+    super::turn_shear(&mut c.shear, &n_wall_to_ball);
+    let k = Kinematics {
+        overlap: c.overlap,
+        normal: n_wall_to_ball,
+        rel_vel: v_ball - v_wall,
+        mass: balls.contact_mass(i).unwrap_or(0.0),
+        dt,
+    };
+    let f = law.force(&k, &mut c.shear);
+    c.force = f.force;
+    c.normal_force = f.normal;
+}

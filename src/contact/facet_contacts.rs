@@ -1,0 +1,154 @@
+//! Ball-facet contacts in a flat list sorted by (ball, wall, facet), and the ball-wall
+//! interactions: each interaction is the run of contacts of one ball with one wall.
+
+use crate::geom::Region;
+use crate::math::{Real, Vec3};
+
+/// A contact between a ball and one facet of a wall (seed 001, "Faceted Wall Contact
+/// Resolution").
+#[derive(Clone, Debug)]
+pub struct FacetContact {
+    /// Ball index.
+    pub ball: u32,
+    /// Wall index.
+    pub wall: u32,
+    /// Facet index within the wall.
+    pub facet: u32,
+    /// Index of the contact model.
+    pub law: u16,
+    /// Where the wall contact point lies on the facet.
+    pub region: Region,
+    /// True while the contact carries force (overlap > 0, an active side, and no linked
+    /// contact with a larger overlap).
+    pub active: bool,
+    /// True when the ball overlaps the facet from an active side (a candidate for activity).
+    pub touching: bool,
+    /// Overlap `R - d`, m, with `d` the distance from the ball centre to the wall contact point.
+    pub overlap: Real,
+    /// Unit normal from the ball centre towards the wall contact point.
+    pub normal: Vec3,
+    /// The wall contact point: the point of the facet closest to the ball centre, m.
+    pub wall_point: Vec3,
+    /// The contact point `x + (R - overlap/2) n`: the middle of the overlap, m.
+    pub point: Vec3,
+    /// Shear force on the ball, N (world frame): the state of the shear law.
+    pub shear: Vec3,
+    /// Normal force on the ball along `-normal`, N (> 0 pushes the ball off the wall).
+    pub normal_force: Real,
+    /// Total force on the ball, N; the wall receives its opposite.
+    pub force: Vec3,
+}
+
+impl FacetContact {
+    /// A new contact with no history.
+    pub fn new(ball: u32, wall: u32, facet: u32, law: u16) -> Self {
+        FacetContact {
+            ball,
+            wall,
+            facet,
+            law,
+            region: Region::Face,
+            active: false,
+            touching: false,
+            overlap: Real::NEG_INFINITY,
+            normal: Vec3::zeros(),
+            wall_point: Vec3::zeros(),
+            point: Vec3::zeros(),
+            shear: Vec3::zeros(),
+            normal_force: 0.0,
+            force: Vec3::zeros(),
+        }
+    }
+
+    /// Sort key: (ball, wall, facet).
+    #[inline]
+    pub fn key(&self) -> (u32, u32, u32) {
+        (self.ball, self.wall, self.facet)
+    }
+}
+
+/// The resultant of one ball-wall interaction.
+#[derive(Clone, Debug)]
+pub struct WallInteraction {
+    /// Ball index.
+    pub ball: u32,
+    /// Wall index.
+    pub wall: u32,
+    /// Its contacts: `FacetContacts::list[start..end]`.
+    pub start: u32,
+    /// End of its contacts.
+    pub end: u32,
+    /// Number of active contacts.
+    pub active: u32,
+    /// Resultant contact force on the ball, N.
+    pub force: Vec3,
+    /// Resultant contact moment on the ball about its centroid, N m.
+    pub moment: Vec3,
+}
+
+/// Every ball-facet contact and the interactions they form.
+#[derive(Clone, Debug, Default)]
+pub struct FacetContacts {
+    /// The contacts, sorted by (ball, wall, facet).
+    pub list: Vec<FacetContact>,
+    /// The ball-wall interactions, sorted by (ball, wall); rebuilt by every force update.
+    pub interactions: Vec<WallInteraction>,
+    spare: Vec<FacetContact>,
+}
+
+impl FacetContacts {
+    /// Number of active contacts.
+    pub fn active_count(&self) -> usize {
+        self.list.iter().filter(|c| c.active).count()
+    }
+
+    /// The interaction of a ball with a wall, if their extents overlap.
+    pub fn interaction(&self, ball: u32, wall: u32) -> Option<&WallInteraction> {
+        self.interactions
+            .binary_search_by_key(&(ball, wall), |i| (i.ball, i.wall))
+            .ok()
+            .map(|k| &self.interactions[k])
+    }
+
+    /// The contacts of an interaction.
+    pub fn contacts_of(&self, i: &WallInteraction) -> &[FacetContact] {
+        &self.list[i.start as usize..i.end as usize]
+    }
+
+    /// Replaces the list by the candidates (sorted, unique), keeping the state of contacts
+    /// that persist; new ones get `law_of(ball, wall)`.
+    pub fn merge(&mut self, candidates: &[(u32, u32, u32)], law_of: impl Fn(u32, u32) -> u16) {
+        let spare = std::mem::take(&mut self.spare);
+        self.spare = super::merge_sorted(
+            &mut self.list,
+            spare,
+            candidates,
+            FacetContact::key,
+            |&c| c,
+            |&(b, w, f)| FacetContact::new(b, w, f, law_of(b, w)),
+        );
+        self.rebuild_interactions();
+    }
+
+    /// Recomputes the runs of contacts of each (ball, wall) pair (resultants zeroed).
+    pub(crate) fn rebuild_interactions(&mut self) {
+        self.interactions.clear();
+        let mut k = 0;
+        while k < self.list.len() {
+            let (ball, wall) = (self.list[k].ball, self.list[k].wall);
+            let start = k;
+            while k < self.list.len() && self.list[k].ball == ball && self.list[k].wall == wall {
+                k += 1;
+            }
+            self.interactions.push(WallInteraction {
+                ball,
+                wall,
+                start: start as u32,
+                end: k as u32,
+                active: 0,
+                force: Vec3::zeros(),
+                moment: Vec3::zeros(),
+            });
+        }
+    }
+}

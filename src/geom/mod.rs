@@ -1,0 +1,10 @@
+//! Pure geometry, no state: the closest point of a triangle with its region, triangle meshes
+//! with their adjacency and validation, and meshes built from a few numbers.
+
+mod mesh;
+mod shapes;
+mod triangle;
+
+pub use mesh::{Mesh, MeshError, NONE};
+pub use shapes::{closed_box, plane, plane_axes, weld, RawMesh};
+pub use triangle::{barycentric, closest_point, Closest, Region, SNAP};

@@ -1,0 +1,204 @@
+//! Faceted walls: triangle meshes that move by prescription, not by the equations of motion
+//! (seed 001, "Faceted Walls").
+
+use crate::geom::{barycentric, Mesh};
+use crate::math::{rotation_from_spin, Quat, Real, Vec3};
+
+/// Sides of a facet, as bits of [`Wall::inactive`]: `ABOVE` is the side the normal points to.
+pub mod side {
+    /// The side the facet normal points to (signed distance > 0).
+    pub const ABOVE: u8 = 1;
+    /// The other side (signed distance < 0).
+    pub const BELOW: u8 = 2;
+    /// Both sides.
+    pub const BOTH: u8 = 3;
+}
+
+/// How the contacts between a ball and a wall are resolved (seed 001).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// The associative logic only (the default): cheap, right when wall features are not much
+    /// smaller than the balls.
+    Reduced,
+    /// Associative logic plus line-of-sight check, continuity of contact state and proximity
+    /// contacts (issue #5; not available yet).
+    Full,
+}
+
+/// How a wall moves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WallMotion {
+    /// Rigid motion: the pivot moves at `vel` (m/s) and the wall turns about the pivot at
+    /// `spin` (rad/s). Both zero: a fixed wall.
+    Rigid {
+        /// Velocity of the pivot, m/s.
+        vel: Vec3,
+        /// Angular velocity, rad/s.
+        spin: Vec3,
+    },
+    /// Each unique vertex moves at its own velocity, m/s (seed 001: the velocities must keep
+    /// facets from intersecting; that is not checked).
+    Deformable {
+        /// One velocity per vertex, m/s.
+        vertex_vel: Vec<Vec3>,
+    },
+}
+
+/// What a user gives to create a wall.
+#[derive(Clone, Debug)]
+pub struct WallSpec {
+    /// Unique name.
+    pub name: String,
+    /// Material index.
+    pub material: usize,
+    /// Vertex positions, m.
+    pub vertices: Vec<Vec3>,
+    /// Facets (counter-clockwise seen from the normal side).
+    pub facets: Vec<[u32; 3]>,
+    /// Facets with an inactive side: (facet, bits of [`side`]).
+    pub inactive: Vec<(usize, u8)>,
+    /// Motion.
+    pub motion: WallMotion,
+    /// Centre of rotation of a rigid wall, m; the reference point of the wall's moment.
+    pub pivot: Vec3,
+    /// Contact resolution mode.
+    pub resolution: Resolution,
+    /// Theta of the full mode, rad.
+    pub cutoff_angle: Real,
+}
+
+/// A faceted wall of the model.
+#[derive(Clone, Debug)]
+pub struct Wall {
+    /// Unique name.
+    pub name: String,
+    /// Material index.
+    pub material: usize,
+    /// The mesh at the current time (vertices in the world frame).
+    pub mesh: Mesh,
+    /// Unit normal of each facet (right-hand rule), kept current as the wall moves.
+    pub normals: Vec<Vec3>,
+    /// Inactive sides of each facet (bits of [`side`]).
+    pub inactive: Vec<u8>,
+    /// Motion.
+    pub motion: WallMotion,
+    /// Current pivot (centre of rotation and reference of the moment), m.
+    pub pivot: Vec3,
+    /// Rotation since the start (rigid motion).
+    pub rotation: Quat,
+    /// Contact resolution mode.
+    pub resolution: Resolution,
+    /// Theta of the full mode, rad.
+    pub cutoff_angle: Real,
+    /// Total contact force on the wall, N.
+    pub force: Vec3,
+    /// Total contact moment on the wall about the pivot, N m.
+    pub moment: Vec3,
+    /// Vertices relative to the pivot at the start (rigid motion: the current vertices are
+    /// `pivot + rotation * rest`, so the rotation accumulates no drift).
+    rest: Vec<Vec3>,
+    /// Bound on how far any point of the wall moved since the last broad-phase build, m.
+    pub(crate) travel: Real,
+}
+
+impl Wall {
+    /// Builds a wall from a validated mesh.
+    pub(crate) fn new(spec: &WallSpec, mesh: Mesh) -> Wall {
+        let normals = (0..mesh.len()).map(|f| mesh.normal(f)).collect();
+        let mut inactive = vec![0u8; mesh.len()];
+        for &(f, bits) in &spec.inactive {
+            inactive[f] |= bits;
+        }
+        let rest = mesh.vertices.iter().map(|v| v - spec.pivot).collect();
+        Wall {
+            name: spec.name.clone(),
+            material: spec.material,
+            mesh,
+            normals,
+            inactive,
+            motion: spec.motion.clone(),
+            pivot: spec.pivot,
+            rotation: Quat::identity(),
+            resolution: spec.resolution,
+            cutoff_angle: spec.cutoff_angle,
+            force: Vec3::zeros(),
+            moment: Vec3::zeros(),
+            rest,
+            travel: 0.0,
+        }
+    }
+
+    /// True when the wall moves.
+    pub fn is_moving(&self) -> bool {
+        match &self.motion {
+            WallMotion::Rigid { vel, spin } => *vel != Vec3::zeros() || *spin != Vec3::zeros(),
+            WallMotion::Deformable { vertex_vel } => vertex_vel.iter().any(|v| *v != Vec3::zeros()),
+        }
+    }
+
+    /// Velocity of the wall at a point of facet `f`, m/s: `v + w x (p - pivot)` for rigid
+    /// motion, the barycentric interpolation of the vertex velocities for deformable motion.
+    #[inline]
+    pub fn velocity_at(&self, f: usize, p: &Vec3) -> Vec3 {
+        match &self.motion {
+            WallMotion::Rigid { vel, spin } => vel + spin.cross(&(p - self.pivot)),
+            WallMotion::Deformable { vertex_vel } => {
+                let w = barycentric(p, &self.mesh.corners(f));
+                let t = self.mesh.facets[f];
+                (0..3).fold(Vec3::zeros(), |acc, k| {
+                    acc + vertex_vel[t[k] as usize] * w[k]
+                })
+            }
+        }
+    }
+
+    /// The largest speed of any point of the wall, m/s: the largest vertex speed (the speed of
+    /// a rigid or linearly interpolated motion is a convex function of position, so it peaks
+    /// at a vertex: seed 000's "velocity at the facet periphery").
+    pub fn max_speed(&self) -> Real {
+        match &self.motion {
+            WallMotion::Rigid { vel, spin } => self
+                .mesh
+                .vertices
+                .iter()
+                .map(|x| (vel + spin.cross(&(x - self.pivot))).norm())
+                .fold(0.0, Real::max),
+            WallMotion::Deformable { vertex_vel } => {
+                vertex_vel.iter().map(|v| v.norm()).fold(0.0, Real::max)
+            }
+        }
+    }
+
+    /// Moves the wall by one timestep `dt` (the law of motion of walls).
+    ///
+    /// Rigid: the pivot moves by `v dt` and the wall turns by the exact rotation of angle
+    /// `|w| dt` about `w` (NOTE: seed 001 builds the step rotation from the normalized
+    /// quaternion `q(1, w dt)`, which turns by `2 atan(|w| dt)`, about twice the intended
+    /// angle; the report's Walls page shows the difference). Deformable: each vertex moves by
+    /// its velocity times `dt`.
+    pub fn step(&mut self, dt: Real) {
+        if !self.is_moving() {
+            return;
+        }
+        self.travel += self.max_speed() * dt;
+        match &self.motion {
+            WallMotion::Rigid { vel, spin } => {
+                self.pivot += vel * dt;
+                if *spin != Vec3::zeros() {
+                    self.rotation = rotation_from_spin(spin, dt) * self.rotation;
+                }
+                for (v, r) in self.mesh.vertices.iter_mut().zip(&self.rest) {
+                    *v = self.pivot + self.rotation * r;
+                }
+            }
+            WallMotion::Deformable { vertex_vel } => {
+                for (v, u) in self.mesh.vertices.iter_mut().zip(vertex_vel) {
+                    *v += u * dt;
+                }
+            }
+        }
+        for f in 0..self.mesh.len() {
+            self.normals[f] = self.mesh.normal(f);
+        }
+    }
+}
