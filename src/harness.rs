@@ -60,7 +60,8 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
 }
 
 /// Runs a case's model, recording its series plus `extra` ones; `dt` overrides a fixed
-/// timestep. A blow-up stops the run and is reported in [`Simulation::error`].
+/// timestep; with `vtk_dir`, VTK files are written there every `[output] vtk_every` cycles. A
+/// blow-up stops the run and is reported in [`Simulation::error`].
 ///
 /// # Errors
 /// A model that cannot be built or a series that does not exist.
@@ -69,8 +70,14 @@ pub fn simulate(
     dt: Option<Real>,
     extra: &[String],
     progress: bool,
+    vtk_dir: Option<&Path>,
 ) -> Result<Simulation, CaseError> {
     let file = case.path.display().to_string();
+    let vtk_error = |e: std::io::Error| CaseError::new(&file, "output.vtk_every", e.to_string());
+    let mut vtk = match vtk_dir.filter(|_| case.vtk_every > 0) {
+        Some(d) => Some(crate::output::VtkWriter::new(d).map_err(vtk_error)?),
+        None => None,
+    };
     let mut model = case.build_model(dt)?;
     let mut names = case.series.clone();
     for c in &case.checks {
@@ -127,6 +134,9 @@ pub fn simulate(
     let mut limits: std::collections::HashMap<Limit, u64> = Default::default();
     if error.is_none() {
         recorder.record(&model);
+        if let Some(v) = &mut vtk {
+            v.write(&model).map_err(vtk_error)?;
+        }
         probes.iter_mut().flatten().for_each(|p| p.observe(&model));
         let mut step = 0u64;
         loop {
@@ -160,6 +170,11 @@ pub fn simulate(
             if step % every == 0 || done {
                 recorder.record(&model);
             }
+            if let Some(v) = &mut vtk {
+                if step % case.vtk_every == 0 {
+                    v.write(&model).map_err(vtk_error)?;
+                }
+            }
             if let Some(r) = reached {
                 stopped = Some(format!(
                     "solve ratio {} <= {} reached at cycle {step}",
@@ -180,6 +195,9 @@ pub fn simulate(
     }
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let Some(v) = &vtk {
+        v.finish().map_err(vtk_error)?;
     }
     dt_stats.last = model.last_dt;
     if dt_stats.min > dt_stats.max {
@@ -220,7 +238,7 @@ pub fn run_case(
     opts: &RunOptions,
 ) -> Result<(Summary, SeriesTable), CaseError> {
     let file = case.path.display().to_string();
-    let sim = simulate(case, None, &[], opts.progress)?;
+    let sim = simulate(case, None, &[], opts.progress, Some(&out_dir.join("vtk")))?;
     let ctx = Context {
         case,
         series: &sim.table,
@@ -414,6 +432,42 @@ pub fn scene(case: &Case) -> Scene {
         ]);
     }
     s.balls_not_listed = case.balls.len().saturating_sub(LISTED);
+    if !case.walls.is_empty() {
+        s.walls.push(
+            ["name", "material", "facets", "vertices", "motion", "resolution", "inactive sides"]
+                .map(String::from)
+                .to_vec(),
+        );
+        for w in &case.walls {
+            let motion = match &w.motion {
+                crate::model::WallMotion::Rigid { vel, spin } if *vel == crate::math::Vec3::zeros() && *spin == crate::math::Vec3::zeros() => "fixed".into(),
+                crate::model::WallMotion::Rigid { vel, spin } => format!(
+                    "rigid: pivot velocity {} m/s, spin {} rad/s about {}",
+                    v(vel),
+                    v(spin),
+                    v(&w.pivot)
+                ),
+                crate::model::WallMotion::Deformable { .. } => "deformable (one velocity per vertex)".into(),
+            };
+            s.walls.push(vec![
+                w.name.clone(),
+                case.materials[w.material].name.clone(),
+                w.facets.len().to_string(),
+                w.vertices.len().to_string(),
+                motion,
+                format!("{:?}", w.resolution).to_lowercase(),
+                if w.inactive.is_empty() { "none".into() } else { format!("{} facets", w.inactive.len()) },
+            ]);
+        }
+        let balls: Vec<(u64, crate::math::Vec3, Real)> =
+            case.balls.iter().map(|b| (b.id, b.pos, b.radius)).collect();
+        let walls: Vec<crate::report::geometry::WallDrawing> = case
+            .walls
+            .iter()
+            .map(|w| (w.name.as_str(), w.vertices.as_slice(), w.facets.as_slice()))
+            .collect();
+        s.geometry = crate::report::geometry::scene_svg(&balls, &walls);
+    }
     s
 }
 

@@ -45,6 +45,7 @@ pub fn evaluate(
             Some(dt),
             &[base_series(series).to_string()],
             false,
+            None,
         ) {
             Ok(s) => s,
             Err(e) => return out.fail(format!("dt = {dt}: {e}")),

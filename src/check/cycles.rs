@@ -19,7 +19,7 @@ pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutc
     let result = crate::case::load(&path)
         .map_err(|e| e.to_string())
         .and_then(|case| {
-            crate::harness::simulate(&case, None, &[], false)
+            crate::harness::simulate(&case, None, &[], false, None)
                 .map(|s| (case, s))
                 .map_err(|e| e.to_string())
         });

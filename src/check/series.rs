@@ -95,7 +95,7 @@ pub fn same_series(
     let result = crate::case::load(&path)
         .map_err(|e| e.to_string())
         .and_then(|case| {
-            crate::harness::simulate(&case, None, &[base_series(series).to_string()], false)
+            crate::harness::simulate(&case, None, &[base_series(series).to_string()], false, None)
                 .map_err(|e| e.to_string())
         });
     let sim = match result {

@@ -1,12 +1,15 @@
-//! What a run writes: recorded series (`series.csv`) and the run summary (`summary.json`).
+//! What a run writes: recorded series (`series.csv`), the run summary (`summary.json`), and
+//! VTK files for ParaView.
 
 mod series;
 mod source;
 mod summary;
+mod vtk;
 
 pub use series::{Recorder, SeriesTable};
-pub use source::{BallQuantity, PairQuantity, Source};
+pub use source::{BallQuantity, PairQuantity, Source, WallQuantity};
 pub use summary::{Curve, DtStats, Plot, Scene, Summary};
+pub use vtk::VtkWriter;
 
 /// The series a vector-or-scalar column name belongs to: `ball/1/pos.z` -> `ball/1/pos`.
 pub fn base_series(column: &str) -> &str {

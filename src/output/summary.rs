@@ -66,6 +66,12 @@ pub struct Scene {
     pub balls: Vec<Vec<String>>,
     /// Number of balls not listed.
     pub balls_not_listed: usize,
+    /// One row per wall (first row: headers).
+    #[serde(default)]
+    pub walls: Vec<Vec<String>>,
+    /// SVG drawing of the initial geometry (walls and balls), when there are walls.
+    #[serde(default)]
+    pub geometry: String,
 }
 
 /// Everything a run reports (SPEC section 3 names the required fields).

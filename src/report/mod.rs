@@ -1,5 +1,6 @@
 //! HTML report: one page per case and an index (`reports/index.html`).
 
+pub mod geometry;
 mod plot;
 mod topics;
 
@@ -161,6 +162,24 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
             code_link(dir, "src/contact/ball_ball.rs")
         );
         h.push_str(&table(&s.scene.contact_models));
+    }
+    if s.scene.walls.len() > 1 {
+        let _ = write!(
+            h,
+            "<h3>Walls</h3><p>Faceted walls (seed 001): meshes and adjacency in {}, closest point and region in {}, ball-facet contacts in {}, the associative logic in {}, wall motion in {}. Facets are numbered from 0; the normal of each facet follows the right-hand rule.</p>",
+            code_link(dir, "src/geom/mesh.rs"),
+            code_link(dir, "src/geom/triangle.rs"),
+            code_link(dir, "src/contact/ball_facet.rs"),
+            code_link(dir, "src/contact/associative.rs"),
+            code_link(dir, "src/model/wall.rs")
+        );
+        h.push_str(&table(&s.scene.walls));
+        if !s.scene.geometry.is_empty() {
+            let _ = write!(h, "<figure>{}<figcaption>Initial geometry: walls (facet numbers when there are few) and balls (ids), drawn back to front.</figcaption></figure>", s.scene.geometry);
+        }
+        if dir.join("vtk").join("run.pvd").exists() {
+            h.push_str("<p>VTK files of this run: <a href=\"vtk/run.pvd\">vtk/run.pvd</a> (open in ParaView).</p>");
+        }
     }
     if s.scene.balls.len() > 1 {
         h.push_str("<h3>Balls</h3>");
