@@ -434,20 +434,35 @@ pub fn scene(case: &Case) -> Scene {
     s.balls_not_listed = case.balls.len().saturating_sub(LISTED);
     if !case.walls.is_empty() {
         s.walls.push(
-            ["name", "material", "facets", "vertices", "motion", "resolution", "inactive sides"]
-                .map(String::from)
-                .to_vec(),
+            [
+                "name",
+                "material",
+                "facets",
+                "vertices",
+                "motion",
+                "resolution",
+                "inactive sides",
+            ]
+            .map(String::from)
+            .to_vec(),
         );
         for w in &case.walls {
             let motion = match &w.motion {
-                crate::model::WallMotion::Rigid { vel, spin } if *vel == crate::math::Vec3::zeros() && *spin == crate::math::Vec3::zeros() => "fixed".into(),
+                crate::model::WallMotion::Rigid { vel, spin }
+                    if *vel == crate::math::Vec3::zeros()
+                        && *spin == crate::math::Vec3::zeros() =>
+                {
+                    "fixed".into()
+                }
                 crate::model::WallMotion::Rigid { vel, spin } => format!(
                     "rigid: pivot velocity {} m/s, spin {} rad/s about {}",
                     v(vel),
                     v(spin),
                     v(&w.pivot)
                 ),
-                crate::model::WallMotion::Deformable { .. } => "deformable (one velocity per vertex)".into(),
+                crate::model::WallMotion::Deformable { .. } => {
+                    "deformable (one velocity per vertex)".into()
+                }
             };
             s.walls.push(vec![
                 w.name.clone(),
@@ -456,7 +471,11 @@ pub fn scene(case: &Case) -> Scene {
                 w.vertices.len().to_string(),
                 motion,
                 format!("{:?}", w.resolution).to_lowercase(),
-                if w.inactive.is_empty() { "none".into() } else { format!("{} facets", w.inactive.len()) },
+                if w.inactive.is_empty() {
+                    "none".into()
+                } else {
+                    format!("{} facets", w.inactive.len())
+                },
             ]);
         }
         let balls: Vec<(u64, crate::math::Vec3, Real)> =

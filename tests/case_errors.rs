@@ -232,7 +232,7 @@ fn checks_are_validated_by_kind() {
         ),
         (
             "kind = \"restitution\"\nball = 1\nother = \"floor\"\ntolerance = 0.1",
-            "walls are not available yet",
+            "there is no wall named \"floor\"",
         ),
         ("kind = \"sparkle\"", "check[1].kind"),
     ] {

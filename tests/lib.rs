@@ -7,3 +7,4 @@ mod cli;
 mod engine;
 mod stiffness;
 mod timestep;
+mod walls;

@@ -88,8 +88,17 @@ impl CollisionProbe {
                 let wall = &model.walls[w];
                 let x = bl.pos[self.a];
                 let (f, p) = (0..wall.mesh.len())
-                    .map(|f| (f, crate::geom::closest_point(&x, &wall.mesh.corners(f)).point))
-                    .min_by(|a, b| (a.1 - x).norm_squared().total_cmp(&(b.1 - x).norm_squared()))
+                    .map(|f| {
+                        (
+                            f,
+                            crate::geom::closest_point(&x, &wall.mesh.corners(f)).point,
+                        )
+                    })
+                    .min_by(|a, b| {
+                        (a.1 - x)
+                            .norm_squared()
+                            .total_cmp(&(b.1 - x).norm_squared())
+                    })
                     .unwrap_or((0, x));
                 let d = x - p;
                 let n = d.try_normalize(0.0).unwrap_or_else(crate::math::Vec3::z);

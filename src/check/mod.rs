@@ -516,7 +516,9 @@ impl CheckSpec {
             CheckSpec::Collision { ball, other, .. } => {
                 ball_of(ball)?;
                 match other {
-                    Other::Ball(id) if id == ball => return Err("ball and other must differ".into()),
+                    Other::Ball(id) if id == ball => {
+                        return Err("ball and other must differ".into())
+                    }
                     Other::Ball(id) => drop(ball_of(id)?),
                     Other::Wall(w) => drop(wall_of(w)?),
                 }
@@ -525,10 +527,12 @@ impl CheckSpec {
                 ball_of(ball)?;
                 wall_of(wall)?;
             }
-            CheckSpec::MaxTurn { series, .. } => {
-                if !crate::output::Source::parse(series, model)?.is_vector() {
-                    return Err(format!("series \"{series}\": max_turn needs a vector series, without .x/.y/.z"));
-                }
+            CheckSpec::MaxTurn { series, .. }
+                if !crate::output::Source::parse(series, model)?.is_vector() =>
+            {
+                return Err(format!(
+                    "series \"{series}\": max_turn needs a vector series, without .x/.y/.z"
+                ));
             }
             _ => {}
         }
@@ -551,11 +555,20 @@ impl CheckSpec {
                     Other::Ball(id) => Body::Ball(model.ball_index(*id)?),
                     Other::Wall(w) => Body::Wall(model.wall_index(w)?),
                 };
-                Some(Probe::Collision(CollisionProbe::new(model.ball_index(*ball)?, other)))
+                Some(Probe::Collision(CollisionProbe::new(
+                    model.ball_index(*ball)?,
+                    other,
+                )))
             }
-            CheckSpec::ActiveCount { ball, wall, schedule } => Some(Probe::Active(
-                walls::ActiveProbe::new(model.ball_index(*ball)?, model.wall_index(wall)?, schedule.clone()),
-            )),
+            CheckSpec::ActiveCount {
+                ball,
+                wall,
+                schedule,
+            } => Some(Probe::Active(walls::ActiveProbe::new(
+                model.ball_index(*ball)?,
+                model.wall_index(wall)?,
+                schedule.clone(),
+            ))),
             CheckSpec::MaxTurn { series, .. } => Some(Probe::Turn(walls::TurnProbe::new(
                 crate::output::Source::parse(series, model).ok()?,
             ))),
@@ -711,7 +724,13 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             let idx = |id: &u64| ctx.case.balls.iter().position(|b| b.id == *id).unwrap_or(0);
             let other = match other {
                 Other::Ball(id) => Body::Ball(idx(id)),
-                Other::Wall(w) => Body::Wall(ctx.case.walls.iter().position(|x| &x.name == w).unwrap_or(0)),
+                Other::Wall(w) => Body::Wall(
+                    ctx.case
+                        .walls
+                        .iter()
+                        .position(|x| &x.name == w)
+                        .unwrap_or(0),
+                ),
             };
             match probe {
                 Some(Probe::Collision(p)) => collision::evaluate(

@@ -67,7 +67,8 @@ impl ActiveProbe {
 
 /// Evaluates an `active_count` check from its probe.
 pub fn evaluate_active(ball: u64, wall: &str, p: &ActiveProbe, out: &mut CheckOutcome) {
-    out.what = format!("number of active contacts between ball {ball} and wall \"{wall}\" at every cycle");
+    out.what =
+        format!("number of active contacts between ball {ball} and wall \"{wall}\" at every cycle");
     out.formula = if p.schedule.len() == 1 && p.schedule[0].0 <= 0.0 {
         format!("{} at every cycle", p.schedule[0].1)
     } else {
@@ -85,9 +86,15 @@ pub fn evaluate_active(ball: u64, wall: &str, p: &ActiveProbe, out: &mut CheckOu
     ];
     out.tolerance_kind = "range".into();
     out.accepted = "the expected count at every judged cycle".into();
-    out.table = vec![["from t (s)", "to t (s)", "cycles", "active contacts", "expected"]
-        .map(String::from)
-        .to_vec()];
+    out.table = vec![[
+        "from t (s)",
+        "to t (s)",
+        "cycles",
+        "active contacts",
+        "expected",
+    ]
+    .map(String::from)
+    .to_vec()];
     for r in &p.runs {
         out.table.push(vec![
             num(r.0),
@@ -177,7 +184,10 @@ fn angle(a: &Vec3, b: &Vec3) -> Real {
 pub fn evaluate_turn(series: &str, max_deg: Real, p: &TurnProbe, out: &mut CheckOutcome) {
     out.what = format!("largest angle {series} turns in one cycle");
     out.formula = format!("at most {max_deg}° per cycle: a smooth turn (a hand-over between facets with different normals would jump by their angle)");
-    out.code = vec!["src/contact/ball_facet.rs".into(), "src/check/walls.rs".into()];
+    out.code = vec![
+        "src/contact/ball_facet.rs".into(),
+        "src/check/walls.rs".into(),
+    ];
     out.tolerance_kind = "range".into();
     out.accepted = format!("at most {max_deg}°");
     let (Some(first), Some(last)) = (p.first, p.last) else {
@@ -191,11 +201,23 @@ pub fn evaluate_turn(series: &str, max_deg: Real, p: &TurnProbe, out: &mut Check
     out.table = vec![
         vec!["quantity".into(), "value".into()],
         vec!["cycles with a direction".into(), p.samples.to_string()],
-        vec!["largest turn in one cycle (°)".into(), format!("{max_deg_seen:.6}")],
+        vec![
+            "largest turn in one cycle (°)".into(),
+            format!("{max_deg_seen:.6}"),
+        ],
         vec!["at t (s)".into(), num(p.max.1)],
-        vec!["total turn, first to last direction (°)".into(), format!("{total:.6}")],
-        vec!["first direction".into(), format!("({:.6}, {:.6}, {:.6})", first.x, first.y, first.z)],
-        vec!["last direction".into(), format!("({:.6}, {:.6}, {:.6})", last.x, last.y, last.z)],
+        vec![
+            "total turn, first to last direction (°)".into(),
+            format!("{total:.6}"),
+        ],
+        vec![
+            "first direction".into(),
+            format!("({:.6}, {:.6}, {:.6})", first.x, first.y, first.z),
+        ],
+        vec![
+            "last direction".into(),
+            format!("({:.6}, {:.6}, {:.6})", last.x, last.y, last.z),
+        ],
     ];
     out.message = format!(
         "largest turn {max_deg_seen:.4}° in one cycle (t = {} s); total {total:.4}° over {} cycles",

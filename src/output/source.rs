@@ -127,7 +127,9 @@ impl Source {
                 }
                 let b = ball(b).map_err(|e| format!("{e} (nor a wall named \"{b}\")"))?;
                 if q == PairQuantity::Touching {
-                    return Err(format!("\"{name}\": touching applies to ball-wall interactions"));
+                    return Err(format!(
+                        "\"{name}\": touching applies to ball-wall interactions"
+                    ));
                 }
                 if a == b {
                     return Err(format!("\"{name}\": a ball does not interact with itself"));
@@ -266,11 +268,9 @@ fn sample_ball_wall(model: &Model, i: usize, w: usize, q: PairQuantity, out: &mu
     let force = || active.iter().fold(Vec3::zeros(), |a, c| a + c.force);
     match q {
         PairQuantity::Active => out.push(active.len() as Real),
-        PairQuantity::Touching => out.push(
-            fc.interaction(i as u32, w as u32)
-                .map_or(0, |it| fc.contacts_of(it).iter().filter(|c| c.touching).count())
-                as Real,
-        ),
+        PairQuantity::Touching => out.push(fc.interaction(i as u32, w as u32).map_or(0, |it| {
+            fc.contacts_of(it).iter().filter(|c| c.touching).count()
+        }) as Real),
         PairQuantity::NormalForce => out.push(force().dot(&normal()).abs()),
         PairQuantity::ShearForce => {
             let (f, n) = (force(), normal());

@@ -52,7 +52,9 @@ impl VtkWriter {
         let _ = writeln!(s, "<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">");
         s.push_str("<Points>\n");
         vectors(&mut s, "position", b.pos.iter().copied());
-        s.push_str("</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">");
+        s.push_str(
+            "</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">",
+        );
         for i in 0..n {
             let _ = write!(s, "{i} ");
         }
@@ -72,7 +74,11 @@ impl VtkWriter {
             let _ = write!(s, "{id} ");
         }
         s.push_str("</DataArray>\n");
-        vectors(&mut s, "velocity", (0..n).map(|i| model.synchronized_velocity(i)));
+        vectors(
+            &mut s,
+            "velocity",
+            (0..n).map(|i| model.synchronized_velocity(i)),
+        );
         vectors(&mut s, "force", b.force.iter().copied());
         s.push_str("</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
         let name = format!("balls_{k:09}.vtu");
@@ -93,7 +99,9 @@ impl VtkWriter {
             for t in &m.facets {
                 let _ = write!(s, "{} {} {} ", t[0], t[1], t[2]);
             }
-            s.push_str("</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">");
+            s.push_str(
+                "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">",
+            );
             for f in 0..m.len() {
                 let _ = write!(s, "{} ", 3 * (f + 1));
             }

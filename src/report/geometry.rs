@@ -25,9 +25,12 @@ pub fn scene_svg(balls: &[(u64, Vec3, Real)], walls: &[WallDrawing]) -> String {
         2.0 * w + 20.0,
         2.0 * w + 20.0
     );
-    for (k, (view, title)) in [(oblique, "oblique view"), (top, "from above (x right, y up)")]
-        .into_iter()
-        .enumerate()
+    for (k, (view, title)) in [
+        (oblique, "oblique view"),
+        (top, "from above (x right, y up)"),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let x0 = k as Real * (w + 20.0);
         let _ = write!(
@@ -50,7 +53,10 @@ fn view_svg(
     h: Real,
 ) -> String {
     let proj = |p: &Vec3| (p.dot(&r), p.dot(&u));
-    let (mut lo, mut hi) = ((Real::INFINITY, Real::INFINITY), (Real::NEG_INFINITY, Real::NEG_INFINITY));
+    let (mut lo, mut hi) = (
+        (Real::INFINITY, Real::INFINITY),
+        (Real::NEG_INFINITY, Real::NEG_INFINITY),
+    );
     let mut grow = |(x, y): (Real, Real), pad: Real| {
         lo = (lo.0.min(x - pad), lo.1.min(y - pad));
         hi = (hi.0.max(x + pad), hi.1.max(y + pad));
