@@ -1,7 +1,7 @@
 //! # ballast: a Discrete Element Method engine that carries its own proof
 //!
 //! ballast simulates granular materials as rigid spherical *balls* that interact through
-//! *contacts*. Every capability ships with a case (`cases/*.toml`) judged by an independent
+//! *contacts* with each other and with faceted *walls* (triangle meshes, [`geom`]). Every capability ships with a case (`cases/*.toml`) judged by an independent
 //! reference (a closed form, an exact eigen-analysis, or the same scene built another way), and
 //! the harness writes an HTML report per case.
 //!
@@ -17,8 +17,8 @@
 //! [`cycle`] runs them in that order; [`model::Model`] holds the state.
 //!
 //! ## Map
-//! Engine: [`math`], [`model`], [`detect`], [`contact`], [`law`], [`timestep`], [`motion`],
-//! [`cycle`]. Harness (uses only the engine's public API): [`case`], [`output`], [`check`],
+//! Engine: [`math`], [`geom`], [`model`], [`detect`], [`contact`], [`law`], [`timestep`],
+//! [`motion`], [`cycle`]. Harness (uses only the engine's public API): [`case`], [`output`], [`check`],
 //! [`report`], [`harness`].
 //!
 //! Tip: debug builds are 20-50 times slower than `--release`; run real models in release.
