@@ -186,7 +186,7 @@ pub struct OutputSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WallSection {
-    /// Unique name (default: "wall<k>").
+    /// Unique name (default: `wall<k>`).
     pub name: Option<String>,
     /// Material name.
     pub material: String,
