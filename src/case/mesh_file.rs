@@ -59,16 +59,7 @@ pub fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
     for (no, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
         match words.next() {
-            Some("vertex") => {
-                let xyz: Vec<f64> = words
-                    .map(|w| w.parse::<f64>())
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| format!("line {}: bad vertex: {e}", no + 1))?;
-                if xyz.len() != 3 {
-                    return Err(format!("line {}: a vertex needs 3 coordinates", no + 1));
-                }
-                corners.push(Vec3::new(xyz[0], xyz[1], xyz[2]));
-            }
+            Some("vertex") => corners.push(point(words, no)?),
             Some("endloop") => {
                 if corners.len() != 3 {
                     return Err(format!(
@@ -98,17 +89,7 @@ pub fn obj(text: &str) -> Result<RawMesh, String> {
         let line = line.split('#').next().unwrap_or("");
         let mut words = line.split_whitespace();
         match words.next() {
-            Some("v") => {
-                let xyz: Vec<f64> = words
-                    .take(3)
-                    .map(|w| w.parse::<f64>())
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| format!("line {}: bad vertex: {e}", no + 1))?;
-                if xyz.len() != 3 {
-                    return Err(format!("line {}: a vertex needs 3 coordinates", no + 1));
-                }
-                vertices.push(Vec3::new(xyz[0], xyz[1], xyz[2]));
-            }
+            Some("v") => vertices.push(point(words, no)?),
             Some("f") => {
                 let mut idx = Vec::new();
                 for w in words {
@@ -140,4 +121,18 @@ pub fn obj(text: &str) -> Result<RawMesh, String> {
         }
     }
     Ok((vertices, facets))
+}
+
+/// The three coordinates that follow a vertex keyword on line `no` (from 0); further words
+/// (OBJ's optional w) are ignored.
+fn point<'a>(words: impl Iterator<Item = &'a str>, no: usize) -> Result<Vec3, String> {
+    let xyz: Vec<f64> = words
+        .take(3)
+        .map(|w| w.parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("line {}: bad vertex: {e}", no + 1))?;
+    match xyz[..] {
+        [x, y, z] => Ok(Vec3::new(x, y, z)),
+        _ => Err(format!("line {}: a vertex needs 3 coordinates", no + 1)),
+    }
 }

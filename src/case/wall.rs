@@ -157,14 +157,15 @@ pub(super) fn parse_wall(
     // Default pivot: the mean of the vertices.
     let centroid =
         vertices.iter().fold(Vec3::zeros(), |a, v| a + v) / (vertices.len().max(1) as Real);
-    let (motion, pivot) = match &w.motion {
-        None => (
-            WallMotion::Rigid {
-                vel: Vec3::zeros(),
-                spin: Vec3::zeros(),
-            },
-            centroid,
-        ),
+    let pivot = match w.motion.as_ref().and_then(|m| m.pivot) {
+        Some(p) => finite3(f, &key("motion.pivot"), p)?,
+        None => centroid,
+    };
+    let motion = match &w.motion {
+        None => WallMotion::Rigid {
+            vel: Vec3::zeros(),
+            spin: Vec3::zeros(),
+        },
         Some(m) => match m.kind.as_str() {
             "rigid" => {
                 if m.vertex_vel.is_some() {
@@ -173,17 +174,10 @@ pub(super) fn parse_wall(
                         "applies to kind = \"deformable\" only".into(),
                     ));
                 }
-                let pivot = match m.pivot {
-                    Some(p) => finite3(f, &key("motion.pivot"), p)?,
-                    None => centroid,
-                };
-                (
-                    WallMotion::Rigid {
-                        vel: finite3(f, &key("motion.vel"), m.vel.unwrap_or([0.0; 3]))?,
-                        spin: finite3(f, &key("motion.spin"), m.spin.unwrap_or([0.0; 3]))?,
-                    },
-                    pivot,
-                )
+                WallMotion::Rigid {
+                    vel: finite3(f, &key("motion.vel"), m.vel.unwrap_or([0.0; 3]))?,
+                    spin: finite3(f, &key("motion.spin"), m.spin.unwrap_or([0.0; 3]))?,
+                }
             }
             "deformable" => {
                 if m.vel.is_some() || m.spin.is_some() {
@@ -212,11 +206,7 @@ pub(super) fn parse_wall(
                 for (i, v) in vv.iter().enumerate() {
                     vertex_vel.push(finite3(f, &key(&format!("motion.vertex_vel[{i}]")), *v)?);
                 }
-                let pivot = match m.pivot {
-                    Some(p) => finite3(f, &key("motion.pivot"), p)?,
-                    None => centroid,
-                };
-                (WallMotion::Deformable { vertex_vel }, pivot)
+                WallMotion::Deformable { vertex_vel }
             }
             other => {
                 return Err(err(

@@ -292,14 +292,4 @@ impl Mesh {
         &self.vertex_facets
             [self.vertex_start[v as usize] as usize..self.vertex_start[v as usize + 1] as usize]
     }
-
-    /// Total area, m^2.
-    pub fn area(&self) -> Real {
-        (0..self.len())
-            .map(|f| {
-                let p = self.corners(f);
-                0.5 * (p[1] - p[0]).cross(&(p[2] - p[0])).norm()
-            })
-            .sum()
-    }
 }

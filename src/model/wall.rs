@@ -99,6 +99,8 @@ pub struct Wall {
     rest: Vec<Vec3>,
     /// Bound on how far any point of the wall moved since the last broad-phase build, m.
     pub(crate) travel: Real,
+    /// True when the motion is not zero (set once: the motion never changes).
+    moving: bool,
 }
 
 impl Wall {
@@ -110,6 +112,10 @@ impl Wall {
             inactive[f] |= bits;
         }
         let rest = mesh.vertices.iter().map(|v| v - spec.pivot).collect();
+        let moving = match &spec.motion {
+            WallMotion::Rigid { vel, spin } => *vel != Vec3::zeros() || *spin != Vec3::zeros(),
+            WallMotion::Deformable { vertex_vel } => vertex_vel.iter().any(|v| *v != Vec3::zeros()),
+        };
         Wall {
             name: spec.name.clone(),
             material: spec.material,
@@ -125,15 +131,13 @@ impl Wall {
             moment: Vec3::zeros(),
             rest,
             travel: 0.0,
+            moving,
         }
     }
 
     /// True when the wall moves.
     pub fn is_moving(&self) -> bool {
-        match &self.motion {
-            WallMotion::Rigid { vel, spin } => *vel != Vec3::zeros() || *spin != Vec3::zeros(),
-            WallMotion::Deformable { vertex_vel } => vertex_vel.iter().any(|v| *v != Vec3::zeros()),
-        }
+        self.moving
     }
 
     /// Velocity of the wall at a point of facet `f`, m/s: `v + w x (p - pivot)` for rigid

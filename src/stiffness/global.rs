@@ -48,16 +48,14 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
     let fc = &model.facet_contacts;
     let walls = fc.interactions.iter().flat_map(move |it| {
         let run = fc.contacts_of(it);
+        // Without an active contact, the one with the largest overlap (index in the run).
         let first = (it.active == 0 && with_inactive)
-            .then(|| {
-                run.iter()
-                    .max_by(|x, y| x.overlap.total_cmp(&y.overlap))
-                    .map(|c| c as *const _)
-            })
+            .then(|| (0..run.len()).max_by(|&x, &y| run[x].overlap.total_cmp(&run[y].overlap)))
             .flatten();
         run.iter()
-            .filter(move |c| c.active || first == Some(*c as *const _))
-            .map(move |c| {
+            .enumerate()
+            .filter(move |&(k, c)| c.active || first == Some(k))
+            .map(move |(_, c)| {
                 let b = c.ball as usize;
                 Term {
                     a: None,
