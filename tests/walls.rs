@@ -548,3 +548,47 @@ fn stl_and_obj_files_give_the_same_wall_as_the_box_key() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn vtk_files_hold_every_ball_and_facet_and_the_collection_lists_them() {
+    // Counts in the XML against the model: 2 balls; a wall of 4 x 4 x 2 = 32 facets on 25
+    // vertices; two snapshots, each a .vtu and a .vtp, listed with their times in run.pvd.
+    let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [4, 4]);
+    let mut m = model(TimestepMode::Fixed(1e-4));
+    m.add_ball(&BallSpec::at_rest(1, [0.0, 0.0, 0.5], 0.01, 0))
+        .unwrap();
+    m.add_ball(&BallSpec::at_rest(7, [0.1, 0.0, 0.5], 0.02, 0))
+        .unwrap();
+    m.add_wall(&wall("floor", v, f)).unwrap();
+    let dir = std::env::temp_dir().join(format!("ballast_vtk_{}", std::process::id()));
+    let mut w = ballast::output::VtkWriter::new(&dir).unwrap();
+    m.prime().unwrap();
+    w.write(&m).unwrap();
+    for _ in 0..10 {
+        m.cycle().unwrap();
+    }
+    w.write(&m).unwrap();
+    w.finish().unwrap();
+    let vtu = std::fs::read_to_string(dir.join("balls_000000010.vtu")).unwrap();
+    assert!(vtu.contains("NumberOfPoints=\"2\" NumberOfCells=\"2\""));
+    assert!(
+        vtu.contains("Name=\"radius\" format=\"ascii\">1e-2 2e-2 </DataArray>"),
+        "{vtu}"
+    );
+    assert!(vtu.contains("Name=\"id\" format=\"ascii\">1 7 </DataArray>"));
+    let vtp = std::fs::read_to_string(dir.join("wall_floor_000000010.vtp")).unwrap();
+    assert!(vtp.contains("NumberOfPoints=\"25\" NumberOfPolys=\"32\""));
+    let pvd = std::fs::read_to_string(dir.join("run.pvd")).unwrap();
+    assert_eq!(pvd.matches("<DataSet ").count(), 4);
+    // Ten cycles of 1e-4 s (the time is summed, so it may differ from 1e-3 in the last digit).
+    let line = pvd
+        .lines()
+        .find(|l| l.contains("wall_floor_000000010.vtp"))
+        .unwrap();
+    let t: Real = line.split('"').nth(1).unwrap().parse().unwrap();
+    assert!(
+        (t - 1e-3).abs() < 1e-15 && line.contains("part=\"1\""),
+        "{line}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
