@@ -81,8 +81,10 @@ impl Model {
     pub fn force_displacement(&mut self, dt: f64) {
         let balls = &self.balls;
         let laws = &self.laws;
+        let flags = self.settings.frame;
+        let install_bonds = self.cycle == 0;
         let update = |c: &mut crate::contact::Contact| {
-            ball_ball::update(c, balls, &laws[c.law as usize], dt)
+            ball_ball::update(c, balls, &laws[c.law as usize], dt, flags, install_bonds)
         };
         if self.contacts.list.len() >= PARALLEL_CONTACTS {
             self.contacts.list.par_iter_mut().for_each(update);
@@ -132,9 +134,10 @@ impl Model {
             let run = &mut fc.list[it.start as usize..it.end as usize];
             associative::resolve(run, &wall.mesh);
         }
+        let flags = self.settings.frame;
         let force = |c: &mut crate::contact::FacetContact| {
             let w = &walls[c.wall as usize];
-            ball_facet::update_force(c, balls, w, &laws[c.law as usize], dt)
+            ball_facet::update_force(c, balls, w, &laws[c.law as usize], dt, flags)
         };
         if parallel {
             fc.list.par_iter_mut().for_each(force);

@@ -28,6 +28,56 @@ pub struct Simulation {
     pub stopped: Option<String>,
 }
 
+/// The parameters of a contact model, in words (derived ones marked).
+pub fn law_parameters(law: &crate::law::ContactModel) -> String {
+    use crate::law::ContactModel as M;
+    match law {
+        M::Linear(l) => format!(
+            "kn = {} N/m, ks = {} N/m, friction = {}, damp_n = {}, damp_s = {}",
+            num(l.kn),
+            num(l.ks),
+            l.friction,
+            l.damp_n,
+            l.damp_s
+        ),
+        M::LinearDashpot(l) => format!(
+            "kn = {} N/m, ks = {} N/m, friction = {}, restitution = {}, clamp = {}; derived damping ratio ζ = {:.9}",
+            num(l.kn),
+            num(l.ks),
+            l.friction,
+            l.restitution,
+            l.clamp,
+            l.damp_n
+        ),
+        M::Hysteretic(l) => format!(
+            "kn (loading) = {} N/m, k_unload = {} N/m, ks = {} N/m, friction = {}; restitution √(kn/k_unload) = {:.9}",
+            num(l.kn),
+            num(l.k_unload),
+            num(l.ks),
+            l.friction,
+            (l.kn / l.k_unload).sqrt()
+        ),
+        M::Hertz(h) => format!(
+            "E* = {} Pa, G* = {} Pa, friction = {}, restitution = {}, clamp = {}; derived damping a = {:.9}",
+            num(h.pair.e_star),
+            num(h.pair.g_star),
+            h.friction,
+            h.restitution,
+            h.clamp,
+            h.damping
+        ),
+        M::LinearBond(b) => format!(
+            "kn = {} N/m, ks = {} N/m, friction = {}, tensile strength = {} N, shear strength = {} N, bond gap = {} m",
+            num(b.kn),
+            num(b.ks),
+            b.friction,
+            num(b.tensile),
+            num(b.shear_strength),
+            num(b.bond_gap)
+        ),
+    }
+}
+
 /// What set a timestep, in words, with the ball's id.
 pub fn describe_limit(model: &Model, limit: Limit) -> String {
     let id = |i: u32| model.balls.id.get(i as usize).copied().unwrap_or(0);
@@ -50,6 +100,20 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
                 .get(wall as usize)
                 .map_or("?", |w| w.name.as_str())
         ),
+        Limit::Model { a, b, wall } => {
+            let mat = |m: u32| model.materials.get(m as usize).map_or("?", |m| m.name.as_str());
+            let (other, law) = if wall {
+                let w = &model.walls[b as usize];
+                (format!("wall \"{}\"", w.name), model.contact_model(a as usize, w.material))
+            } else {
+                (format!("a {} ball", mat(b)), model.contact_model(a as usize, b as usize))
+            };
+            format!(
+                "{} formula for a {} ball and {other}",
+                law.map_or("?", |l| l.name()),
+                mat(a)
+            )
+        }
         Limit::OneContact { ball } => {
             format!(
                 "one-contact estimate of ball {} (no active contact)",
@@ -330,6 +394,12 @@ pub fn timestep_words(mode: &TimestepMode) -> String {
             s.estimator.name(),
             kin(&s.kinematic_eps)
         ),
+        TimestepMode::Model(m) => format!(
+            "per contact model (seed 003): the smallest of each model's own formula over the pairs of materials present, {} steps per loading stage{}",
+            m.loading_steps,
+            m.cap
+                .map_or(String::new(), |c| format!("; at most {} s", num(c)))
+        ),
     }
 }
 
@@ -386,16 +456,7 @@ pub fn scene(case: &Case) -> Scene {
             .to_vec(),
     );
     for (a, b, law) in &case.contact_models {
-        let params = match law {
-            crate::law::ContactModel::Linear(l) => format!(
-                "kn = {} N/m, ks = {} N/m, friction = {}, damp_n = {}, damp_s = {}",
-                num(l.kn),
-                num(l.ks),
-                l.friction,
-                l.damp_n,
-                l.damp_s
-            ),
-        };
+        let params = law_parameters(law);
         s.contact_models.push(vec![
             format!("{} – {}", case.materials[*a].name, case.materials[*b].name),
             law.name().into(),

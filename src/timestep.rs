@@ -38,6 +38,18 @@ pub enum TimestepMode {
     /// Timestep scaling (seed 000, eqs. 5-8): reaches static equilibrium in few cycles along an
     /// unphysical path.
     Scaled(Scaled),
+    /// Per contact model (seed 003): the smallest of each model's own formula over the pairs of
+    /// materials present, then an optional cap.
+    Model(ModelMode),
+}
+
+/// Settings of the per-model timestep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelMode {
+    /// Minimum number of steps per loading stage.
+    pub loading_steps: Real,
+    /// Upper limit on the timestep, s.
+    pub cap: Option<Real>,
 }
 
 /// Settings of the automatic timestep.
@@ -100,6 +112,15 @@ pub enum Limit {
         /// Ball index.
         ball: u32,
     },
+    /// A contact model's own formula (mode "model") for a pair of pieces.
+    Model {
+        /// Material of the first ball.
+        a: u32,
+        /// Material of the other ball, or the wall index when `wall`.
+        b: u32,
+        /// True when the pair is a ball and a wall.
+        wall: bool,
+    },
 }
 
 /// The kinematic time limit `2 eps / (v + sqrt(v^2 + 2 a eps))` for speed `v >= 0` and
@@ -154,6 +175,15 @@ impl Model {
                 }
                 best
             }
+            TimestepMode::Model(m) => {
+                let mut best = self.model_timestep(m.loading_steps);
+                if let Some(cap) = m.cap {
+                    if cap < best.0 {
+                        best = (cap, Limit::Cap);
+                    }
+                }
+                best
+            }
             TimestepMode::Scaled(s) => {
                 self.scale_masses(&s);
                 let mut best = (s.dt, Limit::Cap);
@@ -168,6 +198,61 @@ impl Model {
         }
         self.dt_limit = limit;
         Ok(dt)
+    }
+
+    /// The per-model timestep (seed 003): for every pair of pieces that can meet, the smallest
+    /// ball of each material (by mass; a fixed ball counts as infinitely heavy) and each wall,
+    /// the pair's contact model's [`crate::law::ContactModel::model_timestep`]; the smallest
+    /// over pairs. Infinite when no pair has a model.
+    pub fn model_timestep(&self, loading_steps: Real) -> (Real, Limit) {
+        let n = self.materials.len();
+        // smallest (mass, radius) per material; None: no ball of it
+        let mut small: Vec<Option<(Option<Real>, Real, usize)>> = vec![None; n];
+        for i in 0..self.balls.len() {
+            let m = self.balls.material[i] as usize;
+            let mass = self.balls.contact_mass(i);
+            let better = match small[m] {
+                None => true,
+                Some((old, _, _)) => mass.unwrap_or(Real::INFINITY) < old.unwrap_or(Real::INFINITY),
+            };
+            let count = small[m].map_or(0, |s| s.2) + 1;
+            if better {
+                small[m] = Some((mass, self.balls.radius[i], count));
+            } else if let Some(s) = small[m].as_mut() {
+                s.2 = count;
+            }
+        }
+        let mut best = (Real::INFINITY, Limit::Cap);
+        let mut consider = |law: Option<&crate::law::ContactModel>, mass: Real, radius: Real, limit: Limit| {
+            if let Some(law) = law {
+                if mass > 0.0 {
+                    let t = law.model_timestep(mass, radius, loading_steps).dt;
+                    if t < best.0 {
+                        best = (t, limit);
+                    }
+                }
+            }
+        };
+        for a in 0..n {
+            let Some((ma, ra, ca)) = small[a] else { continue };
+            for b in a..n {
+                let Some((mb, rb, _)) = small[b] else { continue };
+                if a == b && ca < 2 {
+                    continue;
+                }
+                let mass = crate::contact::ball_ball::effective_mass(ma, mb);
+                consider(self.contact_model(a, b), mass, ra * rb / (ra + rb), Limit::Model { a: a as u32, b: b as u32, wall: false });
+            }
+            for (w, wall) in self.walls.iter().enumerate() {
+                consider(
+                    self.contact_model(a, wall.material),
+                    ma.unwrap_or(0.0),
+                    ra,
+                    Limit::Model { a: a as u32, b: w as u32, wall: true },
+                );
+            }
+        }
+        best
     }
 
     /// The smaller of `best` and the kinematic time limits of every ball and every moving wall
@@ -207,7 +292,8 @@ impl Model {
             let k = (0..n)
                 .filter_map(|j| self.contact_model(mi, j))
                 .map(|law| {
-                    let s = law.stiffness(0.0);
+                    let r = self.balls.radius[i];
+                    let s = law.stiffness(0.1 * r, r);
                     s.kn.max(s.ks)
                 })
                 .fold(0.0, Real::max);

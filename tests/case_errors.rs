@@ -100,10 +100,34 @@ fn each_malformed_case_names_file_key_and_reason() {
             "timestep.mode",
         ),
         (
-            "mode not yet available",
+            "loading steps below one",
             "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"model\"",
-            "not available yet",
+            "mode = \"model\"\nloading_steps = 0.5",
+            "timestep.loading_steps",
+        ),
+        (
+            "restitution out of range",
+            "model = \"linear\"",
+            "model = \"linear-dashpot\"\nrestitution = 1.5",
+            "contact[1].restitution",
+        ),
+        (
+            "hertz without Young's modulus",
+            "model = \"linear\"\nkn = 1e5",
+            "model = \"hertz\"",
+            "material.glass.young",
+        ),
+        (
+            "unloading softer than loading",
+            "model = \"linear\"",
+            "model = \"hysteretic\"\nk_unload = 10.0",
+            "contact[1].k_unload",
+        ),
+        (
+            "unknown frame approximation",
+            "[material.glass]",
+            "[frame]\napproximations = [\"guess\"]\n[material.glass]",
+            "frame.approximations[1]",
         ),
         (
             "key of another timestep mode",

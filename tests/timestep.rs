@@ -23,6 +23,7 @@ fn kinematic_constraint_bounds_the_displacement_per_cycle() {
             kinematic_eps: Some(eps),
             cap: None,
         }),
+        frame: Default::default(),
     };
     let (mut m, glass) = study::glass_model(settings, study::linear_law(1e6, 1e6, 0.0, 0.0));
     let mut spec = BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass);

@@ -211,6 +211,7 @@ fn model(timestep: TimestepMode) -> Model {
         gravity: Vec3::zeros(),
         margin: 1e-3,
         timestep,
+        frame: Default::default(),
     });
     let glass = m.add_material(Material {
         name: "glass".into(),

@@ -35,6 +35,8 @@ pub struct CaseFile {
     /// Faceted walls.
     #[serde(default)]
     pub wall: Vec<WallSection>,
+    /// Local contact frame options (project extension, seed 002).
+    pub frame: Option<FrameSection>,
     /// What to record.
     pub output: Option<OutputSection>,
     /// What the case must show; parsed per kind by [`crate::check`].
@@ -79,6 +81,17 @@ pub struct TimestepSection {
     pub loading_steps: Option<f64>,
 }
 
+/// `[frame]` (project extension): approximation flags and branch vectors of the local contact
+/// frames (seed 002).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameSection {
+    /// Branch vectors from the radii along the normal instead of to the contact point.
+    pub no_ratch: Option<bool>,
+    /// Any of "previous_normal", "previous_transform", "no_renormalize", "no_twist".
+    pub approximations: Option<Vec<String>>,
+}
+
 /// `[material.<name>]`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,6 +132,14 @@ pub struct ContactSection {
     pub k_unload: Option<f64>,
     /// Numerical softening factor multiplying every stiffness.
     pub softening: Option<f64>,
+    /// Clamp the total normal force at zero (linear-dashpot, hertz).
+    pub clamp: Option<bool>,
+    /// Tensile strength of a bond, N (linearbond).
+    pub tensile: Option<f64>,
+    /// Shear strength of a bond, N (linearbond).
+    pub shear_strength: Option<f64>,
+    /// Largest gap bonded before the first cycle, m (linearbond).
+    pub bond_gap: Option<f64>,
 }
 
 /// `[[ball]]`.

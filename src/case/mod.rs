@@ -12,10 +12,14 @@ pub use error::CaseError;
 pub use file::*;
 
 use crate::check::CheckSpec;
-use crate::law::{ContactModel, Linear};
+use crate::contact::FrameFlags;
+use crate::law::{ContactModel, Hertz, HertzPair, Hysteretic, Linear, LinearBond, LinearDashpot};
 use crate::math::{vec3, Real, Vec3};
 use crate::model::{dof, BallSpec, Material, Model, Settings, WallSpec};
-use crate::timestep::{Auto, Estimator, Scaled, TimestepMode};
+use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
+
+/// Default `[timestep] loading_steps` of mode "model": steps per loading stage.
+pub const DEFAULT_LOADING_STEPS: Real = 10.0;
 use std::path::{Path, PathBuf};
 
 /// Default number of records per run when `[output] every` is not given.
@@ -45,6 +49,8 @@ pub struct Case {
     pub margin: Real,
     /// The timestep mode.
     pub timestep: TimestepMode,
+    /// Local contact frame options (`[frame]`).
+    pub frame: FrameFlags,
     /// Materials, in name order.
     pub materials: Vec<Material>,
     /// Contact model of each pair of material indices (a <= b) that has one.
@@ -139,7 +145,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         let key = |k: &str| format!("material.{mname}.{k}");
         positive(f, &key("density"), m.density)?;
         let young = m.young.unwrap_or(0.0);
-        if !(young.is_finite() && young >= 0.0) {
+        // NOTE: young = inf is a rigid body (for Hertz-type models: E* from the other side).
+        if !(young >= 0.0) {
             return Err(err(
                 &key("young"),
                 format!("{young}: must be a non-negative number (Pa)"),
@@ -184,18 +191,20 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                 material_index(&key("between"), m)?;
             }
         }
-        rules.push((c.between.clone(), contact_model(f, k + 1, c)?));
+        contact_model(f, k + 1, c, None)?;
+        rules.push((c.between.clone(), k + 1, c));
     }
     let mut contact_models = Vec::new();
     for a in 0..materials.len() {
         for b in a..materials.len() {
             let (na, nb) = (&materials[a].name, &materials[b].name);
             let hit = |x: &String, y: &String| (x == "*" || x == na) && (y == "*" || y == nb);
-            if let Some((_, law)) = rules
+            if let Some((_, k, c)) = rules
                 .iter()
-                .find(|(bt, _)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
+                .find(|(bt, _, _)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
             {
-                contact_models.push((a, b, law.clone()));
+                let law = contact_model(f, *k, c, Some((&materials[a], &materials[b])))?;
+                contact_models.push((a, b, law));
             }
         }
     }
@@ -353,6 +362,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     };
 
     let timestep = parse_timestep(f, file.timestep.as_ref(), margin)?;
+    let frame = parse_frame(f, file.frame.as_ref())?;
 
     // [output]
     let out = file.output.clone().unwrap_or(OutputSection {
@@ -376,6 +386,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         gravity,
         margin,
         timestep,
+        frame,
         materials,
         contact_models,
         balls,
@@ -434,6 +445,7 @@ impl Case {
             gravity: self.gravity,
             margin: self.margin,
             timestep,
+            frame: self.frame,
         });
         for m in &self.materials {
             model.add_material(m.clone());
@@ -501,11 +513,7 @@ fn parse_timestep(
             "fixed" => &["dt"],
             "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
             "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
-            "model" => return Err(err(
-                "timestep.mode",
-                "\"model\" is not available yet (issue #6); use \"fixed\", \"auto\" or \"scaled\""
-                    .into(),
-            )),
+            "model" => &["dt", "loading_steps"],
             m => {
                 return Err(err(
                     "timestep.mode",
@@ -536,7 +544,9 @@ fn parse_timestep(
             ))
         }
     };
-    let kinematic_eps =
+    let kinematic_eps = if matches!(ts.mode.as_str(), "fixed" | "model") {
+        None
+    } else {
         match (ts.kinematic.unwrap_or(true), ts.kinematic_eps) {
             (false, Some(_)) => {
                 return Err(err(
@@ -552,7 +562,8 @@ fn parse_timestep(
                 "margin is 0, so there is no default: give kinematic_eps (m) or kinematic = false"
                     .into(),
             )),
-        };
+        }
+    };
     Ok(match ts.mode.as_str() {
         "fixed" => {
             let Some(dt) = ts.dt else {
@@ -575,12 +586,49 @@ fn parse_timestep(
                 cap: ts.dt,
             })
         }
+        "model" => {
+            let loading_steps = ts.loading_steps.unwrap_or(DEFAULT_LOADING_STEPS);
+            if !(loading_steps.is_finite() && loading_steps >= 1.0) {
+                return Err(err(
+                    "timestep.loading_steps",
+                    format!("{loading_steps}: must be a number of steps, at least 1"),
+                ));
+            }
+            TimestepMode::Model(ModelMode {
+                loading_steps,
+                cap: ts.dt,
+            })
+        }
         _ => TimestepMode::Scaled(Scaled {
             dt: ts.dt.unwrap_or(1.0),
             estimator,
             kinematic_eps,
         }),
     })
+}
+
+/// The `[frame]` table (project extension): branch vectors and approximation flags of the
+/// local contact frames.
+fn parse_frame(f: &str, fr: Option<&file::FrameSection>) -> Result<FrameFlags, CaseError> {
+    let mut flags = FrameFlags::default();
+    let Some(fr) = fr else { return Ok(flags) };
+    flags.no_ratch = fr.no_ratch.unwrap_or(false);
+    for (k, a) in fr.approximations.iter().flatten().enumerate() {
+        match a.as_str() {
+            "previous_normal" => flags.previous_normal = true,
+            "previous_transform" => flags.previous_transform = true,
+            "no_renormalize" => flags.no_renormalize = true,
+            "no_twist" => flags.no_twist = true,
+            other => {
+                return Err(CaseError::new(
+                    f,
+                    format!("frame.approximations[{}]", k + 1),
+                    format!("unknown approximation \"{other}\" (expected previous_normal, previous_transform, no_renormalize, no_twist)"),
+                ))
+            }
+        }
+    }
+    Ok(flags)
 }
 
 fn positive(f: &str, key: &str, v: Real) -> Result<Real, CaseError> {
@@ -621,55 +669,156 @@ fn dofs(f: &str, key: &str, names: Option<&[String]>) -> Result<u8, CaseError> {
     Ok(bits)
 }
 
-fn contact_model(f: &str, k: usize, c: &ContactSection) -> Result<ContactModel, CaseError> {
+/// The contact model of rule `k` for a pair of materials (`None`: validate the keys only).
+fn contact_model(
+    f: &str,
+    k: usize,
+    c: &ContactSection,
+    pair: Option<(&Material, &Material)>,
+) -> Result<ContactModel, CaseError> {
     let key = |s: &str| format!("contact[{k}].{s}");
     let err = |s: &str, r: String| CaseError::new(f, key(s), r);
-    match c.model.as_str() {
-        "linear" => {
-            for (name, given) in [("restitution", c.restitution.is_some()), ("k_unload", c.k_unload.is_some())] {
-                if given {
-                    return Err(err(name, "does not apply to model \"linear\"".into()));
+    let allowed: &[&str] = match c.model.as_str() {
+        "linear" => &["kn", "ks", "kn_rot", "ks_rot", "friction", "damp_n", "damp_s"],
+        "linear-dashpot" => &["kn", "ks", "friction", "restitution", "clamp", "damp_s"],
+        "hysteretic" => &["kn", "ks", "k_unload", "friction"],
+        "hertz" => &["friction", "restitution", "clamp"],
+        "linearbond" => &["kn", "ks", "friction", "tensile", "shear_strength", "bond_gap"],
+        m => {
+            return Err(err(
+                "model",
+                format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond)"),
+            ))
+        }
+    };
+    let given = [
+        ("kn", c.kn.is_some()),
+        ("ks", c.ks.is_some()),
+        ("kn_rot", c.kn_rot.is_some()),
+        ("ks_rot", c.ks_rot.is_some()),
+        ("friction", c.friction.is_some()),
+        ("damp_n", c.damp_n.is_some()),
+        ("damp_s", c.damp_s.is_some()),
+        ("restitution", c.restitution.is_some()),
+        ("k_unload", c.k_unload.is_some()),
+        ("clamp", c.clamp.is_some()),
+        ("tensile", c.tensile.is_some()),
+        ("shear_strength", c.shear_strength.is_some()),
+        ("bond_gap", c.bond_gap.is_some()),
+    ];
+    for (name, is_given) in given {
+        if is_given && !allowed.contains(&name) {
+            return Err(err(name, format!("does not apply to model \"{}\"", c.model)));
+        }
+    }
+    let soft = c.softening.unwrap_or(1.0);
+    positive(f, &key("softening"), soft)?;
+    let nonneg = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
+        let v = v.unwrap_or(0.0);
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(err(name, format!("{v}: must be a non-negative finite number")))
+        }
+    };
+    let ratio = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
+        let v = nonneg(name, v)?;
+        if v < 1.0 {
+            Ok(v)
+        } else {
+            Err(err(name, format!("{v}: a critical-damping ratio must be below 1")))
+        }
+    };
+    let needed = |name: &str, v: Option<Real>, unit: &str| -> Result<Real, CaseError> {
+        let v = v.ok_or_else(|| err(name, format!("model \"{}\" needs {name} ({unit})", c.model)))?;
+        positive(f, &key(name), v)
+    };
+    let restitution = || -> Result<Real, CaseError> {
+        let e = c.restitution.unwrap_or(1.0);
+        if e > 0.0 && e <= 1.0 {
+            Ok(e)
+        } else {
+            Err(err("restitution", format!("{e}: must lie in (0, 1]")))
+        }
+    };
+    let friction = nonneg("friction", c.friction)?;
+    Ok(match c.model.as_str() {
+        "linear" => ContactModel::Linear(Linear {
+            kn: needed("kn", c.kn, "N/m")? * soft,
+            ks: nonneg("ks", c.ks)? * soft,
+            kn_rot: nonneg("kn_rot", c.kn_rot)? * soft,
+            ks_rot: nonneg("ks_rot", c.ks_rot)? * soft,
+            friction,
+            damp_n: ratio("damp_n", c.damp_n)?,
+            damp_s: ratio("damp_s", c.damp_s)?,
+        }),
+        "linear-dashpot" => ContactModel::LinearDashpot(LinearDashpot::new(
+            needed("kn", c.kn, "N/m")? * soft,
+            nonneg("ks", c.ks)? * soft,
+            friction,
+            restitution()?,
+            c.clamp.unwrap_or(false),
+            ratio("damp_s", c.damp_s)?,
+        )),
+        "hysteretic" => {
+            let kn = needed("kn", c.kn, "N/m")?;
+            let k_unload = needed("k_unload", c.k_unload, "N/m")?;
+            if k_unload < kn {
+                return Err(err(
+                    "k_unload",
+                    format!("{k_unload}: must be at least kn = {kn} (restitution sqrt(kn/k_unload) <= 1)"),
+                ));
+            }
+            ContactModel::Hysteretic(Hysteretic {
+                kn: kn * soft,
+                k_unload: k_unload * soft,
+                ks: nonneg("ks", c.ks)? * soft,
+                friction,
+            })
+        }
+        "hertz" => {
+            let e = restitution()?;
+            let clamp = c.clamp.unwrap_or(true);
+            let Some((a, b)) = pair else {
+                return Ok(ContactModel::Hertz(Hertz::new(
+                    HertzPair { e_star: 1.0, g_star: 1.0 },
+                    friction,
+                    1.0,
+                    clamp,
+                )));
+            };
+            for m in [a, b] {
+                if !(m.young > 0.0) {
+                    return Err(CaseError::new(
+                        f,
+                        format!("material.{}.young", m.name),
+                        format!("model \"hertz\" (contact[{k}]) needs Young's modulus (Pa) of material \"{}\"", m.name),
+                    ));
                 }
             }
-            let soft = c.softening.unwrap_or(1.0);
-            positive(f, &key("softening"), soft)?;
-            let kn = c.kn.ok_or_else(|| err("kn", "model \"linear\" needs kn (N/m)".into()))?;
-            positive(f, &key("kn"), kn)?;
-            let nonneg = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
-                let v = v.unwrap_or(0.0);
-                if v.is_finite() && v >= 0.0 {
-                    Ok(v)
-                } else {
-                    Err(err(name, format!("{v}: must be a non-negative finite number")))
-                }
-            };
-            let ratio = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
-                let v = nonneg(name, v)?;
-                if v < 1.0 {
-                    Ok(v)
-                } else {
-                    Err(err(name, format!("{v}: a critical-damping ratio must be below 1")))
-                }
-            };
-            Ok(ContactModel::Linear(Linear {
-                kn: kn * soft,
-                ks: nonneg("ks", c.ks)? * soft,
-                kn_rot: nonneg("kn_rot", c.kn_rot)? * soft,
-                ks_rot: nonneg("ks_rot", c.ks_rot)? * soft,
-                friction: nonneg("friction", c.friction)?,
-                damp_n: ratio("damp_n", c.damp_n)?,
-                damp_s: ratio("damp_s", c.damp_s)?,
-            }))
+            if a.young.is_infinite() && b.young.is_infinite() {
+                return Err(err(
+                    "between",
+                    format!("materials \"{}\" and \"{}\" are both rigid (young = inf): no Hertz contact", a.name, b.name),
+                ));
+            }
+            let mut p = HertzPair::of(a.young, a.poisson, b.young, b.poisson);
+            p.e_star *= soft;
+            p.g_star *= soft;
+            ContactModel::Hertz(Hertz::new(p, friction, e, clamp))
         }
-        "linear-dashpot" | "hysteretic" | "hertz" | "linearbond" => Err(err(
-            "model",
-            format!("\"{}\" is not available yet (issue #6); use \"linear\"", c.model),
-        )),
-        m => Err(err(
-            "model",
-            format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond)"),
-        )),
-    }
+        _ => {
+            let bond_gap = nonneg("bond_gap", c.bond_gap)?;
+            ContactModel::LinearBond(LinearBond {
+                kn: needed("kn", c.kn, "N/m")? * soft,
+                ks: nonneg("ks", c.ks)? * soft,
+                friction,
+                tensile: nonneg("tensile", c.tensile)?,
+                shear_strength: nonneg("shear_strength", c.shear_strength)?,
+                bond_gap,
+            })
+        }
+    })
 }
 
 /// Series recorded when `[output] series` is not given: energies, contact count and timestep,

@@ -10,7 +10,7 @@
 use super::{CheckOutcome, Context};
 use crate::case::Case;
 use crate::law::ContactModel;
-use crate::math::{Real, PI};
+use crate::math::{Real, Vec3, PI};
 use crate::model::{dof, Model};
 
 /// The other body of a collision check, as written in the case: a ball id or a wall name.
@@ -44,6 +44,18 @@ pub struct Collision {
     pub vn_out: Real,
     /// True when the balls already overlapped at the start.
     pub touching_at_start: bool,
+    /// Largest overlap during the contact, m.
+    pub max_overlap: Real,
+    /// Largest normal component of the contact force on the ball during the contact, N.
+    pub max_force: Real,
+    /// Velocity of the ball relative to the other body at the last cycle before contact, m/s.
+    pub vel_in: Vec3,
+    /// The same at the first cycle after separation, m/s.
+    pub vel_out: Vec3,
+    /// Angular velocity of the ball at the first cycle after separation, rad/s.
+    pub spin_out: Vec3,
+    /// Unit normal from the other body to the ball at first contact.
+    pub normal: Vec3,
 }
 
 /// Watches the first collision of two balls.
@@ -51,7 +63,7 @@ pub struct Collision {
 pub struct CollisionProbe {
     a: usize,
     b: Body,
-    prev: Option<(Real, Real, Real)>,
+    prev: Option<(Real, Real, Real, Vec3, Vec3)>,
     /// What was seen so far.
     pub seen: Collision,
 }
@@ -73,14 +85,11 @@ impl CollisionProbe {
             return;
         }
         let bl = &model.balls;
-        let (overlap, vn) = match self.b {
+        let (overlap, n, v_other) = match self.b {
             Body::Ball(b) => {
-                let d = bl.pos[b] - bl.pos[self.a];
+                let d = bl.pos[self.a] - bl.pos[b];
                 let dist = d.norm();
-                let n = d / dist;
-                let vn =
-                    (model.synchronized_velocity(b) - model.synchronized_velocity(self.a)).dot(&n);
-                (bl.radius[self.a] + bl.radius[b] - dist, vn)
+                (bl.radius[self.a] + bl.radius[b] - dist, d / dist, model.synchronized_velocity(b))
             }
             // The nearest point of the wall, found over every facet (independent of the
             // contact list): overlap R - d, normal from the wall to the ball.
@@ -101,26 +110,37 @@ impl CollisionProbe {
                     })
                     .unwrap_or((0, x));
                 let d = x - p;
-                let n = d.try_normalize(0.0).unwrap_or_else(crate::math::Vec3::z);
-                let vn = (model.synchronized_velocity(self.a) - wall.velocity_at(f, &p)).dot(&n);
-                (bl.radius[self.a] - d.norm(), vn)
+                let n = d.try_normalize(0.0).unwrap_or_else(Vec3::z);
+                (bl.radius[self.a] - d.norm(), n, wall.velocity_at(f, &p))
             }
         };
+        let vel = model.synchronized_velocity(self.a) - v_other;
+        // relative normal velocity of the other body with respect to the ball, along the normal
+        // from the ball to the other body: < 0 approaching... kept as (v_other - v_ball) . (-n)
+        let vn = vel.dot(&n);
         let t = model.time;
-        let cross = |(t0, o0, _): (Real, Real, Real)| t0 + (t - t0) * o0 / (o0 - overlap);
+        let cross = |(t0, o0, ..): (Real, Real, Real, Vec3, Vec3)| t0 + (t - t0) * o0 / (o0 - overlap);
         match self.prev {
             None if overlap > 0.0 => self.seen.touching_at_start = true,
             Some(p) if self.seen.t_start.is_none() && overlap > 0.0 => {
                 self.seen.t_start = Some(cross(p));
                 self.seen.vn_in = p.2;
+                self.seen.vel_in = p.3;
+                self.seen.normal = p.4;
             }
             Some(p) if self.seen.t_start.is_some() && overlap <= 0.0 => {
                 self.seen.t_end = Some(cross(p));
                 self.seen.vn_out = vn;
+                self.seen.vel_out = vel;
+                self.seen.spin_out = model.synchronized_spin(self.a);
             }
             _ => {}
         }
-        self.prev = Some((t, overlap, vn));
+        if self.seen.t_start.is_some() && self.seen.t_end.is_none() {
+            self.seen.max_overlap = self.seen.max_overlap.max(overlap);
+            self.seen.max_force = self.seen.max_force.max(bl.force[self.a].dot(&n));
+        }
+        self.prev = Some((t, overlap, vn, vel, n));
     }
 }
 
@@ -148,6 +168,125 @@ fn effective_mass(case: &Case, a: usize, b: Body) -> Real {
     }
 }
 
+/// The contact model of a ball and another body, from the case.
+fn law_of_case(case: &Case, a: usize, b: Body) -> Option<&ContactModel> {
+    let ma = case.balls[a].material;
+    let mb = match b {
+        Body::Ball(b) => case.balls[b].material,
+        Body::Wall(w) => case.walls[w].material,
+    };
+    let (lo, hi) = (ma.min(mb), ma.max(mb));
+    case.contact_models
+        .iter()
+        .find(|(x, y, _)| *x == lo && *y == hi)
+        .map(|(_, _, law)| law)
+}
+
+/// Effective radius of a ball and another body (a wall is flat: the ball's radius), m.
+fn effective_radius(case: &Case, a: usize, b: Body) -> Real {
+    let ra = case.balls[a].radius;
+    match b {
+        Body::Ball(b) => {
+            let rb = case.balls[b].radius;
+            ra * rb / (ra + rb)
+        }
+        Body::Wall(_) => ra,
+    }
+}
+
+/// `int_0^1 dx / sqrt(1 - x^(5/2)) = (2/5) B(2/5, 1/2) = (2/5) Gamma(2/5) Gamma(1/2) / Gamma(9/10)`:
+/// the time to the largest overlap of an elastic Hertz impact is this times `d_max / v`
+/// (energy: `v'^2 = v^2 (1 - (d/d_max)^(5/2))`). Checked against quadrature in the tests.
+pub const HERTZ_LOADING: Real = 1.471_637_592_162_352_3;
+
+/// The closed-form reference of a measure for the pair's contact model, with its formula in
+/// words; `None` when the model has none for it.
+fn closed_form(case: &Case, measure: Measure, a: usize, b: Body, seen: &Collision) -> Option<(Real, String)> {
+    let law = law_of_case(case, a, b)?;
+    let m = effective_mass(case, a, b);
+    let r = effective_radius(case, a, b);
+    let v = -seen.vn_in;
+    if let Some(o) = Oscillator::of_case(case, a, b) {
+        let undamped = o.z == 0.0;
+        return match measure {
+            Measure::Restitution => Some((o.restitution(), format!("e = exp(−πζ/√(1−ζ²)) with ζ = {}", o.z))),
+            Measure::Duration => Some((
+                o.duration(),
+                format!(
+                    "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {:.6e} kg, ζ = {}",
+                    crate::output::num(o.kn),
+                    o.m,
+                    o.z
+                ),
+            )),
+            Measure::MaxOverlap if undamped => Some((v / o.wn, format!("δ_max = v/ωₙ = v √(m*/kₙ), v = {v:.9e} m/s"))),
+            Measure::MaxForce if undamped => Some((o.kn * v / o.wn, format!("F_max = kₙ v/ωₙ = v √(kₙ m*), v = {v:.9e} m/s"))),
+            _ => None,
+        };
+    }
+    match (law, measure) {
+        (ContactModel::LinearDashpot(l), Measure::Restitution) => Some((
+            l.restitution,
+            format!("the requested restitution (normal force clamped at zero: damping ratio ζ = {:.9} from the dimensionless impact)", l.damp_n),
+        )),
+        (ContactModel::Hysteretic(h), Measure::Restitution) => {
+            Some(((h.kn / h.k_unload).sqrt(), format!("e = √(kₙ/k_unload) = √({}/{})", crate::output::num(h.kn), crate::output::num(h.k_unload))))
+        }
+        (ContactModel::Hertz(h), Measure::Restitution) => Some((
+            h.restitution,
+            format!("the requested restitution (damping a = {:.9} from the dimensionless Hertz impact x'' = −x^{{3/2}} − a√(3/2) x^{{1/4}} x')", h.damping),
+        )),
+        (ContactModel::Hertz(h), Measure::MaxOverlap | Measure::MaxForce | Measure::Duration) if h.restitution == 1.0 => {
+            let es = h.pair.e_star;
+            let d_max = (15.0 * m * v * v / (16.0 * es * r.sqrt())).powf(0.4);
+            let head = format!("elastic Hertz impact, E* = {} Pa, R* = {} m, m* = {:.9e} kg, v = {v:.9e} m/s: ", crate::output::num(es), crate::output::num(r), m);
+            Some(match measure {
+                Measure::MaxOverlap => (d_max, head + "δ_max = (15 m* v²/(16 E* √R*))^{2/5}"),
+                Measure::MaxForce => (4.0 / 3.0 * es * r.sqrt() * d_max.powf(1.5), head + "F_max = (4/3) E* √R* δ_max^{3/2}"),
+                _ => (2.0 * HERTZ_LOADING * d_max / v, head + "t_c = 2 · 1.4716376 · δ_max/v (1.4716376 = (2/5) B(2/5, 1/2))"),
+            })
+        }
+        (ContactModel::Hertz(_) | ContactModel::LinearDashpot(_) | ContactModel::Hysteretic(_) | ContactModel::Linear(_), Measure::TangentialRestitution | Measure::ReboundSpin) => {
+            impulse_theory(case, law, measure, a, b, seen)
+        }
+        _ => None,
+    }
+}
+
+/// Rigid-body impulse theory of an oblique impact of a sphere on a fixed body, in the gross
+/// sliding range: the tangential impulse is `mu` times the normal impulse `m (1 + e) v_n`
+/// throughout, so the tangential velocity of the centre drops by `mu (1 + e) v_n`
+/// (`e_t = 1 - mu (1 + e) v_n / v_t`) and the spin grows by `5 mu (1 + e) v_n / (2 R)`
+/// (`I = (2/5) m R^2`). It applies while the contact point never sticks:
+/// `v_t / v_n >= (7/2) mu (1 + e)` (the sticking velocity of a sphere is `5/7` of the
+/// incoming one). No initial spin.
+fn impulse_theory(case: &Case, law: &ContactModel, measure: Measure, a: usize, b: Body, seen: &Collision) -> Option<(Real, String)> {
+    if let Body::Ball(b) = b {
+        if case.balls[b].fixed & dof::TRANSLATION != dof::TRANSLATION {
+            return None;
+        }
+    }
+    let (mu, e) = match law {
+        ContactModel::Hertz(h) => (h.friction, h.restitution),
+        ContactModel::LinearDashpot(l) => (l.friction, l.restitution),
+        ContactModel::Hysteretic(h) => (h.friction, (h.kn / h.k_unload).sqrt()),
+        ContactModel::Linear(l) if l.damp_n == 0.0 => (l.friction, 1.0),
+        _ => return None,
+    };
+    let n = seen.normal;
+    let vn = -seen.vel_in.dot(&n);
+    let vt = (seen.vel_in + n * vn).norm();
+    let r = case.balls[a].radius;
+    if vt < 3.5 * mu * (1.0 + e) * vn {
+        return None;
+    }
+    let head = format!("rigid-body impulse theory, gross sliding (v_t/v_n = {:.6} ≥ 3.5 μ(1+e) = {:.6}), μ = {mu}, e = {e}: ", vt / vn, 3.5 * mu * (1.0 + e));
+    Some(match measure {
+        Measure::TangentialRestitution => (1.0 - mu * (1.0 + e) * vn / vt, head + "e_t = 1 − μ(1+e) v_n/v_t"),
+        _ => (2.5 * mu * (1.0 + e) * vn / r, head + &format!("ω′ = 5 μ (1+e) v_n/(2R), R = {} m", crate::output::num(r))),
+    })
+}
+
 /// The contact of a linear spring and dashpot seen as a damped oscillator: the one place where
 /// its closed forms are written.
 #[derive(Clone, Copy, Debug)]
@@ -167,19 +306,11 @@ struct Oscillator {
 impl Oscillator {
     /// The linear contact between two case balls, from the case's own parameters.
     fn of_case(case: &Case, a: usize, b: Body) -> Option<Oscillator> {
-        let ma = case.balls[a].material;
-        let mb = match b {
-            Body::Ball(b) => case.balls[b].material,
-            Body::Wall(w) => case.walls[w].material,
+        let (kn, z) = match law_of_case(case, a, b)? {
+            ContactModel::Linear(l) => (l.kn, l.damp_n),
+            ContactModel::LinearDashpot(l) if !l.clamp => (l.kn, l.damp_n),
+            _ => return None,
         };
-        let (lo, hi) = (ma.min(mb), ma.max(mb));
-        let (kn, z) = case
-            .contact_models
-            .iter()
-            .find(|(x, y, _)| *x == lo && *y == hi)
-            .map(|(_, _, law)| match law {
-                ContactModel::Linear(l) => (l.kn, l.damp_n),
-            })?;
         let m = effective_mass(case, a, b);
         let wn = (kn / m).sqrt();
         Some(Oscillator {
@@ -222,6 +353,39 @@ pub enum Measure {
     Restitution,
     /// t_end - t_start.
     Duration,
+    /// Largest overlap during the contact.
+    MaxOverlap,
+    /// Largest normal contact force during the contact.
+    MaxForce,
+    /// Tangential velocity of the centre after / before, along the incoming tangential
+    /// direction.
+    TangentialRestitution,
+    /// Magnitude of the angular velocity after the contact.
+    ReboundSpin,
+}
+
+impl Measure {
+    /// The check kind as written in case files.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Measure::Restitution => "restitution",
+            Measure::Duration => "contact_duration",
+            Measure::MaxOverlap => "max_overlap",
+            Measure::MaxForce => "max_force",
+            Measure::TangentialRestitution => "tangential_restitution",
+            Measure::ReboundSpin => "rebound_spin",
+        }
+    }
+
+    /// Every measure.
+    pub const ALL: [Measure; 6] = [
+        Measure::Restitution,
+        Measure::Duration,
+        Measure::MaxOverlap,
+        Measure::MaxForce,
+        Measure::TangentialRestitution,
+        Measure::ReboundSpin,
+    ];
 }
 
 /// Evaluates a restitution or contact-duration check from the probe's record.
@@ -249,27 +413,16 @@ pub fn evaluate(
     out.what = match measure {
         Measure::Restitution => format!("restitution −v′ₙ/vₙ of the relative normal velocity of {pair}, taken at the last cycle before contact and the first cycle after it"),
         Measure::Duration => format!("time {pair} overlap (the overlap's zero crossings interpolated between cycles)"),
+        Measure::MaxOverlap => format!("largest overlap of {pair} over the cycles of the contact"),
+        Measure::MaxForce => format!("largest normal component of the contact force on ball {ida} over the cycles of the contact"),
+        Measure::TangentialRestitution => format!("tangential restitution v′_t/v_t of ball {ida}'s centre relative to the other body, along the incoming tangential direction"),
+        Measure::ReboundSpin => format!("magnitude of ball {ida}'s angular velocity after the contact with {pair}"),
     };
-    let oscillator = Oscillator::of_case(ctx.case, a, b);
-    let closed = oscillator.map(|o| match measure {
-        Measure::Restitution => (
-            o.restitution(),
-            format!("e = exp(−πζ/√(1−ζ²)) with ζ = {}", o.z),
-        ),
-        Measure::Duration => (
-            o.duration(),
-            format!(
-                "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {:.6e} kg, ζ = {}",
-                crate::output::num(o.kn),
-                o.m,
-                o.z
-            ),
-        ),
-    });
+    let closed = closed_form(ctx.case, measure, a, b, seen);
     let reference = match (expected, &closed) {
         (Some(e), Some((c, f))) => {
             out.formula =
-                format!("{e} (given in the case); closed form of the linear model: {f} = {c:.9}");
+                format!("{e} (given in the case); closed form: {f} = {c:.9}");
             e
         }
         (Some(e), None) => {
@@ -281,8 +434,10 @@ pub fn evaluate(
             *c
         }
         (None, None) => {
-            return out
-                .fail("no expected value given and no closed form for this contact model".into())
+            return out.fail(format!(
+                "no expected value given and no closed form of {} for this contact model and this impact",
+                measure.kind()
+            ))
         }
     };
     out.expected = Some(reference);
@@ -296,17 +451,24 @@ pub fn evaluate(
             Some(_) => "the bodies were still in contact at the end of the run".into(),
         });
     };
+    let n = seen.normal;
+    let tangential = |v: &Vec3| *v - n * v.dot(&n);
+    let t_in = tangential(&seen.vel_in);
     let measured = match measure {
         Measure::Restitution => -seen.vn_out / seen.vn_in,
         Measure::Duration => t1 - t0,
+        Measure::MaxOverlap => seen.max_overlap,
+        Measure::MaxForce => seen.max_force,
+        Measure::TangentialRestitution => tangential(&seen.vel_out).dot(&t_in) / t_in.norm_squared(),
+        Measure::ReboundSpin => seen.spin_out.norm(),
     };
     out.judge_relative(measured, reference, tolerance);
-    if let Some(o) = oscillator {
+    if let Some(o) = Oscillator::of_case(ctx.case, a, b) {
         overlap_curve(ctx, (&ida.to_string(), &idb), &o, t0, -seen.vn_in, out);
     }
     out.message = format!(
-        "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out",
-        seen.vn_in, seen.vn_out
+        "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out; largest overlap {:.6e} m, largest normal force {:.6e} N",
+        seen.vn_in, seen.vn_out, seen.max_overlap, seen.max_force
     );
 }
 

@@ -299,7 +299,7 @@ impl CheckSpec {
                     formula: h.formula,
                 }
             }
-            "restitution" | "contact_duration" => {
+            k if Measure::ALL.iter().any(|m| m.kind() == k) => {
                 let c: CollisionKeys = keys(value).map_err(err)?;
                 let other = match &c.other {
                     toml::Value::Integer(i) if *i >= 0 => Other::Ball(*i as u64),
@@ -312,7 +312,7 @@ impl CheckSpec {
                     }
                 }
                 CheckSpec::Collision {
-                    measure: if kind == "restitution" { Measure::Restitution } else { Measure::Duration },
+                    measure: Measure::ALL.into_iter().find(|m| m.kind() == kind).unwrap_or(Measure::Restitution),
                     ball: c.ball,
                     other,
                     expected: c.expected,
@@ -457,14 +457,7 @@ impl CheckSpec {
     pub fn kind(&self) -> &'static str {
         match self {
             CheckSpec::Harmonic { .. } => "harmonic",
-            CheckSpec::Collision {
-                measure: Measure::Restitution,
-                ..
-            } => "restitution",
-            CheckSpec::Collision {
-                measure: Measure::Duration,
-                ..
-            } => "contact_duration",
+            CheckSpec::Collision { measure, .. } => measure.kind(),
             CheckSpec::FinalValue { .. } => "final_value",
             CheckSpec::Analytic { .. } => "analytic",
             CheckSpec::SameSeries { .. } => "same_series",

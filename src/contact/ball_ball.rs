@@ -1,57 +1,94 @@
 //! Geometry and force of a ball-ball contact.
 
-use super::Contact;
-use crate::law::{ContactModel, Kinematics};
+use super::{Contact, Frame, FrameFlags};
+use crate::law::{ContactModel, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 use crate::model::Balls;
 
-/// Updates the geometry of a ball-ball contact and, when the balls overlap, its force.
+/// Effective mass of two bodies given as `Option` (None: infinitely heavy), kg.
+#[inline]
+pub(crate) fn effective_mass(a: Option<Real>, b: Option<Real>) -> Real {
+    match (a, b) {
+        (Some(ma), Some(mb)) => ma * mb / (ma + mb),
+        (Some(m), None) | (None, Some(m)) => m,
+        (None, None) => 0.0,
+    }
+}
+
+/// Updates the geometry of a ball-ball contact and, when the balls overlap (or are bonded),
+/// its local frame and force.
 ///
 /// Geometry: normal `n = (x_b - x_a)/|x_b - x_a|`, overlap `r_a + r_b - |x_b - x_a|`, contact
-/// point `x_a + (r_a - overlap/2) n` (the middle of the overlap). The relative velocity at the
-/// contact point is `(v_b + w_b x (x_c - x_b)) - (v_a + w_a x (x_c - x_a))`.
+/// point `x_a + (r_a - overlap/2) n` (the middle of the overlap). Branch vectors (seed 002):
+/// from each centre to the contact point, or `r_a n` and `-r_b n` with `no_ratch`. The
+/// relative velocity `(v_b + w_b x b_b) - (v_a + w_a x b_a)` drives the local frame
+/// ([`Frame::advance`]); the model sees the tangential increment in local coordinates and its
+/// local force is turned back to the world frame.
 ///
-/// The shear force of the previous cycle is first turned into the new contact plane with its
-/// magnitude kept (NOTE: the full incremental rotation of the local frame, seed 002, replaces
-/// this projection when the Woo local coordinates land).
+/// `install_bonds`: before the first cycle, a linear-bond contact within its `bond_gap` is
+/// bonded.
 #[inline]
-pub fn update(c: &mut Contact, balls: &Balls, law: &ContactModel, dt: Real) {
+pub fn update(
+    c: &mut Contact,
+    balls: &Balls,
+    law: &ContactModel,
+    dt: Real,
+    flags: FrameFlags,
+    install_bonds: bool,
+) {
     let (a, b) = (c.a as usize, c.b as usize);
     let d = balls.pos[b] - balls.pos[a];
     let dist = d.norm();
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     c.overlap = ra + rb - dist;
+    c.radius = ra * rb / (ra + rb);
     // NOTE: coincident centres have no normal; pick +z so that the run goes on and the blow-up
     // detector (overlap larger than a radius) reports the pair.
     c.normal = if dist > 0.0 { d / dist } else { Vec3::z() };
     // The contact point also exists across a gap (the middle of it): the timestep modes count
     // the stiffness of contacts about to touch, with their lever arms.
     c.point = balls.pos[a] + c.normal * (ra - 0.5 * c.overlap);
-    if c.overlap <= 0.0 {
+    if install_bonds {
+        if let ContactModel::LinearBond(m) = law {
+            c.state.bonded = c.overlap >= -m.bond_gap;
+        }
+    }
+    if c.overlap <= 0.0 && !law.holds(&c.state) {
         c.active = false;
-        c.shear = Vec3::zeros();
+        c.state = LawState::default();
         c.normal_force = 0.0;
         c.force = Vec3::zeros();
         return;
     }
-    c.active = true;
     let n = c.normal;
-    let va = balls.vel[a] + balls.spin[a].cross(&(c.point - balls.pos[a]));
-    let vb = balls.vel[b] + balls.spin[b].cross(&(c.point - balls.pos[b]));
-    let mass = match (balls.contact_mass(a), balls.contact_mass(b)) {
-        (Some(ma), Some(mb)) => ma * mb / (ma + mb),
-        (Some(m), None) | (None, Some(m)) => m,
-        (None, None) => 0.0,
+    if !c.active {
+        c.frame = Frame::new(&n, -c.overlap);
+        c.active = true;
+    }
+    let (ba, bb) = if flags.no_ratch {
+        (n * ra, -n * rb)
+    } else {
+        (c.point - balls.pos[a], c.point - balls.pos[b])
     };
-    super::turn_shear(&mut c.shear, &n);
+    let v_rel = (balls.vel[b] + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
+    let step = c.frame.advance(
+        &n,
+        &v_rel,
+        &balls.spin[a],
+        &balls.spin[b],
+        -c.overlap,
+        dt,
+        flags,
+    );
     let k = Kinematics {
         overlap: c.overlap,
-        normal: n,
-        rel_vel: vb - va,
-        mass,
-        dt,
+        vn: v_rel.dot(&n),
+        vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
+        du_t: Vec3::new(0.0, step.du.y, step.du.z),
+        mass: effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
+        radius: c.radius,
     };
-    let f = law.force(&k, &mut c.shear);
-    c.force = f.force;
-    c.normal_force = f.normal;
+    let f = law.force(&k, &mut c.state);
+    c.force = c.frame.to_world(&f.local);
+    c.normal_force = f.local.x;
 }

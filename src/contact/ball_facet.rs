@@ -10,10 +10,10 @@
 //! The side of the facet the ball is on is the sign of `n_f . (x - V_1)` (`n_f` the facet
 //! normal); a ball on an inactive side does not touch the facet.
 
-use super::FacetContact;
+use super::{FacetContact, Frame, FrameFlags};
 use crate::geom::closest_point;
-use crate::law::{ContactModel, Kinematics};
-use crate::math::Real;
+use crate::law::{ContactModel, Kinematics, LawState};
+use crate::math::{Real, Vec3};
 use crate::model::{side, Balls, Wall};
 
 /// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
@@ -41,9 +41,14 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
 }
 
 /// Force of a ball-facet contact whose activity has been resolved: the contact model's force
-/// for an active contact (the wall is piece a, the ball piece b: the model's normal points
-/// from the wall to the ball), nothing for an inactive one (its shear force is lost: in the
-/// reduced mode no contact state is handed over, seed 001).
+/// for an active contact, nothing for an inactive one (its state is lost: in the reduced mode
+/// no contact state is handed over, seed 001).
+///
+/// The wall is piece 1 and the ball piece 2 of the local frame (normal from the wall to the
+/// ball). The wall's velocity is taken at the contact point ([`Wall::velocity_at`]); the
+/// ball's branch vector is `c - x` (or `-R n_wall_to_ball` with `no_ratch`); the wall's angular
+/// velocity is its spin (zero for a deformable wall). The effective radius is the ball's (a
+/// flat facet).
 #[inline]
 pub fn update_force(
     c: &mut FacetContact,
@@ -51,26 +56,40 @@ pub fn update_force(
     wall: &Wall,
     law: &ContactModel,
     dt: Real,
+    flags: FrameFlags,
 ) {
     if !c.active {
-        c.shear = Default::default();
+        c.state = LawState::default();
         c.normal_force = 0.0;
         c.force = Default::default();
+        c.fresh = true;
         return;
     }
     let i = c.ball as usize;
-    let n_wall_to_ball = -c.normal;
-    let v_ball = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]));
-    let v_wall = wall.velocity_at(c.facet as usize, &c.point);
-    super::turn_shear(&mut c.shear, &n_wall_to_ball);
+    let n = -c.normal;
+    let r = balls.radius[i];
+    if c.fresh {
+        c.frame = Frame::new(&n, -c.overlap);
+        c.fresh = false;
+    }
+    let branch = if flags.no_ratch {
+        -n * r
+    } else {
+        c.point - balls.pos[i]
+    };
+    let v_ball = balls.vel[i] + balls.spin[i].cross(&branch);
+    let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
+    let w_wall = wall.spin();
+    let step = c.frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
     let k = Kinematics {
         overlap: c.overlap,
-        normal: n_wall_to_ball,
-        rel_vel: v_ball - v_wall,
+        vn: v_rel.dot(&n),
+        vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
+        du_t: Vec3::new(0.0, step.du.y, step.du.z),
         mass: balls.contact_mass(i).unwrap_or(0.0),
-        dt,
+        radius: r,
     };
-    let f = law.force(&k, &mut c.shear);
-    c.force = f.force;
-    c.normal_force = f.normal;
+    let f = law.force(&k, &mut c.state);
+    c.force = c.frame.to_world(&f.local);
+    c.normal_force = f.local.x;
 }

@@ -1,5 +1,7 @@
 //! The persistent contact list: a flat vector sorted by the pair of piece indices.
 
+use super::Frame;
+use crate::law::LawState;
 use crate::math::{Real, Vec3};
 
 /// Marks a pair of materials that has no contact model (never created: the model refuses it).
@@ -25,8 +27,13 @@ pub struct Contact {
     pub normal: Vec3,
     /// Contact point, m (world frame): the middle of the overlap region along the normal.
     pub point: Vec3,
-    /// Shear force on b, N (world frame): the state of the incremental shear law.
-    pub shear: Vec3,
+    /// Effective radius r_a r_b / (r_a + r_b), m.
+    pub radius: Real,
+    /// The local contact frame and generalized displacements (seed 002); set when the contact
+    /// becomes active.
+    pub frame: Frame,
+    /// The contact model's state (local coordinates).
+    pub state: LawState,
     /// Normal force on b along the normal, N (elastic + dashpot; > 0 pushes apart).
     pub normal_force: Real,
     /// Total force on b, N (world frame); a receives its opposite.
@@ -44,10 +51,18 @@ impl Contact {
             overlap: Real::NEG_INFINITY,
             normal: Vec3::zeros(),
             point: Vec3::zeros(),
-            shear: Vec3::zeros(),
+            radius: 0.0,
+            frame: Frame::new(&Vec3::x(), 0.0),
+            state: LawState::default(),
             normal_force: 0.0,
             force: Vec3::zeros(),
         }
+    }
+
+    /// The elastic shear force on b in the world frame, N (the model's state turned out of
+    /// the local frame).
+    pub fn shear_force(&self) -> Vec3 {
+        self.frame.to_world(&self.state.shear)
     }
 
     /// The sort key of the pair.
@@ -109,6 +124,7 @@ impl Contacts {
             Contact::key,
             |&(a, b)| pair_key(a, b),
             |&(a, b)| Contact::new(a, b, law_of(a, b)),
+            |c| c.state.bonded,
         );
     }
 }

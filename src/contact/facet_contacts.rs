@@ -2,6 +2,8 @@
 //! interactions: each interaction is the run of contacts of one ball with one wall.
 
 use crate::geom::Region;
+use super::Frame;
+use crate::law::LawState;
 use crate::math::{Real, Vec3};
 
 /// A contact between a ball and one facet of a wall (seed 001, "Faceted Wall Contact
@@ -31,8 +33,13 @@ pub struct FacetContact {
     pub wall_point: Vec3,
     /// The contact point `x + (R - overlap/2) n`: the middle of the overlap, m.
     pub point: Vec3,
-    /// Shear force on the ball, N (world frame): the state of the shear law.
-    pub shear: Vec3,
+    /// The local contact frame (seed 002; piece 1 the wall, piece 2 the ball, normal from
+    /// the wall to the ball); set when the contact becomes active.
+    pub frame: Frame,
+    /// The contact model's state (local coordinates).
+    pub state: LawState,
+    /// True until the contact's frame is made (at its first active cycle).
+    pub fresh: bool,
     /// Normal force on the ball along `-normal`, N (> 0 pushes the ball off the wall).
     pub normal_force: Real,
     /// Total force on the ball, N; the wall receives its opposite.
@@ -54,7 +61,9 @@ impl FacetContact {
             normal: Vec3::zeros(),
             wall_point: Vec3::zeros(),
             point: Vec3::zeros(),
-            shear: Vec3::zeros(),
+            frame: Frame::new(&Vec3::x(), 0.0),
+            state: LawState::default(),
+            fresh: true,
             normal_force: 0.0,
             force: Vec3::zeros(),
         }
@@ -126,6 +135,7 @@ impl FacetContacts {
             FacetContact::key,
             |&c| c,
             |&(b, w, f)| FacetContact::new(b, w, f, law_of(b, w)),
+            |_| false,
         );
         self.rebuild_interactions();
     }

@@ -6,16 +6,17 @@ pub mod ball_ball;
 pub mod ball_facet;
 mod contacts;
 mod facet_contacts;
+mod frame;
 
 pub use contacts::{pair_key, Contact, Contacts, NO_LAW};
 pub use facet_contacts::{FacetContact, FacetContacts, WallInteraction};
-
-use crate::math::Vec3;
+pub use frame::{initial_axes, Frame, FrameFlags, FrameStep};
 
 /// Replaces `list` by one entry per candidate (both sorted by key): an entry whose key is
-/// already in `list` is kept with its state, a new one is made by `make`. Returns the old
-/// buffer, to be passed back as `spare` next time (no allocation once buffers have grown).
-/// O(list + candidates).
+/// already in `list` is kept with its state, a new one is made by `make`; an old entry that
+/// is no candidate any more is dropped unless `keep` says otherwise (a bond outlives the
+/// broad phase). Returns the old buffer, to be passed back as `spare` next time (no
+/// allocation once buffers have grown). O(list + candidates).
 pub(crate) fn merge_sorted<T: Clone, C, K: Ord>(
     list: &mut Vec<T>,
     spare: Vec<T>,
@@ -23,6 +24,7 @@ pub(crate) fn merge_sorted<T: Clone, C, K: Ord>(
     key: impl Fn(&T) -> K,
     candidate_key: impl Fn(&C) -> K,
     make: impl Fn(&C) -> T,
+    keep: impl Fn(&T) -> bool,
 ) -> Vec<T> {
     let mut out = spare;
     out.clear();
@@ -31,6 +33,9 @@ pub(crate) fn merge_sorted<T: Clone, C, K: Ord>(
     for c in candidates {
         let want = candidate_key(c);
         while k < list.len() && key(&list[k]) < want {
+            if keep(&list[k]) {
+                out.push(list[k].clone());
+            }
             k += 1;
         }
         if k < list.len() && key(&list[k]) == want {
@@ -40,23 +45,6 @@ pub(crate) fn merge_sorted<T: Clone, C, K: Ord>(
             out.push(make(c));
         }
     }
+    out.extend(list[k..].iter().filter(|t| keep(t)).cloned());
     std::mem::replace(list, out)
-}
-
-/// Turns a shear force into the plane normal to `n`, keeping its magnitude.
-///
-/// NOTE: a stand-in for the incremental rotation of the local contact frame (seed 002, issue
-/// #6): it keeps the magnitude but not the part of the rotation about the normal.
-#[inline]
-pub(crate) fn turn_shear(shear: &mut Vec3, n: &Vec3) {
-    let old = shear.norm();
-    if old > 0.0 {
-        let proj = *shear - n * shear.dot(n);
-        let len = proj.norm();
-        *shear = if len > 0.0 {
-            proj * (old / len)
-        } else {
-            Vec3::zeros()
-        };
-    }
 }

@@ -1,19 +1,117 @@
 //! Contact models: the force-displacement law of a contact, chosen per pair of materials.
+//!
+//! Every model works in the contact's local frame ([`crate::contact::Frame`], seed 002): it
+//! receives the overlap, the normal relative velocity and the tangential displacement
+//! increment in local coordinates, keeps its own state ([`LawState`], local coordinates, so
+//! that it turns with the contact), and returns the force on piece b in local coordinates
+//! (`x`: normal, > 0 pushes the pieces apart; `y`, `z`: shear).
+//!
+//! Each model also provides its stiffnesses (contact stiffness matrix, automatic timestep),
+//! its critical-timestep formula (`[timestep] mode = "model"`, seed 003) and how its state is
+//! handed from one facet contact to another ([`ContactModel::hand_over`], used by the full
+//! resolution mode of issue #5).
 
+mod bond;
+mod hertz;
+mod hysteretic;
 mod linear;
+mod linear_dashpot;
+pub mod restitution;
 
-pub use linear::{ContactForce, Kinematics, Linear};
+pub use bond::LinearBond;
+pub use hertz::{Hertz, HertzPair};
+pub use hysteretic::Hysteretic;
+pub use linear::Linear;
+pub use linear_dashpot::LinearDashpot;
 
-use crate::math::{Real, Vec3};
+use crate::math::{Real, Vec3, PI};
 use crate::stiffness::ContactStiffness;
 
-/// A contact model with its parameters.
+/// What a model needs to know about one contact in one cycle.
+#[derive(Clone, Copy, Debug)]
+pub struct Kinematics {
+    /// Overlap, m (> 0 touching; a bonded contact may be called with a gap, < 0).
+    pub overlap: Real,
+    /// Normal relative velocity of b with respect to a, m/s (> 0: separating).
+    pub vn: Real,
+    /// Tangential relative velocity at the contact point, local coordinates (`x` = 0), m/s.
+    pub vel_t: Vec3,
+    /// Tangential displacement increment of this cycle, local coordinates (`x` = 0), m.
+    pub du_t: Vec3,
+    /// Effective inertial mass m_a m_b / (m_a + m_b), kg (a fixed body counts as infinite).
+    pub mass: Real,
+    /// Effective radius r_a r_b / (r_a + r_b), m (a wall counts as flat: the ball's radius).
+    pub radius: Real,
+}
+
+/// The state a model keeps per contact, in local coordinates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LawState {
+    /// Elastic shear force on b, local coordinates (`x` unused, 0), N.
+    pub shear: Vec3,
+    /// Hysteretic model: the largest overlap reached in this contact, m.
+    pub max_overlap: Real,
+    /// Linear bond: true while the bond holds.
+    pub bonded: bool,
+}
+
+/// Result of the force-displacement law for one contact, local coordinates.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactForce {
+    /// Total force on b: `x` normal (> 0 pushes apart), `y`, `z` shear, N.
+    pub local: Vec3,
+    /// True when the shear force sits on the Coulomb limit.
+    pub sliding: bool,
+}
+
+/// A contact model with its parameters (stiffnesses already multiplied by the softening
+/// factor).
 ///
 /// Dispatch is by `match` on this enum (no trait object per contact).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContactModel {
-    /// The PFC linear model ([`Linear`]): cheapest; stiffness independent of overlap.
+    /// The PFC linear model ([`Linear`]).
     Linear(Linear),
+    /// Linear spring-dashpot with the damping derived from a restitution ([`LinearDashpot`]).
+    LinearDashpot(LinearDashpot),
+    /// Hysteretic linear spring, Walton-Braun ([`Hysteretic`]).
+    Hysteretic(Hysteretic),
+    /// Hertz-Mindlin with no-slip tangential stiffness ([`Hertz`]).
+    Hertz(Hertz),
+    /// Linear contact bond ([`LinearBond`]).
+    LinearBond(LinearBond),
+}
+
+/// Coulomb limit on an elastic shear force (local): scales it back onto `limit` when larger.
+/// Returns true when it slid.
+#[inline]
+pub(crate) fn coulomb(shear: &mut Vec3, limit: Real) -> bool {
+    let limit = limit.max(0.0);
+    let fs2 = shear.norm_squared();
+    if fs2 > limit * limit {
+        // NOTE: fs2 > 0 here because limit >= 0.
+        *shear *= limit / fs2.sqrt();
+        true
+    } else {
+        false
+    }
+}
+
+/// The critical timestep formula of one model for one pair (seed 003), before the softening
+/// already applied to the stiffnesses: what [`ContactModel::model_timestep`] returns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelTimestep {
+    /// The timestep, s.
+    pub dt: Real,
+    /// The stiffness that set it, N/m.
+    pub stiffness: Real,
+}
+
+/// Duration of the loading stage of a linear spring of stiffness `k` against mass `m`: a
+/// quarter period, `(pi/2) sqrt(m/k)`.
+#[inline]
+pub fn quarter_period(m: Real, k: Real) -> Real {
+    0.5 * PI * (m / k).sqrt()
 }
 
 impl ContactModel {
@@ -21,34 +119,106 @@ impl ContactModel {
     pub fn name(&self) -> &'static str {
         match self {
             ContactModel::Linear(_) => "linear",
+            ContactModel::LinearDashpot(_) => "linear-dashpot",
+            ContactModel::Hysteretic(_) => "hysteretic",
+            ContactModel::Hertz(_) => "hertz",
+            ContactModel::LinearBond(_) => "linearbond",
         }
     }
 
-    /// Force on b for an active contact; updates the contact's shear state.
+    /// Force on b for a contact (active, or bonded); updates the contact's state.
     #[inline]
-    pub fn force(&self, k: &Kinematics, shear: &mut Vec3) -> ContactForce {
+    pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
         match self {
-            ContactModel::Linear(m) => m.force(k, shear),
+            ContactModel::Linear(m) => m.force(k, state),
+            ContactModel::LinearDashpot(m) => m.force(k, state),
+            ContactModel::Hysteretic(m) => m.force(k, state),
+            ContactModel::Hertz(m) => m.force(k, state),
+            ContactModel::LinearBond(m) => m.force(k, state),
         }
     }
 
-    /// The stiffnesses of an active contact at the given overlap (for the contact stiffness
-    /// matrix and the automatic timestep, seed 000).
-    pub fn stiffness(&self, _overlap: Real) -> ContactStiffness {
-        match self {
-            ContactModel::Linear(m) => ContactStiffness {
-                kn: m.kn,
-                ks: m.ks,
-                kn_rot: m.kn_rot,
-                ks_rot: m.ks_rot,
-            },
+    /// True when a contact in this state carries force even without overlap (a bond).
+    #[inline]
+    pub fn holds(&self, state: &LawState) -> bool {
+        matches!(self, ContactModel::LinearBond(_)) && state.bonded
+    }
+
+    /// The stiffnesses of a contact at the given overlap and effective radius (for the contact
+    /// stiffness matrix and the automatic timestep, seed 000): the tangent stiffnesses.
+    pub fn stiffness(&self, overlap: Real, radius: Real) -> ContactStiffness {
+        let (kn, ks, kn_rot, ks_rot) = match self {
+            ContactModel::Linear(m) => (m.kn, m.ks, m.kn_rot, m.ks_rot),
+            ContactModel::LinearDashpot(m) => (m.kn, m.ks, 0.0, 0.0),
+            ContactModel::Hysteretic(m) => (m.k_unload, m.ks, 0.0, 0.0),
+            ContactModel::Hertz(m) => {
+                let (kn, ks) = m.tangent(overlap.max(0.0), radius);
+                (kn, ks, 0.0, 0.0)
+            }
+            ContactModel::LinearBond(m) => (m.kn, m.ks, 0.0, 0.0),
+        };
+        ContactStiffness {
+            kn,
+            ks,
+            kn_rot,
+            ks_rot,
         }
     }
 
-    /// Elastic energy stored in an active contact, J.
-    pub fn strain_energy(&self, overlap: Real, shear: &Vec3) -> Real {
+    /// Elastic energy stored in a contact, J (shear: `|F_s|^2 / (2 k_s)` with the current
+    /// tangent shear stiffness).
+    pub fn strain_energy(&self, overlap: Real, radius: Real, state: &LawState) -> Real {
+        let s = self.stiffness(overlap, radius);
+        let normal = match self {
+            ContactModel::Hertz(m) => m.normal_energy(overlap.max(0.0), radius),
+            ContactModel::Hysteretic(m) => m.normal_energy(overlap, state),
+            _ => 0.5 * s.kn * overlap * overlap,
+        };
+        let shear = if s.ks > 0.0 {
+            0.5 * state.shear.norm_squared() / s.ks
+        } else {
+            0.0
+        };
+        normal + shear
+    }
+
+    /// The model's own critical timestep for a pair of effective mass `mass` and effective
+    /// radius `radius` (seed 003), with `loading_steps` steps per loading stage.
+    ///
+    /// - linear, linear-dashpot, linear bond: `(pi/2) sqrt(m*/kn) / N`;
+    /// - hysteretic: `min((pi/2) sqrt(m*/k_load) / N, (pi/2) sqrt(m*/k_unload) / 4)` (N steps
+    ///   in loading, at least 4 in unloading);
+    /// - Hertz: `(pi/2) sqrt(m*/k_H) / N` with `k_H = 2 E* sqrt(R* d)` the tangent normal
+    ///   stiffness at the overlap `d = 0.1 R*`.
+    pub fn model_timestep(&self, mass: Real, radius: Real, loading_steps: Real) -> ModelTimestep {
+        let linear = |k: Real| ModelTimestep {
+            dt: quarter_period(mass, k) / loading_steps,
+            stiffness: k,
+        };
         match self {
-            ContactModel::Linear(m) => m.strain_energy(overlap, shear),
+            ContactModel::Linear(m) => linear(m.kn),
+            ContactModel::LinearDashpot(m) => linear(m.kn),
+            ContactModel::LinearBond(m) => linear(m.kn),
+            ContactModel::Hysteretic(m) => {
+                let load = linear(m.kn);
+                let unload = ModelTimestep {
+                    dt: quarter_period(mass, m.k_unload) / 4.0,
+                    stiffness: m.k_unload,
+                };
+                if unload.dt < load.dt {
+                    unload
+                } else {
+                    load
+                }
+            }
+            ContactModel::Hertz(m) => linear(m.tangent(0.1 * radius, radius).0),
         }
+    }
+
+    /// Hands the model's state from a contact that stops being active to its successor on
+    /// another facet (issue #5, full mode): the shear force, expressed in the old local frame,
+    /// is returned for the successor to turn into its own frame; the other state goes as is.
+    pub fn hand_over(&self, state: &LawState) -> LawState {
+        *state
     }
 }

@@ -16,6 +16,8 @@ pub struct Settings {
     pub margin: Real,
     /// How the timestep of each cycle is chosen.
     pub timestep: TimestepMode,
+    /// Approximation flags and branch vectors of the local contact frames (seed 002).
+    pub frame: crate::contact::FrameFlags,
 }
 
 /// What can be wrong with a model being built or run.
@@ -375,13 +377,16 @@ impl Model {
             .list
             .iter()
             .filter(|c| c.active)
-            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, &c.shear));
+            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, c.radius, &c.state));
+        let balls_r = &self.balls.radius;
         let walls = self
             .facet_contacts
             .list
             .iter()
             .filter(|c| c.active)
-            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, &c.shear));
+            .map(|c| {
+                self.laws[c.law as usize].strain_energy(c.overlap, balls_r[c.ball as usize], &c.state)
+            });
         balls.chain(walls).fold(0.0, |a, b| a + b)
     }
 

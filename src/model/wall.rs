@@ -156,6 +156,14 @@ impl Wall {
         }
     }
 
+    /// Angular velocity of the wall, rad/s (a deformable wall has none: zero).
+    pub fn spin(&self) -> Vec3 {
+        match &self.motion {
+            WallMotion::Rigid { spin, .. } => *spin,
+            WallMotion::Deformable { .. } => Vec3::zeros(),
+        }
+    }
+
     /// The largest speed of any point of the wall, m/s: the largest vertex speed (the speed of
     /// a rigid or linearly interpolated motion is a convex function of position, so it peaks
     /// at a vertex: seed 000's "velocity at the facet periphery").

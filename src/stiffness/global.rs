@@ -39,7 +39,7 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
             Term {
                 a: Some(a),
                 b,
-                s: model.laws[c.law as usize].stiffness(c.overlap),
+                s: model.laws[c.law as usize].stiffness(c.overlap, c.radius),
                 normal: c.normal,
                 r_a: c.point - pos[a],
                 r_b: c.point - pos[b],
@@ -60,7 +60,7 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
                 Term {
                     a: None,
                     b,
-                    s: model.laws[c.law as usize].stiffness(c.overlap),
+                    s: model.laws[c.law as usize].stiffness(c.overlap, model.balls.radius[b]),
                     normal: c.normal,
                     r_a: Vec3::zeros(),
                     r_b: c.point - pos[b],

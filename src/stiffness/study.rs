@@ -17,6 +17,7 @@ pub fn primed_model(balls: &[(Vec3, Real, u8)], law: Linear) -> Result<Model, Mo
             gravity: Vec3::zeros(),
             margin: 1e-4,
             timestep: TimestepMode::Fixed(1e-6),
+            frame: Default::default(),
         },
         law,
     );

@@ -1,0 +1,64 @@
+//! Linear contact bond (PFC's contact bond on the linear model): a bonded contact carries
+//! tension and shear through linear springs until either strength is exceeded; then the bond
+//! breaks for good and the contact is a frictional linear contact.
+//!
+//! - bonded: `F_n = kn * overlap` (negative overlap: tension), `F_s <- F_s - ks du_t`, no
+//!   Coulomb limit; it breaks in the cycle where `-F_n > tensile` or `|F_s| > shear_strength`
+//!   (that cycle already uses the unbonded law);
+//! - unbonded: `F_n = kn * overlap` only while overlapping, Coulomb limit `friction * F_n`.
+//!
+//! Bonds are made once, before the first cycle, between balls whose gap is at most `bond_gap`
+//! (m, default 0: touching). Bonds are between balls only: between a ball and a wall the model
+//! acts as the unbonded contact.
+
+use super::linear::shear_force;
+use super::{ContactForce, Kinematics, LawState};
+use crate::math::{Real, Vec3};
+
+/// Parameters of the linear bond.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearBond {
+    /// Normal stiffness, N/m.
+    pub kn: Real,
+    /// Shear stiffness, N/m.
+    pub ks: Real,
+    /// Friction coefficient after breakage.
+    pub friction: Real,
+    /// Tensile strength of the bond, N.
+    pub tensile: Real,
+    /// Shear strength of the bond, N.
+    pub shear_strength: Real,
+    /// Largest gap at which a bond is made before the first cycle, m.
+    pub bond_gap: Real,
+}
+
+impl LinearBond {
+    /// Updates the state (bond, shear) and returns the force on b (local coordinates).
+    pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        let f_n = self.kn * k.overlap;
+        if state.bonded {
+            let trial = state.shear - k.du_t * self.ks;
+            if -f_n <= self.tensile && trial.norm() <= self.shear_strength {
+                state.shear = trial;
+                state.shear.x = 0.0;
+                return ContactForce {
+                    local: Vec3::new(f_n, trial.y, trial.z),
+                    sliding: false,
+                };
+            }
+            state.bonded = false;
+        }
+        if k.overlap <= 0.0 {
+            state.shear = Vec3::zeros();
+            return ContactForce {
+                local: Vec3::zeros(),
+                sliding: false,
+            };
+        }
+        let (fs, sliding) = shear_force(k, state, self.ks, self.friction * f_n, 0.0);
+        ContactForce {
+            local: Vec3::new(f_n, fs.y, fs.z),
+            sliding,
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Hertz-Mindlin: Hertz normal force, Mindlin's no-slip tangential stiffness, Coulomb friction,
+//! and a nonlinear dashpot tuned to a requested restitution.
+//!
+//! For a pair with effective modulus `E* = 1/((1-v_a^2)/E_a + (1-v_b^2)/E_b)`, effective shear
+//! modulus `G* = 1/(2(2-v_a)(1+v_a)/E_a + 2(2-v_b)(1+v_b)/E_b)` (a rigid body: `E = inf`) and
+//! effective radius `R*`:
+//! - elastic normal force `F_e = (4/3) E* sqrt(R*) d^(3/2)`, tangent stiffness
+//!   `S_n = dF_e/dd = 2 E* sqrt(R* d)`;
+//! - tangential stiffness (no slip) `S_t = 8 G* sqrt(R* d)`, used incrementally:
+//!   `F_s <- F_s - S_t du_t`, Coulomb limit `friction * F_n`;
+//! - dashpots `-a sqrt(m* S_n) v_n` (normal) and `-a sqrt(m* S_t) v_t` (shear, while sticking).
+//!
+//! The damping coefficient `a` is what makes a head-on collision produce the requested
+//! restitution `e`. Scaling `d = L x`, `t = (L / v) s` with `L = (m* v^2 / K)^(2/5)`,
+//! `K = (4/3) E* sqrt(R*)`, turns the impact into `x'' = -x^(3/2) - a sqrt(3/2) x^(1/4) x'`,
+//! `x(0) = 0`, `x'(0) = 1`: the restitution depends on `a` only, not on the impact speed, the
+//! masses or the moduli. [`super::restitution`] solves that equation and inverts it for `a`,
+//! with the normal force clamped at zero or not (`clamp`). (The popular closed form
+//! `a = -2 sqrt(5/6) ln e / sqrt(ln^2 e + pi^2)` comes from the linear oscillator and does not
+//! give `e`: the Chung & Ooi page shows by how much.)
+
+use super::linear::shear_force;
+use super::restitution::{damping_for, Shape};
+use super::{ContactForce, Kinematics, LawState};
+use crate::math::{Real, Vec3};
+
+/// The elastic constants of a pair of materials.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HertzPair {
+    /// Effective Young's modulus E*, Pa.
+    pub e_star: Real,
+    /// Effective shear modulus G*, Pa.
+    pub g_star: Real,
+}
+
+impl HertzPair {
+    /// From the Young's moduli (Pa, `inf` for a rigid body) and Poisson's ratios of two
+    /// materials.
+    pub fn of(e_a: Real, nu_a: Real, e_b: Real, nu_b: Real) -> Self {
+        let e_star = 1.0 / ((1.0 - nu_a * nu_a) / e_a + (1.0 - nu_b * nu_b) / e_b);
+        let g_star =
+            1.0 / (2.0 * (2.0 - nu_a) * (1.0 + nu_a) / e_a + 2.0 * (2.0 - nu_b) * (1.0 + nu_b) / e_b);
+        HertzPair { e_star, g_star }
+    }
+}
+
+/// Parameters of the Hertz-Mindlin model (moduli already multiplied by the softening factor).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hertz {
+    /// Effective moduli.
+    pub pair: HertzPair,
+    /// Coulomb friction coefficient.
+    pub friction: Real,
+    /// The requested coefficient of restitution, in (0, 1].
+    pub restitution: Real,
+    /// True: the total normal force is clamped at zero.
+    pub clamp: bool,
+    /// Damping coefficient `a` (derived from the restitution).
+    pub damping: Real,
+}
+
+impl Hertz {
+    /// The model for a requested restitution (damping derived, see the module).
+    pub fn new(pair: HertzPair, friction: Real, restitution: Real, clamp: bool) -> Self {
+        Hertz {
+            pair,
+            friction,
+            restitution,
+            clamp,
+            damping: damping_for(Shape::Hertz, restitution, clamp),
+        }
+    }
+
+    /// Tangent normal and shear stiffnesses `(2 E* sqrt(R* d), 8 G* sqrt(R* d))`, N/m.
+    #[inline]
+    pub fn tangent(&self, overlap: Real, radius: Real) -> (Real, Real) {
+        let a = (radius * overlap).sqrt();
+        (2.0 * self.pair.e_star * a, 8.0 * self.pair.g_star * a)
+    }
+
+    /// Elastic normal force `(4/3) E* sqrt(R*) d^(3/2)`, N.
+    #[inline]
+    pub fn elastic(&self, overlap: Real, radius: Real) -> Real {
+        4.0 / 3.0 * self.pair.e_star * radius.sqrt() * overlap * overlap.sqrt()
+    }
+
+    /// Elastic normal energy `(8/15) E* sqrt(R*) d^(5/2)`, J.
+    pub fn normal_energy(&self, overlap: Real, radius: Real) -> Real {
+        0.4 * self.elastic(overlap, radius) * overlap
+    }
+
+    /// Updates the shear state and returns the force on b (local coordinates).
+    pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        let d = k.overlap.max(0.0);
+        let (s_n, s_t) = self.tangent(d, k.radius);
+        let mut f_n = self.elastic(d, k.radius) - self.damping * (k.mass * s_n).sqrt() * k.vn;
+        if self.clamp {
+            f_n = f_n.max(0.0);
+        }
+        let c_s = self.damping * (k.mass * s_t).sqrt();
+        let (fs, sliding) = shear_force(k, state, s_t, self.friction * f_n, c_s);
+        ContactForce {
+            local: Vec3::new(f_n, fs.y, fs.z),
+            sliding,
+        }
+    }
+}

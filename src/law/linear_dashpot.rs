@@ -1,0 +1,65 @@
+//! Linear spring-dashpot: linear normal and shear springs with the normal dashpot derived from
+//! a requested coefficient of restitution.
+//!
+//! - normal force `F_n = kn * overlap - c_n v_n`, `c_n = 2 z sqrt(m* kn)`; with `clamp` the
+//!   total normal force is never negative (no pull at the end of unloading);
+//! - `z` is the damping ratio for which a head-on collision has restitution `e`: without the
+//!   clamp the closed form `z = -ln e / sqrt(pi^2 + ln^2 e)` (the damped oscillator); with the
+//!   clamp the dimensionless impact is solved numerically ([`super::restitution`]), because the
+//!   contact then ends before the overlap closes and the closed form would give a larger `e`;
+//! - shear: incremental spring `ks`, Coulomb limit `friction * F_n`, optional shear dashpot
+//!   `2 damp_s sqrt(m* ks)` while sticking.
+
+use super::linear::shear_force;
+use super::{ContactForce, Kinematics, LawState};
+use crate::math::{Real, Vec3};
+
+/// Parameters of the linear spring-dashpot model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearDashpot {
+    /// Normal stiffness, N/m.
+    pub kn: Real,
+    /// Shear stiffness, N/m.
+    pub ks: Real,
+    /// Coulomb friction coefficient.
+    pub friction: Real,
+    /// The requested coefficient of restitution, in (0, 1].
+    pub restitution: Real,
+    /// True: the total normal force is clamped at zero.
+    pub clamp: bool,
+    /// The normal damping ratio reproducing `restitution` (derived).
+    pub damp_n: Real,
+    /// Shear damping ratio.
+    pub damp_s: Real,
+}
+
+impl LinearDashpot {
+    /// The model for a requested restitution (the damping ratio derived, see the module).
+    pub fn new(kn: Real, ks: Real, friction: Real, restitution: Real, clamp: bool, damp_s: Real) -> Self {
+        let damp_n = super::restitution::damping_for(super::restitution::Shape::Linear, restitution, clamp);
+        LinearDashpot {
+            kn,
+            ks,
+            friction,
+            restitution,
+            clamp,
+            damp_n,
+            damp_s,
+        }
+    }
+
+    /// Updates the shear state and returns the force on b (local coordinates).
+    pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        let c_n = 2.0 * self.damp_n * (k.mass * self.kn).sqrt();
+        let mut f_n = self.kn * k.overlap - c_n * k.vn;
+        if self.clamp {
+            f_n = f_n.max(0.0);
+        }
+        let c_s = 2.0 * self.damp_s * (k.mass * self.ks).sqrt();
+        let (fs, sliding) = shear_force(k, state, self.ks, self.friction * f_n, c_s);
+        ContactForce {
+            local: Vec3::new(f_n, fs.y, fs.z),
+            sliding,
+        }
+    }
+}
