@@ -5,6 +5,8 @@ mod case_errors;
 mod cases;
 mod cli;
 mod engine;
+mod frame;
+mod models;
 mod stiffness;
 mod timestep;
 mod walls;

@@ -14,7 +14,7 @@ mod reference;
 mod series;
 pub mod walls;
 
-pub use collision::{Body, Collision, CollisionProbe, Measure, Other};
+pub use collision::{Body, Collision, CollisionProbe, Measure, Other, HERTZ_LOADING};
 pub use critical::{CriticalProbe, CriticalSnapshot, CriticalSpec};
 pub use golden::{golden_record, read_snapshot};
 pub use harmonic::upward_crossings;
