@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Writes the Chung & Ooi (2011) benchmark cases of this folder (edit this script, not the
+generated files, then run it: python3 cases/chung_ooi/make_cases.py).
+
+Chung, Y.C. and Ooi, J.Y. (2011), Benchmark tests for verifying discrete element modelling
+codes at particle impact level, Granular Matter 13:643-656. Material data of its Table 1, with
+the values as transcribed in Yade's scripts of these benchmarks where the two differ.
+The rigid plane is a wall of a material with young = inf (E* comes from the sphere alone).
+"""
+import math, os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CITE = "Chung & Ooi (2011), Granular Matter 13:643-656"
+
+MATERIALS = {
+    # name: (density kg/m^3, young Pa, poisson)
+    "glass": (2800.0, 4.8e10, 0.20),
+    "limestone": (2500.0, 2.0e10, 0.25),
+    "aluminium_alloy": (2699.0, 7.0e10, 0.30),
+    "magnesium_alloy": (1800.0, 4.0e10, 0.35),
+    "aluminium_oxide": (4000.0, 3.8e11, 0.23),
+    "cast_iron": (7000.0, 1.0e11, 0.25),
+}
+
+
+def material(name):
+    rho, e, nu = MATERIALS[name]
+    return f"[material.{name}]\ndensity = {rho}\nyoung = {e:.6e}\npoisson = {nu}\n"
+
+
+def write(name, text):
+    with open(os.path.join(HERE, name + ".toml"), "w") as f:
+        f.write(text)
+
+
+def timestep(steps):
+    return f'[timestep]\nmode = "model"\nloading_steps = {steps}\n'
+
+
+RIGID = "[material.rigid]\ndensity = 1000.0\nyoung = inf\npoisson = 0.3\n"
+
+
+def plane_wall():
+    return ('[[wall]]\nname = "plane"\nmaterial = "rigid"\n'
+            'plane = { center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [0.2, 0.2] }\n')
+
+
+# Test 1: two identical spheres, 10 m/s each (20 m/s relative), elastic.
+for mat in ["glass", "limestone"]:
+    r = 0.01
+    write(f"test1_{mat}", f'''name = "chung_ooi_test1_{mat}"
+description = """{CITE}, test 1: elastic normal impact of two identical {mat.replace('_', ' ')} \\
+spheres (R = 10 mm) at 10 m/s each. Largest overlap, largest force and contact duration against \\
+the Hertz solution (E* = E/(2(1-v^2)), R* = R/2, m* = m/2, v = 20 m/s)."""
+
+[run]
+duration = 2.2e-4
+margin = 1e-5
+
+{timestep(100)}
+{material(mat)}
+[[contact]]
+between = ["{mat}", "{mat}"]
+model = "hertz"
+friction = 0.35
+restitution = 1.0
+
+[[ball]]
+pos = [-0.01001, 0.0, 0.0]
+radius = {r}
+material = "{mat}"
+vel = [10.0, 0.0, 0.0]
+
+[[ball]]
+pos = [0.01001, 0.0, 0.0]
+radius = {r}
+material = "{mat}"
+vel = [-10.0, 0.0, 0.0]
+
+[output]
+series = ["interaction/1/2/overlap", "interaction/1/2/normal_force", "ball/1/vel", "energy/kinetic", "energy/strain", "dt"]
+
+[[check]]
+kind = "max_overlap"
+ball = 1
+other = 2
+tolerance = 1e-3
+
+[[check]]
+kind = "max_force"
+ball = 1
+other = 2
+tolerance = 1e-3
+
+[[check]]
+kind = "contact_duration"
+ball = 1
+other = 2
+tolerance = 1e-3
+
+[[check]]
+kind = "restitution"
+ball = 1
+other = 2
+tolerance = 1e-3
+
+[[check]]
+kind = "golden"
+''')
+
+# Test 2: a sphere on a rigid plane at 0.2 m/s, elastic.
+for mat in ["aluminium_alloy", "magnesium_alloy"]:
+    r = 0.1
+    write(f"test2_{mat}", f'''name = "chung_ooi_test2_{mat}"
+description = """{CITE}, test 2: elastic normal impact of a {mat.replace('_', ' ')} sphere \\
+(R = 0.1 m) on a rigid plane at 0.2 m/s. Largest overlap, largest force and contact duration \\
+against the Hertz solution (E* = E/(1-v^2), R* = R, m* = m)."""
+
+[run]
+duration = 1.2e-3
+margin = 1e-5
+
+{timestep(100)}
+{material(mat)}
+{RIGID}
+[[contact]]
+between = ["{mat}", "rigid"]
+model = "hertz"
+friction = 0.0
+restitution = 1.0
+
+[[ball]]
+pos = [0.0, 0.0, 0.10000002]
+radius = {r}
+material = "{mat}"
+vel = [0.0, 0.0, -0.2]
+
+{plane_wall()}
+[output]
+series = ["interaction/1/plane/overlap", "interaction/1/plane/normal_force", "ball/1/vel", "energy/kinetic", "dt"]
+
+[[check]]
+kind = "max_overlap"
+ball = 1
+other = "plane"
+tolerance = 1e-3
+
+[[check]]
+kind = "max_force"
+ball = 1
+other = "plane"
+tolerance = 1e-3
+
+[[check]]
+kind = "contact_duration"
+ball = 1
+other = "plane"
+tolerance = 1e-3
+
+[[check]]
+kind = "restitution"
+ball = 1
+other = "plane"
+tolerance = 1e-3
+
+[[check]]
+kind = "golden"
+''')
+
+# Test 3: restitution 0.2 ... 1.0 of a sphere on a rigid plane at 3.9 m/s.
+for mat in ["aluminium_oxide", "cast_iron"]:
+    for e in [0.2, 0.4, 0.6, 0.8, 1.0]:
+        for clamp in ([True, False] if (mat == "aluminium_oxide" and e == 0.4) else [True]):
+            tag = "" if clamp else "_unclamped"
+            write(f"test3_{mat}_e{int(round(e * 10)):02d}{tag}", f'''name = "chung_ooi_test3_{mat}_e{int(round(e * 10)):02d}{tag}"
+description = """{CITE}, test 3: a {mat.replace('_', ' ')} sphere (R = 2.5 mm) hits a rigid \\
+plane at 3.9 m/s with the Hertz model asked for restitution {e}{'' if clamp else ', normal force not clamped at zero'}. \\
+The measured -v'/v must be the requested value (the damping is derived from it by solving the \\
+dimensionless impact, src/law/restitution.rs)."""
+
+[run]
+duration = 3e-5
+margin = 1e-6
+
+{timestep(200)}
+{material(mat)}
+{RIGID}
+[[contact]]
+between = ["{mat}", "rigid"]
+model = "hertz"
+friction = 0.0
+restitution = {e}
+clamp = {str(clamp).lower()}
+
+[[ball]]
+pos = [0.0, 0.0, 0.002501]
+radius = 0.0025
+material = "{mat}"
+vel = [0.0, 0.0, -3.9]
+
+{plane_wall()}
+[output]
+series = ["interaction/1/plane/overlap", "interaction/1/plane/normal_force", "ball/1/vel", "dt"]
+
+[[check]]
+kind = "restitution"
+ball = 1
+other = "plane"
+tolerance = 5e-3
+
+[[check]]
+kind = "golden"
+''')
+
+# Test 4: oblique impacts at 5..85 degrees, |v| = 3.9 m/s, friction 0.092, elastic.
+MU, E = 0.092, 1.0
+for angle in range(5, 90, 5):
+    th = math.radians(angle)
+    vt, vn = 3.9 * math.sin(th), 3.9 * math.cos(th)
+    sliding = math.tan(th) >= 3.5 * MU * (1.0 + E)
+    judged = '''
+[[check]]
+kind = "tangential_restitution"
+ball = 1
+other = "plane"
+tolerance = 1e-3
+
+# NOTE: 2e-3: impulse theory takes the lever arm of the friction force as R; ours is the
+# distance to the middle of the overlap, R - d/2, shorter by up to d_max/(2R) = 1.2e-3 here.
+[[check]]
+kind = "rebound_spin"
+ball = 1
+other = "plane"
+tolerance = 2e-3
+''' if sliding else f'''
+# tan({angle} deg) = {math.tan(th):.4f} < 3.5 mu (1 + e) = {3.5 * MU * (1 + E):.4f}: the contact
+# sticks for part of the impact, where rigid-body impulse theory has no closed form for a
+# compliant contact; the tangential restitution and spin are shown on the Chung & Ooi page.
+'''
+    write(f"test4_angle{angle:02d}", f'''name = "chung_ooi_test4_angle{angle:02d}"
+description = """{CITE}, test 4: an aluminium oxide sphere (R = 2.5 mm) hits a rigid plane at \\
+3.9 m/s, {angle} degrees from the normal, friction 0.092, elastic (Hertz-Mindlin, no-slip \\
+tangential stiffness). {'In the gross-sliding range (tan theta >= 3.5 mu (1+e)) the tangential restitution and the rebound spin follow rigid-body impulse theory.' if sliding else 'Below the gross-sliding range: normal restitution judged, tangential values shown.'}"""
+
+[run]
+duration = 1.4e-5
+margin = 1e-6
+
+{timestep(200)}
+{material("aluminium_oxide")}
+{RIGID}
+[[contact]]
+between = ["aluminium_oxide", "rigid"]
+model = "hertz"
+friction = {MU}
+restitution = {E}
+
+[[ball]]
+pos = [0.0, 0.0, 0.002501]
+radius = 0.0025
+material = "aluminium_oxide"
+vel = [{vt!r}, 0.0, {-vn!r}]
+
+{plane_wall()}
+[output]
+series = ["interaction/1/plane/normal_force", "interaction/1/plane/shear_force", "ball/1/vel", "ball/1/spin", "dt"]
+
+[[check]]
+kind = "restitution"
+ball = 1
+other = "plane"
+tolerance = 1e-3
+{judged}
+[[check]]
+kind = "golden"
+''')
