@@ -18,6 +18,7 @@ fn settled(n: usize) -> Model {
         gravity: Vec3::new(0.0, 0.0, -9.81),
         margin: 0.1 * R,
         timestep: TimestepMode::Fixed(5e-6),
+        frame: Default::default(),
     };
     let mut law = study::linear_law(1e4, 1e4, 0.0, 0.0);
     (law.damp_n, law.damp_s) = (0.3, 0.3);

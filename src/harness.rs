@@ -101,12 +101,23 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
                 .map_or("?", |w| w.name.as_str())
         ),
         Limit::Model { a, b, wall } => {
-            let mat = |m: u32| model.materials.get(m as usize).map_or("?", |m| m.name.as_str());
+            let mat = |m: u32| {
+                model
+                    .materials
+                    .get(m as usize)
+                    .map_or("?", |m| m.name.as_str())
+            };
             let (other, law) = if wall {
                 let w = &model.walls[b as usize];
-                (format!("wall \"{}\"", w.name), model.contact_model(a as usize, w.material))
+                (
+                    format!("wall \"{}\"", w.name),
+                    model.contact_model(a as usize, w.material),
+                )
             } else {
-                (format!("a {} ball", mat(b)), model.contact_model(a as usize, b as usize))
+                (
+                    format!("a {} ball", mat(b)),
+                    model.contact_model(a as usize, b as usize),
+                )
             };
             format!(
                 "{} formula for a {} ball and {other}",

@@ -223,32 +223,50 @@ impl Model {
             }
         }
         let mut best = (Real::INFINITY, Limit::Cap);
-        let mut consider = |law: Option<&crate::law::ContactModel>, mass: Real, radius: Real, limit: Limit| {
-            if let Some(law) = law {
-                if mass > 0.0 {
-                    let t = law.model_timestep(mass, radius, loading_steps).dt;
-                    if t < best.0 {
-                        best = (t, limit);
+        let mut consider =
+            |law: Option<&crate::law::ContactModel>, mass: Real, radius: Real, limit: Limit| {
+                if let Some(law) = law {
+                    if mass > 0.0 {
+                        let t = law.model_timestep(mass, radius, loading_steps).dt;
+                        if t < best.0 {
+                            best = (t, limit);
+                        }
                     }
                 }
-            }
-        };
+            };
         for a in 0..n {
-            let Some((ma, ra, ca)) = small[a] else { continue };
+            let Some((ma, ra, ca)) = small[a] else {
+                continue;
+            };
             for b in a..n {
-                let Some((mb, rb, _)) = small[b] else { continue };
+                let Some((mb, rb, _)) = small[b] else {
+                    continue;
+                };
                 if a == b && ca < 2 {
                     continue;
                 }
                 let mass = crate::contact::ball_ball::effective_mass(ma, mb);
-                consider(self.contact_model(a, b), mass, ra * rb / (ra + rb), Limit::Model { a: a as u32, b: b as u32, wall: false });
+                consider(
+                    self.contact_model(a, b),
+                    mass,
+                    ra * rb / (ra + rb),
+                    Limit::Model {
+                        a: a as u32,
+                        b: b as u32,
+                        wall: false,
+                    },
+                );
             }
             for (w, wall) in self.walls.iter().enumerate() {
                 consider(
                     self.contact_model(a, wall.material),
                     ma.unwrap_or(0.0),
                     ra,
-                    Limit::Model { a: a as u32, b: w as u32, wall: true },
+                    Limit::Model {
+                        a: a as u32,
+                        b: w as u32,
+                        wall: true,
+                    },
                 );
             }
         }

@@ -134,7 +134,10 @@ fn shear_force_grows_by_ks_v_dt_then_slides_at_the_coulomb_limit() {
         c.shear_force().dot(&c.normal).abs() < 1e-9 * c.shear_force().norm(),
         "shear leaves the contact plane"
     );
-    assert!(c.shear_force().y < 0.0, "shear on ball 2 must oppose its motion");
+    assert!(
+        c.shear_force().y < 0.0,
+        "shear on ball 2 must oppose its motion"
+    );
     for _ in 0..8000 {
         m.cycle().unwrap();
     }

@@ -84,7 +84,10 @@ fn a_rigid_rotation_keeps_u_phi_and_turns_the_frame_with_the_pair() {
     assert!(err1 < 2e-4, "force turned with error {err1:e}");
     let (_, _, err2, _) = rigid_run(20_000);
     let order = (err1 / err2).log2();
-    assert!((order - 1.0).abs() < 0.05, "order of the frame's rotation error {order}");
+    assert!(
+        (order - 1.0).abs() < 0.05,
+        "order of the frame's rotation error {order}"
+    );
 }
 
 #[test]
@@ -143,7 +146,12 @@ fn pure_sliding_rolling_and_twisting_give_the_analytic_u_and_phi() {
         (n, v, wz, wz)
     });
     let expected = local(Vec3::new(0.0, -2.0 * b * w * t, 0.0));
-    assert!((slide.u.yz() - expected.yz()).norm() < 1e-12 * expected.norm(), "sliding u {:?} vs {:?}", slide.u, expected);
+    assert!(
+        (slide.u.yz() - expected.yz()).norm() < 1e-12 * expected.norm(),
+        "sliding u {:?} vs {:?}",
+        slide.u,
+        expected
+    );
     assert!(slide.phi.norm() == 0.0);
 
     let roll = drive(flags, steps, dt, |_| {
@@ -152,17 +160,30 @@ fn pure_sliding_rolling_and_twisting_give_the_analytic_u_and_phi() {
     });
     let expected = local(Vec3::new(0.0, 0.0, -2.0 * w * t));
     assert!(roll.u.yz().norm() < 1e-18, "rolling u {:?}", roll.u);
-    assert!((roll.phi - expected).norm() < 1e-12 * expected.norm(), "rolling phi {:?} vs {:?}", roll.phi, expected);
+    assert!(
+        (roll.phi - expected).norm() < 1e-12 * expected.norm(),
+        "rolling phi {:?} vs {:?}",
+        roll.phi,
+        expected
+    );
 
     let wx = n * w;
     let twist = drive(flags, steps, dt, |_| (n, Vec3::zeros(), Vec3::zeros(), wx));
     assert!(twist.u.yz().norm() == 0.0);
-    assert!((twist.phi.x - w * t).abs() < 1e-12 * w * t, "twist phi {}", twist.phi.x);
+    assert!(
+        (twist.phi.x - w * t).abs() < 1e-12 * w * t,
+        "twist phi {}",
+        twist.phi.x
+    );
     // the first tangential axis turned about n by w t / 2
     let t1 = twist.axes.row(1).transpose();
     let t1_0 = axes.row(1).transpose();
     let angle = t1_0.cross(&t1).dot(&n).atan2(t1_0.dot(&t1));
-    assert!((angle - 0.5 * w * t).abs() < 1e-6, "frame turned {angle} rad, expected {}", 0.5 * w * t);
+    assert!(
+        (angle - 0.5 * w * t).abs() < 1e-6,
+        "frame turned {angle} rad, expected {}",
+        0.5 * w * t
+    );
 }
 
 #[test]
@@ -175,7 +196,12 @@ fn the_approximation_flags_change_the_result_only_at_the_expected_order() {
         drive(flags, steps, dt, |k| {
             let rot = Quat::from_scaled_axis(Vec3::new(0.0, 0.0, 2.0) * (k as Real * dt));
             let n = rot * Vec3::x();
-            (n, rot * Vec3::new(0.0, 0.3, 0.1), Vec3::zeros(), Vec3::new(0.0, 0.0, 2.0))
+            (
+                n,
+                rot * Vec3::new(0.0, 0.3, 0.1),
+                Vec3::zeros(),
+                Vec3::new(0.0, 0.0, 2.0),
+            )
         })
         .u
     };
@@ -188,7 +214,10 @@ fn the_approximation_flags_change_the_result_only_at_the_expected_order() {
     let d2 = (run(approx, 5e-4) - run(FrameFlags::default(), 5e-4)).norm();
     assert!(d1 > 0.0);
     let ratio = d1 / d2;
-    assert!(ratio > 1.9, "difference ratio {ratio}: does not vanish with dt");
+    assert!(
+        ratio > 1.9,
+        "difference ratio {ratio}: does not vanish with dt"
+    );
 }
 
 #[test]
@@ -199,18 +228,30 @@ fn the_seed_axis_rule_fails_for_minus_y_and_ours_does_not() {
     let n = Vec3::new(0.0, -1.0, 0.0);
     assert!(n.y < n.z);
     assert_eq!(Vec3::y().cross(&n).norm(), 0.0);
-    let mut normals = vec![Vec3::x(), -Vec3::x(), Vec3::y(), -Vec3::y(), Vec3::z(), -Vec3::z()];
+    let mut normals = vec![
+        Vec3::x(),
+        -Vec3::x(),
+        Vec3::y(),
+        -Vec3::y(),
+        Vec3::z(),
+        -Vec3::z(),
+    ];
     let mut s: u64 = 7;
     for _ in 0..200 {
         let mut u = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (s >> 11) as Real / (1u64 << 53) as Real * 2.0 - 1.0
         };
         normals.push(Vec3::new(u(), u(), u()).normalize());
     }
     for n in normals {
         let a = initial_axes(&n);
-        assert!((a * a.transpose() - nalgebra::Matrix3::identity()).norm() < 1e-14, "{n:?}");
+        assert!(
+            (a * a.transpose() - nalgebra::Matrix3::identity()).norm() < 1e-14,
+            "{n:?}"
+        );
         assert!((a.row(0).transpose() - n).norm() == 0.0);
         assert!(a.determinant() > 0.0, "right-handed for {n:?}");
     }

@@ -12,10 +12,16 @@ fn the_linear_impact_solver_reproduces_the_damped_oscillator() {
     for z in [0.01, 0.1, 0.3, 0.6, 0.9] {
         let closed = (-PI * z / (1.0 - z * z).sqrt()).exp();
         let solved = restitution(Shape::Linear, z, false);
-        assert!((solved - closed).abs() < 1e-9, "z = {z}: {solved} vs {closed}");
+        assert!(
+            (solved - closed).abs() < 1e-9,
+            "z = {z}: {solved} vs {closed}"
+        );
         // and the inverse
         let back = damping_for(Shape::Linear, closed, false);
-        assert!((back - z).abs() < 1e-7 * z.max(0.1), "z = {z}: inverse {back}");
+        assert!(
+            (back - z).abs() < 1e-7 * z.max(0.1),
+            "z = {z}: inverse {back}"
+        );
     }
 }
 
@@ -25,7 +31,10 @@ fn clamping_raises_the_restitution_and_the_calibration_compensates() {
     // pull, so more energy comes back for the same damping.
     for shape in [Shape::Linear, Shape::Hertz] {
         for d in [0.1, 0.3, 0.6] {
-            assert!(restitution(shape, d, true) > restitution(shape, d, false), "{shape:?} {d}");
+            assert!(
+                restitution(shape, d, true) > restitution(shape, d, false),
+                "{shape:?} {d}"
+            );
         }
         for e in [0.2, 0.5, 0.9] {
             let a = damping_for(shape, e, true);
@@ -52,7 +61,10 @@ fn the_hertz_loading_constant_is_the_beta_integral() {
         sum += g(k as Real * h) * if k % 2 == 1 { 4.0 } else { 2.0 };
     }
     let integral = sum * h / 3.0;
-    assert!((integral - HERTZ_LOADING).abs() < 1e-10, "{integral} vs {HERTZ_LOADING}");
+    assert!(
+        (integral - HERTZ_LOADING).abs() < 1e-10,
+        "{integral} vs {HERTZ_LOADING}"
+    );
 }
 
 #[test]
@@ -64,4 +76,133 @@ fn effective_moduli_of_like_spheres_and_of_a_rigid_plane() {
     assert!((p.g_star - 4.8e10 / (4.0 * 1.8 * 1.2)).abs() < 1e-3);
     let w = HertzPair::of(7.0e10, 0.3, Real::INFINITY, 0.3);
     assert!((w.e_star - 7.0e10 / 0.91).abs() < 1e-2);
+}
+
+const PAIR: &str = r#"
+[run]
+steps = 1
+[timestep]
+mode = "model"
+loading_steps = 20
+[material.glass]
+density = 2500.0
+young = 5e6
+poisson = 0.3
+[material.steel]
+density = 7800.0
+young = inf
+poisson = 0.3
+[[contact]]
+between = ["glass", "glass"]
+model = "hertz"
+restitution = 0.5
+[[contact]]
+between = ["glass", "steel"]
+model = "linear-dashpot"
+kn = 1e3
+restitution = 0.5
+[[ball]]
+pos = [0.0, 0.0, 0.01]
+radius = 0.001
+material = "glass"
+[[ball]]
+pos = [0.0, 0.0, 0.02]
+radius = 0.002
+material = "glass"
+[[wall]]
+name = "floor"
+material = "steel"
+plane = { center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [0.1, 0.1] }
+"#;
+
+#[test]
+fn the_model_timestep_is_the_smallest_formula_over_the_pairs_present() {
+    // glass-glass Hertz, taken (by the documented rule) for the smallest glass ball with
+    // itself, r = 1 mm: m* = m/2, R* = r/2;
+    //   E* = E/(2(1 - v^2)), k = 2 E* sqrt(R* 0.1 R*) = 2 E* R* sqrt(0.1),
+    //   dt = (pi/2) sqrt(m*/k) / 20;
+    // glass-floor linear-dashpot: dt = (pi/2) sqrt(m/kn) / 20 with the smallest glass ball.
+    let case = ballast::case::parse(PAIR, std::path::Path::new("pair.toml")).unwrap();
+    let mut model = case.build_model(None).unwrap();
+    model.cycle().unwrap();
+    let m = 2500.0 * 4.0 / 3.0 * PI * 1e-9;
+    let e_star = 5e6 / (2.0 * (1.0 - 0.09));
+    let r_star = 0.0005;
+    let k = 2.0 * e_star * r_star * (0.1 as Real).sqrt();
+    let hertz = 0.5 * PI * (0.5 * m / k).sqrt() / 20.0;
+    let wall = 0.5 * PI * (m / 1e3).sqrt() / 20.0;
+    let expected = hertz.min(wall);
+    assert!(
+        (model.last_dt - expected).abs() < 1e-12 * expected,
+        "dt {} vs {expected} (Hertz {hertz}, wall {wall})",
+        model.last_dt
+    );
+    let words = ballast::harness::describe_limit(&model, model.dt_limit);
+    let which = if hertz < wall {
+        "hertz formula for a glass ball and a glass ball"
+    } else {
+        "linear-dashpot formula for a glass ball and wall \"floor\""
+    };
+    assert_eq!(words, which);
+}
+
+#[test]
+fn a_bond_carries_tension_until_its_strength_then_breaks_for_good() {
+    // Ball 2 is pulled away from ball 1 at 0.1 m/s (both translations fixed: prescribed
+    // velocity). Bonded at the start (touching), the bond pulls with kn * gap, gap = v t,
+    // until kn v t > tensile = 0.5 N: t_break = 0.5 / (1e4 * 0.1) = 5e-4 s; no force after.
+    let src = r#"
+[run]
+steps = 1000
+[timestep]
+mode = "fixed"
+dt = 1e-6
+[material.glass]
+density = 2500.0
+[[contact]]
+between = ["glass", "glass"]
+model = "linearbond"
+kn = 1e4
+ks = 1e4
+friction = 0.5
+tensile = 0.5
+shear_strength = 1.0
+[[ball]]
+pos = [0.0, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+fix = ["x", "y", "z"]
+[[ball]]
+pos = [0.02, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+vel = [0.1, 0.0, 0.0]
+fix = ["x", "y", "z"]
+"#;
+    let case = ballast::case::parse(src, std::path::Path::new("bond.toml")).unwrap();
+    let mut model = case.build_model(None).unwrap();
+    let mut broke_at = None;
+    for _ in 0..1000 {
+        model.cycle().unwrap();
+        let c = &model.contacts.list[0];
+        let gap = -c.overlap;
+        if c.active {
+            // tension on ball 2 pulls it back: force along -x of magnitude kn * gap
+            assert!(
+                (c.force.x + 1e4 * gap).abs() < 1e-9,
+                "bond force {} at gap {gap}",
+                c.force.x
+            );
+        } else if broke_at.is_none() {
+            broke_at = Some(model.time);
+        }
+        if broke_at.is_some() {
+            assert!(!c.active && !c.state.bonded, "a broken bond came back");
+        }
+    }
+    let t = broke_at.expect("the bond never broke");
+    assert!(
+        (t - 5e-4).abs() <= 1.01e-6,
+        "broke at {t} s, expected 5e-4 s (one step)"
+    );
 }

@@ -146,7 +146,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         positive(f, &key("density"), m.density)?;
         let young = m.young.unwrap_or(0.0);
         // NOTE: young = inf is a rigid body (for Hertz-type models: E* from the other side).
-        if !(young >= 0.0) {
+        if young.is_nan() || young < 0.0 {
             return Err(err(
                 &key("young"),
                 format!("{young}: must be a non-negative number (Pa)"),
@@ -508,21 +508,20 @@ fn parse_timestep(
         ("kinematic_eps", ts.kinematic_eps.is_some()),
         ("loading_steps", ts.loading_steps.is_some()),
     ];
-    let allowed: &[&str] =
-        match ts.mode.as_str() {
-            "fixed" => &["dt"],
-            "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
-            "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
-            "model" => &["dt", "loading_steps"],
-            m => {
-                return Err(err(
-                    "timestep.mode",
-                    format!(
+    let allowed: &[&str] = match ts.mode.as_str() {
+        "fixed" => &["dt"],
+        "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
+        "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
+        "model" => &["dt", "loading_steps"],
+        m => {
+            return Err(err(
+                "timestep.mode",
+                format!(
                     "unknown mode \"{m}\" (expected \"fixed\", \"auto\", \"scaled\" or \"model\")"
                 ),
-                ))
-            }
-        };
+            ))
+        }
+    };
     for (key, is_given) in given {
         if is_given && !allowed.contains(&key) {
             return Err(err(
@@ -708,7 +707,10 @@ fn contact_model(
     ];
     for (name, is_given) in given {
         if is_given && !allowed.contains(&name) {
-            return Err(err(name, format!("does not apply to model \"{}\"", c.model)));
+            return Err(err(
+                name,
+                format!("does not apply to model \"{}\"", c.model),
+            ));
         }
     }
     let soft = c.softening.unwrap_or(1.0);
@@ -718,7 +720,10 @@ fn contact_model(
         if v.is_finite() && v >= 0.0 {
             Ok(v)
         } else {
-            Err(err(name, format!("{v}: must be a non-negative finite number")))
+            Err(err(
+                name,
+                format!("{v}: must be a non-negative finite number"),
+            ))
         }
     };
     let ratio = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
@@ -726,11 +731,15 @@ fn contact_model(
         if v < 1.0 {
             Ok(v)
         } else {
-            Err(err(name, format!("{v}: a critical-damping ratio must be below 1")))
+            Err(err(
+                name,
+                format!("{v}: a critical-damping ratio must be below 1"),
+            ))
         }
     };
     let needed = |name: &str, v: Option<Real>, unit: &str| -> Result<Real, CaseError> {
-        let v = v.ok_or_else(|| err(name, format!("model \"{}\" needs {name} ({unit})", c.model)))?;
+        let v =
+            v.ok_or_else(|| err(name, format!("model \"{}\" needs {name} ({unit})", c.model)))?;
         positive(f, &key(name), v)
     };
     let restitution = || -> Result<Real, CaseError> {
@@ -781,14 +790,17 @@ fn contact_model(
             let clamp = c.clamp.unwrap_or(true);
             let Some((a, b)) = pair else {
                 return Ok(ContactModel::Hertz(Hertz::new(
-                    HertzPair { e_star: 1.0, g_star: 1.0 },
+                    HertzPair {
+                        e_star: 1.0,
+                        g_star: 1.0,
+                    },
                     friction,
                     1.0,
                     clamp,
                 )));
             };
             for m in [a, b] {
-                if !(m.young > 0.0) {
+                if m.young.is_nan() || m.young <= 0.0 {
                     return Err(CaseError::new(
                         f,
                         format!("material.{}.young", m.name),

@@ -89,7 +89,11 @@ impl CollisionProbe {
             Body::Ball(b) => {
                 let d = bl.pos[self.a] - bl.pos[b];
                 let dist = d.norm();
-                (bl.radius[self.a] + bl.radius[b] - dist, d / dist, model.synchronized_velocity(b))
+                (
+                    bl.radius[self.a] + bl.radius[b] - dist,
+                    d / dist,
+                    model.synchronized_velocity(b),
+                )
             }
             // The nearest point of the wall, found over every facet (independent of the
             // contact list): overlap R - d, normal from the wall to the ball.
@@ -119,7 +123,8 @@ impl CollisionProbe {
         // from the ball to the other body: < 0 approaching... kept as (v_other - v_ball) . (-n)
         let vn = vel.dot(&n);
         let t = model.time;
-        let cross = |(t0, o0, ..): (Real, Real, Real, Vec3, Vec3)| t0 + (t - t0) * o0 / (o0 - overlap);
+        let cross =
+            |(t0, o0, ..): (Real, Real, Real, Vec3, Vec3)| t0 + (t - t0) * o0 / (o0 - overlap);
         match self.prev {
             None if overlap > 0.0 => self.seen.touching_at_start = true,
             Some(p) if self.seen.t_start.is_none() && overlap > 0.0 => {
@@ -201,7 +206,13 @@ pub const HERTZ_LOADING: Real = 1.471_637_592_162_352_3;
 
 /// The closed-form reference of a measure for the pair's contact model, with its formula in
 /// words; `None` when the model has none for it.
-fn closed_form(case: &Case, measure: Measure, a: usize, b: Body, seen: &Collision) -> Option<(Real, String)> {
+fn closed_form(
+    case: &Case,
+    measure: Measure,
+    a: usize,
+    b: Body,
+    seen: &Collision,
+) -> Option<(Real, String)> {
     let law = law_of_case(case, a, b)?;
     let m = effective_mass(case, a, b);
     let r = effective_radius(case, a, b);
@@ -209,7 +220,10 @@ fn closed_form(case: &Case, measure: Measure, a: usize, b: Body, seen: &Collisio
     if let Some(o) = Oscillator::of_case(case, a, b) {
         let undamped = o.z == 0.0;
         return match measure {
-            Measure::Restitution => Some((o.restitution(), format!("e = exp(−πζ/√(1−ζ²)) with ζ = {}", o.z))),
+            Measure::Restitution => Some((
+                o.restitution(),
+                format!("e = exp(−πζ/√(1−ζ²)) with ζ = {}", o.z),
+            )),
             Measure::Duration => Some((
                 o.duration(),
                 format!(
@@ -219,8 +233,14 @@ fn closed_form(case: &Case, measure: Measure, a: usize, b: Body, seen: &Collisio
                     o.z
                 ),
             )),
-            Measure::MaxOverlap if undamped => Some((v / o.wn, format!("δ_max = v/ωₙ = v √(m*/kₙ), v = {v:.9e} m/s"))),
-            Measure::MaxForce if undamped => Some((o.kn * v / o.wn, format!("F_max = kₙ v/ωₙ = v √(kₙ m*), v = {v:.9e} m/s"))),
+            Measure::MaxOverlap if undamped => Some((
+                v / o.wn,
+                format!("δ_max = v/ωₙ = v √(m*/kₙ), v = {v:.9e} m/s"),
+            )),
+            Measure::MaxForce if undamped => Some((
+                o.kn * v / o.wn,
+                format!("F_max = kₙ v/ωₙ = v √(kₙ m*), v = {v:.9e} m/s"),
+            )),
             _ => None,
         };
     }
@@ -260,7 +280,14 @@ fn closed_form(case: &Case, measure: Measure, a: usize, b: Body, seen: &Collisio
 /// (`I = (2/5) m R^2`). It applies while the contact point never sticks:
 /// `v_t / v_n >= (7/2) mu (1 + e)` (the sticking velocity of a sphere is `5/7` of the
 /// incoming one). No initial spin.
-fn impulse_theory(case: &Case, law: &ContactModel, measure: Measure, a: usize, b: Body, seen: &Collision) -> Option<(Real, String)> {
+fn impulse_theory(
+    case: &Case,
+    law: &ContactModel,
+    measure: Measure,
+    a: usize,
+    b: Body,
+    seen: &Collision,
+) -> Option<(Real, String)> {
     if let Body::Ball(b) = b {
         if case.balls[b].fixed & dof::TRANSLATION != dof::TRANSLATION {
             return None;
@@ -282,8 +309,14 @@ fn impulse_theory(case: &Case, law: &ContactModel, measure: Measure, a: usize, b
     }
     let head = format!("rigid-body impulse theory, gross sliding (v_t/v_n = {:.6} ≥ 3.5 μ(1+e) = {:.6}), μ = {mu}, e = {e}: ", vt / vn, 3.5 * mu * (1.0 + e));
     Some(match measure {
-        Measure::TangentialRestitution => (1.0 - mu * (1.0 + e) * vn / vt, head + "e_t = 1 − μ(1+e) v_n/v_t"),
-        _ => (2.5 * mu * (1.0 + e) * vn / r, head + &format!("ω′ = 5 μ (1+e) v_n/(2R), R = {} m", crate::output::num(r))),
+        Measure::TangentialRestitution => (
+            1.0 - mu * (1.0 + e) * vn / vt,
+            head + "e_t = 1 − μ(1+e) v_n/v_t",
+        ),
+        _ => (
+            2.5 * mu * (1.0 + e) * vn / r,
+            head + &format!("ω′ = 5 μ (1+e) v_n/(2R), R = {} m", crate::output::num(r)),
+        ),
     })
 }
 
@@ -459,7 +492,9 @@ pub fn evaluate(
         Measure::Duration => t1 - t0,
         Measure::MaxOverlap => seen.max_overlap,
         Measure::MaxForce => seen.max_force,
-        Measure::TangentialRestitution => tangential(&seen.vel_out).dot(&t_in) / t_in.norm_squared(),
+        Measure::TangentialRestitution => {
+            tangential(&seen.vel_out).dot(&t_in) / t_in.norm_squared()
+        }
         Measure::ReboundSpin => seen.spin_out.norm(),
     };
     out.judge_relative(measured, reference, tolerance);

@@ -70,7 +70,8 @@ pub fn update(
     } else {
         (c.point - balls.pos[a], c.point - balls.pos[b])
     };
-    let v_rel = (balls.vel[b] + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
+    let v_rel =
+        (balls.vel[b] + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
     let step = c.frame.advance(
         &n,
         &v_rel,
@@ -91,4 +92,6 @@ pub fn update(
     let f = law.force(&k, &mut c.state);
     c.force = c.frame.to_world(&f.local);
     c.normal_force = f.local.x;
+    // a bond that broke in this cycle across a gap leaves the contact without force
+    c.active = c.overlap > 0.0 || law.holds(&c.state);
 }

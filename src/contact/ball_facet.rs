@@ -80,7 +80,9 @@ pub fn update_force(
     let v_ball = balls.vel[i] + balls.spin[i].cross(&branch);
     let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
     let w_wall = wall.spin();
-    let step = c.frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
+    let step = c
+        .frame
+        .advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
     let k = Kinematics {
         overlap: c.overlap,
         vn: v_rel.dot(&n),

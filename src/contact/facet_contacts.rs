@@ -1,8 +1,8 @@
 //! Ball-facet contacts in a flat list sorted by (ball, wall, facet), and the ball-wall
 //! interactions: each interaction is the run of contacts of one ball with one wall.
 
-use crate::geom::Region;
 use super::Frame;
+use crate::geom::Region;
 use crate::law::LawState;
 use crate::math::{Real, Vec3};
 

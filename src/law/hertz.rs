@@ -38,8 +38,8 @@ impl HertzPair {
     /// materials.
     pub fn of(e_a: Real, nu_a: Real, e_b: Real, nu_b: Real) -> Self {
         let e_star = 1.0 / ((1.0 - nu_a * nu_a) / e_a + (1.0 - nu_b * nu_b) / e_b);
-        let g_star =
-            1.0 / (2.0 * (2.0 - nu_a) * (1.0 + nu_a) / e_a + 2.0 * (2.0 - nu_b) * (1.0 + nu_b) / e_b);
+        let g_star = 1.0
+            / (2.0 * (2.0 - nu_a) * (1.0 + nu_a) / e_a + 2.0 * (2.0 - nu_b) * (1.0 + nu_b) / e_b);
         HertzPair { e_star, g_star }
     }
 }

@@ -35,8 +35,16 @@ pub struct LinearDashpot {
 
 impl LinearDashpot {
     /// The model for a requested restitution (the damping ratio derived, see the module).
-    pub fn new(kn: Real, ks: Real, friction: Real, restitution: Real, clamp: bool, damp_s: Real) -> Self {
-        let damp_n = super::restitution::damping_for(super::restitution::Shape::Linear, restitution, clamp);
+    pub fn new(
+        kn: Real,
+        ks: Real,
+        friction: Real,
+        restitution: Real,
+        clamp: bool,
+        damp_s: Real,
+    ) -> Self {
+        let damp_n =
+            super::restitution::damping_for(super::restitution::Shape::Linear, restitution, clamp);
         LinearDashpot {
             kn,
             ks,

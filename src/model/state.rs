@@ -385,7 +385,11 @@ impl Model {
             .iter()
             .filter(|c| c.active)
             .map(|c| {
-                self.laws[c.law as usize].strain_energy(c.overlap, balls_r[c.ball as usize], &c.state)
+                self.laws[c.law as usize].strain_energy(
+                    c.overlap,
+                    balls_r[c.ball as usize],
+                    &c.state,
+                )
             });
         balls.chain(walls).fold(0.0, |a, b| a + b)
     }

@@ -502,14 +502,33 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
         "rebound_spin" => "rebound spin |ω′| (rad/s)",
         _ => "",
     };
-    let mut rows = vec![["case", "quantity", "measured", "analytic", "relative error", "tolerance", "verdict"]
-        .map(String::from)
-        .to_vec()];
+    let mut rows = vec![[
+        "case",
+        "quantity",
+        "measured",
+        "analytic",
+        "relative error",
+        "tolerance",
+        "verdict",
+    ]
+    .map(String::from)
+    .to_vec()];
     let mut worst: Real = 0.0;
-    for s in summaries.iter().filter(|s| s.case.starts_with("chung_ooi_")) {
+    for s in summaries
+        .iter()
+        .filter(|s| s.case.starts_with("chung_ooi_"))
+    {
         for c in s.checks.iter().filter(|c| !quantity(&c.kind).is_empty()) {
             let (Some(v), Some(e)) = (c.value, c.expected) else {
-                rows.push(vec![s.case.clone(), quantity(&c.kind).into(), "-".into(), "-".into(), "-".into(), "-".into(), "FAIL".into()]);
+                rows.push(vec![
+                    s.case.clone(),
+                    quantity(&c.kind).into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "FAIL".into(),
+                ]);
                 continue;
             };
             let err = (v - e).abs() / e.abs();
@@ -531,15 +550,37 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
         link_cases(&table(&rows), summaries)
     );
     // Test 4 over every angle, from the series (incoming velocity from the case name's angle).
-    let mut t4 = vec![["angle (°)", "gross sliding", "e_t measured", "e_t impulse theory", "ω′ measured (rad/s)", "ω′ impulse theory"]
-        .map(String::from)
-        .to_vec()];
+    let mut t4 = vec![[
+        "angle (°)",
+        "gross sliding",
+        "e_t measured",
+        "e_t impulse theory",
+        "ω′ measured (rad/s)",
+        "ω′ impulse theory",
+    ]
+    .map(String::from)
+    .to_vec()];
     let (mu, e, r, v) = (0.092, 1.0, 0.0025, 3.9);
-    for s in summaries.iter().filter(|s| s.case.starts_with("chung_ooi_test4_angle")) {
-        let Ok(angle) = s.case.trim_start_matches("chung_ooi_test4_angle").parse::<Real>() else { continue };
-        let Ok(series) = crate::output::SeriesTable::read_csv(&reports.join("cases").join(&s.case).join("series.csv")) else { continue };
+    for s in summaries
+        .iter()
+        .filter(|s| s.case.starts_with("chung_ooi_test4_angle"))
+    {
+        let Ok(angle) = s
+            .case
+            .trim_start_matches("chung_ooi_test4_angle")
+            .parse::<Real>()
+        else {
+            continue;
+        };
+        let Ok(series) = crate::output::SeriesTable::read_csv(
+            &reports.join("cases").join(&s.case).join("series.csv"),
+        ) else {
+            continue;
+        };
         let last = |c: &str| series.column(c).and_then(|x| x.last().copied());
-        let (Some(vx), Some(wy)) = (last("ball/1/vel.x"), last("ball/1/spin.y")) else { continue };
+        let (Some(vx), Some(wy)) = (last("ball/1/vel.x"), last("ball/1/spin.y")) else {
+            continue;
+        };
         let th = angle.to_radians();
         let (vt, vn) = (v * th.sin(), v * th.cos());
         let sliding = th.tan() >= 3.5 * mu * (1.0 + e);
@@ -547,9 +588,17 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
             format!("{angle}"),
             if sliding { "yes" } else { "no" }.into(),
             format!("{:.5}", vx / vt),
-            if sliding { format!("{:.5}", 1.0 - mu * (1.0 + e) * vn / vt) } else { "-".into() },
+            if sliding {
+                format!("{:.5}", 1.0 - mu * (1.0 + e) * vn / vt)
+            } else {
+                "-".into()
+            },
             format!("{:.3}", wy.abs()),
-            if sliding { format!("{:.3}", 2.5 * mu * (1.0 + e) * vn / r) } else { "-".into() },
+            if sliding {
+                format!("{:.3}", 2.5 * mu * (1.0 + e) * vn / r)
+            } else {
+                "-".into()
+            },
         ]);
     }
     let _ = write!(
@@ -561,13 +610,20 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
         table(&t4)
     );
     // The popular closed-form damping against the requested restitution.
-    let mut lg = vec![["requested e", "a = −2√(5/6) ln e/√(ln²e + π²)", "e it produces (clamped)", "e it produces (not clamped)", "ballast's a (clamped)"]
-        .map(String::from)
-        .to_vec()];
+    let mut lg = vec![[
+        "requested e",
+        "a = −2√(5/6) ln e/√(ln²e + π²)",
+        "e it produces (clamped)",
+        "e it produces (not clamped)",
+        "ballast's a (clamped)",
+    ]
+    .map(String::from)
+    .to_vec()];
     for e in [0.2, 0.4, 0.6, 0.8, 0.95] {
         use crate::law::restitution::{damping_for, restitution, Shape};
         let ln = (e as Real).ln();
-        let a = -2.0 * (5.0 as Real / 6.0).sqrt() * ln / (ln * ln + crate::math::PI * crate::math::PI).sqrt();
+        let a = -2.0 * (5.0 as Real / 6.0).sqrt() * ln
+            / (ln * ln + crate::math::PI * crate::math::PI).sqrt();
         lg.push(vec![
             format!("{e}"),
             format!("{a:.6}"),
@@ -583,5 +639,8 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
          x″ = −x^(3/2) − a√(3/2) x^(1/4) x′ instead (test 3 above reproduces e to within 0.5 %).</p>{}",
         table(&lg)
     );
-    std::fs::write(reports.join("chung_ooi.html"), page("Chung & Ooi (2011) benchmarks", &h))
+    std::fs::write(
+        reports.join("chung_ooi.html"),
+        page("Chung & Ooi (2011) benchmarks", &h),
+    )
 }
