@@ -16,8 +16,8 @@
 //! `x(0) = 0`, `x'(0) = 1`: the restitution depends on `a` only, not on the impact speed, the
 //! masses or the moduli. [`super::restitution`] solves that equation and inverts it for `a`,
 //! with the normal force clamped at zero or not (`clamp`). (The popular closed form
-//! `a = -2 sqrt(5/6) ln e / sqrt(ln^2 e + pi^2)` comes from the linear oscillator and does not
-//! give `e`: the Chung & Ooi page shows by how much.)
+//! `a = -2 sqrt(5/6) ln e / sqrt(ln^2 e + pi^2)` gives `e` to 5 digits when the force is not
+//! clamped, but 0.325 instead of 0.2 when it is: the Chung & Ooi page shows the table.)
 
 use super::linear::shear_force;
 use super::restitution::{damping_for, Shape};

@@ -635,8 +635,9 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
     let _ = write!(
         h,
         "<h2>Why the damping is calibrated</h2><p>The Hertz dashpot −a √(m* S_n) v_n with the closed-form a used by several codes \
-         (derived for a linear spring) does not give the requested restitution; ballast solves the dimensionless impact \
-         x″ = −x^(3/2) − a√(3/2) x^(1/4) x′ instead (test 3 above reproduces e to within 0.5 %).</p>{}",
+         reproduces the requested restitution when the normal force may pull at the end of the contact (not clamped), but not when \
+         it is clamped at zero, as DEM codes usually do: the restitution then comes out larger. ballast solves the dimensionless impact \
+         x″ = −x^(3/2) − a√(3/2) x^(1/4) x′ for either case (test 3 above reproduces e to within 0.5 %).</p>{}",
         table(&lg)
     );
     std::fs::write(
