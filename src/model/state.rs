@@ -108,6 +108,7 @@ pub enum ModelError {
 ///     gravity: Vec3::new(0.0, 0.0, -9.81),
 ///     margin: 1e-4,
 ///     timestep: TimestepMode::Fixed(1e-4),
+///     frame: Default::default(),
 /// });
 /// let glass = model.add_material(Material { name: "glass".into(), density: 2500.0, young: 0.0, poisson: 0.0 });
 /// model.add_ball(&BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass)).unwrap();
