@@ -227,7 +227,7 @@ impl Model {
             |law: Option<&crate::law::ContactModel>, mass: Real, radius: Real, limit: Limit| {
                 if let Some(law) = law {
                     if mass > 0.0 {
-                        let t = law.model_timestep(mass, radius, loading_steps).dt;
+                        let t = law.model_timestep(mass, radius, loading_steps);
                         if t < best.0 {
                             best = (t, limit);
                         }

@@ -206,3 +206,40 @@ fix = ["x", "y", "z"]
         "broke at {t} s, expected 5e-4 s (one step)"
     );
 }
+
+#[test]
+fn each_model_says_which_state_goes_to_the_next_facet() {
+    // What the full mode (#5) hands over: the shear force always; the largest overlap for the
+    // hysteretic model (its unloading line continues); never a bond (bonds are ball-ball).
+    use ballast::law::{ContactModel, Hysteretic, LawState, LinearBond};
+    use ballast::math::Vec3;
+    let state = LawState {
+        shear: Vec3::new(0.0, 1.5, -2.0),
+        max_overlap: 3e-5,
+        bonded: true,
+    };
+    let hyst = ContactModel::Hysteretic(Hysteretic {
+        kn: 1e5,
+        k_unload: 4e5,
+        ks: 1e5,
+        friction: 0.5,
+    });
+    let bond = ContactModel::LinearBond(LinearBond {
+        kn: 1e5,
+        ks: 1e5,
+        friction: 0.5,
+        tensile: 1.0,
+        shear_strength: 1.0,
+        bond_gap: 0.0,
+    });
+    let h = hyst.hand_over(&state);
+    assert_eq!(
+        (h.shear, h.max_overlap, h.bonded),
+        (state.shear, 3e-5, false)
+    );
+    let b = bond.hand_over(&state);
+    assert_eq!(
+        (b.shear, b.max_overlap, b.bonded),
+        (state.shear, 0.0, false)
+    );
+}

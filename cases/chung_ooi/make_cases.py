@@ -37,6 +37,19 @@ def timestep(steps):
     return f'[timestep]\nmode = "model"\nloading_steps = {steps}\n'
 
 
+def checks(other, kinds, tolerance):
+    """The collision checks of one case, each against `other` (a ball id or a quoted wall name)."""
+    return "".join(f"""
+[[check]]
+kind = "{k}"
+ball = 1
+other = {other}
+tolerance = {tolerance}
+""" for k in kinds)
+
+
+HERTZ_IMPACT = ["max_overlap", "max_force", "contact_duration", "restitution"]
+
 RIGID = "[material.rigid]\ndensity = 1000.0\nyoung = inf\npoisson = 0.3\n"
 
 
@@ -79,31 +92,7 @@ vel = [-10.0, 0.0, 0.0]
 
 [output]
 series = ["interaction/1/2/overlap", "interaction/1/2/normal_force", "ball/1/vel", "energy/kinetic", "energy/strain", "dt"]
-
-[[check]]
-kind = "max_overlap"
-ball = 1
-other = 2
-tolerance = 1e-3
-
-[[check]]
-kind = "max_force"
-ball = 1
-other = 2
-tolerance = 1e-3
-
-[[check]]
-kind = "contact_duration"
-ball = 1
-other = 2
-tolerance = 1e-3
-
-[[check]]
-kind = "restitution"
-ball = 1
-other = 2
-tolerance = 1e-3
-
+{checks(2, HERTZ_IMPACT, "1e-3")}
 [[check]]
 kind = "golden"
 ''')
@@ -138,31 +127,7 @@ vel = [0.0, 0.0, -0.2]
 {plane_wall()}
 [output]
 series = ["interaction/1/plane/overlap", "interaction/1/plane/normal_force", "ball/1/vel", "energy/kinetic", "dt"]
-
-[[check]]
-kind = "max_overlap"
-ball = 1
-other = "plane"
-tolerance = 1e-3
-
-[[check]]
-kind = "max_force"
-ball = 1
-other = "plane"
-tolerance = 1e-3
-
-[[check]]
-kind = "contact_duration"
-ball = 1
-other = "plane"
-tolerance = 1e-3
-
-[[check]]
-kind = "restitution"
-ball = 1
-other = "plane"
-tolerance = 1e-3
-
+{checks('"plane"', HERTZ_IMPACT, "1e-3")}
 [[check]]
 kind = "golden"
 ''')

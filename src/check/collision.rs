@@ -119,8 +119,8 @@ impl CollisionProbe {
             }
         };
         let vel = model.synchronized_velocity(self.a) - v_other;
-        // relative normal velocity of the other body with respect to the ball, along the normal
-        // from the ball to the other body: < 0 approaching... kept as (v_other - v_ball) . (-n)
+        // velocity of the ball relative to the other body along the normal from the other body
+        // to the ball: < 0 while approaching (the same as (v_b - v_a) . n with n from a to b)
         let vn = vel.dot(&n);
         let t = model.time;
         let cross =

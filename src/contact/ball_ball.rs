@@ -81,14 +81,13 @@ pub fn update(
         dt,
         flags,
     );
-    let k = Kinematics {
-        overlap: c.overlap,
-        vn: v_rel.dot(&n),
-        vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
-        du_t: Vec3::new(0.0, step.du.y, step.du.z),
-        mass: effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
-        radius: c.radius,
-    };
+    let k = Kinematics::of_step(
+        c.overlap,
+        v_rel.dot(&n),
+        &step,
+        effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
+        c.radius,
+    );
     let f = law.force(&k, &mut c.state);
     c.force = c.frame.to_world(&f.local);
     c.normal_force = f.local.x;

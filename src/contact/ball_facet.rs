@@ -13,7 +13,7 @@
 use super::{FacetContact, Frame, FrameFlags};
 use crate::geom::closest_point;
 use crate::law::{ContactModel, Kinematics, LawState};
-use crate::math::{Real, Vec3};
+use crate::math::Real;
 use crate::model::{side, Balls, Wall};
 
 /// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
@@ -83,14 +83,13 @@ pub fn update_force(
     let step = c
         .frame
         .advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
-    let k = Kinematics {
-        overlap: c.overlap,
-        vn: v_rel.dot(&n),
-        vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
-        du_t: Vec3::new(0.0, step.du.y, step.du.z),
-        mass: balls.contact_mass(i).unwrap_or(0.0),
-        radius: r,
-    };
+    let k = Kinematics::of_step(
+        c.overlap,
+        v_rel.dot(&n),
+        &step,
+        balls.contact_mass(i).unwrap_or(0.0),
+        r,
+    );
     let f = law.force(&k, &mut c.state);
     c.force = c.frame.to_world(&f.local);
     c.normal_force = f.local.x;

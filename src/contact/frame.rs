@@ -126,11 +126,11 @@ impl Frame {
     }
 
     /// Advances the frame by one step (items 1-7 of the module documentation).
-    #[allow(clippy::too_many_arguments)]
     ///
     /// `n` is the current normal (unit, from 1 to 2), `v_rel` the relative velocity of 2 with
     /// respect to 1 at the contact point (mid-step), `w1`, `w2` the angular velocities
     /// (mid-step), `u_normal` the current normal displacement (-overlap).
+    #[allow(clippy::too_many_arguments)]
     pub fn advance(
         &mut self,
         n: &Vec3,

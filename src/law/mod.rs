@@ -44,6 +44,28 @@ pub struct Kinematics {
     pub radius: Real,
 }
 
+impl Kinematics {
+    /// What the model sees of a contact whose frame has just advanced by `step`: the
+    /// tangential parts (local `y`, `z`) of the step's velocity and displacement increment.
+    #[inline]
+    pub fn of_step(
+        overlap: Real,
+        vn: Real,
+        step: &crate::contact::FrameStep,
+        mass: Real,
+        radius: Real,
+    ) -> Self {
+        Kinematics {
+            overlap,
+            vn,
+            vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
+            du_t: Vec3::new(0.0, step.du.y, step.du.z),
+            mass,
+            radius,
+        }
+    }
+}
+
 /// The state a model keeps per contact, in local coordinates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LawState {
@@ -97,16 +119,6 @@ pub(crate) fn coulomb(shear: &mut Vec3, limit: Real) -> bool {
     }
 }
 
-/// The critical timestep formula of one model for one pair (seed 003), before the softening
-/// already applied to the stiffnesses: what [`ContactModel::model_timestep`] returns.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ModelTimestep {
-    /// The timestep, s.
-    pub dt: Real,
-    /// The stiffness that set it, N/m.
-    pub stiffness: Real,
-}
-
 /// Duration of the loading stage of a linear spring of stiffness `k` against mass `m`: a
 /// quarter period, `(pi/2) sqrt(m/k)`.
 #[inline]
@@ -150,6 +162,8 @@ impl ContactModel {
         let (kn, ks, kn_rot, ks_rot) = match self {
             ContactModel::Linear(m) => (m.kn, m.ks, m.kn_rot, m.ks_rot),
             ContactModel::LinearDashpot(m) => (m.kn, m.ks, 0.0, 0.0),
+            // NOTE: the unloading stiffness, the larger of the two: the estimate stays on the
+            // safe side whichever branch the contact is on.
             ContactModel::Hysteretic(m) => (m.k_unload, m.ks, 0.0, 0.0),
             ContactModel::Hertz(m) => {
                 let (kn, ks) = m.tangent(overlap.max(0.0), radius);
@@ -190,35 +204,36 @@ impl ContactModel {
     ///   in loading, at least 4 in unloading);
     /// - Hertz: `(pi/2) sqrt(m*/k_H) / N` with `k_H = 2 E* sqrt(R* d)` the tangent normal
     ///   stiffness at the overlap `d = 0.1 R*`.
-    pub fn model_timestep(&self, mass: Real, radius: Real, loading_steps: Real) -> ModelTimestep {
-        let linear = |k: Real| ModelTimestep {
-            dt: quarter_period(mass, k) / loading_steps,
-            stiffness: k,
-        };
+    pub fn model_timestep(&self, mass: Real, radius: Real, loading_steps: Real) -> Real {
+        let loading = |k: Real| quarter_period(mass, k) / loading_steps;
         match self {
-            ContactModel::Linear(m) => linear(m.kn),
-            ContactModel::LinearDashpot(m) => linear(m.kn),
-            ContactModel::LinearBond(m) => linear(m.kn),
+            ContactModel::Linear(m) => loading(m.kn),
+            ContactModel::LinearDashpot(m) => loading(m.kn),
+            ContactModel::LinearBond(m) => loading(m.kn),
             ContactModel::Hysteretic(m) => {
-                let load = linear(m.kn);
-                let unload = ModelTimestep {
-                    dt: quarter_period(mass, m.k_unload) / 4.0,
-                    stiffness: m.k_unload,
-                };
-                if unload.dt < load.dt {
-                    unload
-                } else {
-                    load
-                }
+                loading(m.kn).min(quarter_period(mass, m.k_unload) / 4.0)
             }
-            ContactModel::Hertz(m) => linear(m.tangent(0.1 * radius, radius).0),
+            ContactModel::Hertz(m) => loading(m.tangent(0.1 * radius, radius).0),
         }
     }
 
-    /// Hands the model's state from a contact that stops being active to its successor on
-    /// another facet (issue #5, full mode): the shear force, expressed in the old local frame,
-    /// is returned for the successor to turn into its own frame; the other state goes as is.
+    /// The part of a contact's state that goes to its successor when the active contact of a
+    /// ball-wall interaction moves to another facet (issue #5, full mode). The shear force is
+    /// in the old local frame; the caller turns it into the successor's frame.
+    /// - linear, linear-dashpot, Hertz: the elastic shear force;
+    /// - hysteretic: the shear force and the largest overlap (the unloading line goes on);
+    /// - linear bond: the shear force only: bonds are between balls, never handed to a facet.
     pub fn hand_over(&self, state: &LawState) -> LawState {
-        *state
+        match self {
+            ContactModel::Hysteretic(_) => LawState {
+                shear: state.shear,
+                max_overlap: state.max_overlap,
+                bonded: false,
+            },
+            _ => LawState {
+                shear: state.shear,
+                ..LawState::default()
+            },
+        }
     }
 }
