@@ -1,8 +1,8 @@
 //! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
 //! force-displacement.
 
-use crate::contact::{associative, ball_ball, ball_facet};
-use crate::model::{Model, ModelError};
+use crate::contact::{associative, ball_ball, ball_facet, full};
+use crate::model::{Model, ModelError, Resolution};
 use rayon::prelude::*;
 
 /// Below this many contacts the force loop runs on one thread (threads cost more than they save).
@@ -129,10 +129,26 @@ impl Model {
         } else {
             fc.list.iter_mut().for_each(geometry);
         }
+        fc.hidden = 0;
+        fc.proximity = 0;
         for it in &fc.interactions {
             let wall = &walls[it.wall as usize];
             let run = &mut fc.list[it.start as usize..it.end as usize];
             associative::resolve(run, &wall.mesh);
+            if wall.resolution == Resolution::Full {
+                let input = full::FullInput {
+                    mesh: &wall.mesh,
+                    normals: &wall.normals,
+                    cutoff: wall.cutoff_angle,
+                    laws,
+                    centre: balls.pos[it.ball as usize],
+                    radius: balls.radius[it.ball as usize],
+                };
+                let stats = full::resolve(run, &input);
+                fc.hidden += stats.hidden;
+                fc.proximity += stats.proximity;
+                fc.handovers += stats.handovers as u64;
+            }
         }
         let flags = self.settings.frame;
         let force = |c: &mut crate::contact::FacetContact| {

@@ -18,16 +18,16 @@ density = 7800.0
 """
 
 
-def contact(kn, friction, damp):
+def contact(kn, friction, damp, ks=None, damp_s=None):
     return f"""
 [[contact]]
 between = ["glass", "steel"]
 model = "linear"
 kn = {kn!r}
-ks = {kn!r}
+ks = {kn if ks is None else ks!r}
 friction = {friction!r}
 damp_n = {damp!r}
-damp_s = {damp!r}
+damp_s = {damp if damp_s is None else damp_s!r}
 """
 
 
@@ -69,8 +69,9 @@ def strips(xs, zs, y0, y1):
     return v, f
 
 
-def setup(duration, dt, friction, damp, gravity="[0.0, 0.0, -9.81]"):
-    """[run], [timestep] (fixed dt), the materials and the glass-steel contact."""
+def setup(duration, dt, friction, damp, gravity="[0.0, 0.0, -9.81]", kn=None, ks=None, damp_s=None):
+    """[run], [timestep] (fixed dt), the materials and the glass-steel contact (kn: KN unless
+    given)."""
     return f'''
 [run]
 duration = {duration}
@@ -79,7 +80,7 @@ gravity = {gravity}
 [timestep]
 mode = "fixed"
 dt = {dt}
-{MATERIALS}{contact(KN, friction, damp)}'''
+{MATERIALS}{contact(KN if kn is None else kn, friction, damp, ks, damp_s)}'''
 
 
 def one_ball_wall(name, mesh_text, every, quantities, active):
@@ -348,3 +349,365 @@ plane = {{ center = {vec(centre)}, normal = [2.0, -3.0, 9.0], size = [0.16, 0.16
 every = 20
 series = ["interaction/1/floor/active", "interaction/2/floor/active", "interaction/3/floor/active", "interaction/1/floor/touching", "interaction/2/floor/touching", "interaction/3/floor/touching", "interaction/1/floor/normal_force", "interaction/2/floor/normal_force", "interaction/3/floor/normal_force"]
 {checks}''')
+
+# =============================================================================================
+# Full resolution mode (issue #5): Figures 8a, 8b, 9 and 6/7 with proximity contacts.
+# A ball (R = 1 cm) pressed by a constant force F = 10 N (no gravity) on a linear contact with
+# kn = 1e5 N/m: one contact on a flat wall carries F at U = F/kn = 1e-4 m.
+F9, KN9 = 10.0, 1e5
+U9 = F9 / KN9
+
+
+def surface(xs, ys, zf, skip=()):
+    """A surface z = zf(x, y) over the grid xs x ys, each cell cut along the diagonal from
+    (x_i, y_j) to (x_i+1, y_j+1) into facets (a, b, c) and (a, c, d), normals up; the facets
+    whose numbers are in `skip` are left out (holes). Returns vertices and facets."""
+    v = [(x, y, zf(x, y)) for y in ys for x in xs]
+    idx = lambda i, j: j * len(xs) + i
+    f = []
+    for j in range(len(ys) - 1):
+        for i in range(len(xs) - 1):
+            f += [(idx(i, j), idx(i + 1, j), idx(i + 1, j + 1)), (idx(i, j), idx(i + 1, j + 1), idx(i, j + 1))]
+    return v, [t for k, t in enumerate(f) if k not in skip]
+
+
+def inside(p, tri):
+    """True when the xy projection of p lies inside the xy projection of triangle tri."""
+    (x, y), s = p, []
+    for k in range(3):
+        (x0, y0), (x1, y1) = tri[k][:2], tri[(k + 1) % 3][:2]
+        s.append((x1 - x0) * (y - y0) - (y1 - y0) * (x - x0))
+    return all(c >= 0 for c in s) or all(c <= 0 for c in s)
+
+
+def changes(v, f, x0, x1, y, samples=200000):
+    """Times the facet under the point (x, y) changes as x goes from x0 to x1 (dense sampling of
+    the path, point-in-triangle on the xy projection): the hand-overs of the active contact of a
+    ball whose centre follows that path over a flat or gently sloped grid."""
+    last, count, where = None, 0, []
+    for k in range(samples + 1):
+        x = x0 + (x1 - x0) * k / samples
+        under = [n for n, t in enumerate(f) if inside((x, y), [v[i] for i in t])]
+        cur = under[0] if under else None
+        if last is not None and cur != last:
+            count += 1
+            where.append(x)
+        last = cur
+    return count, where
+
+
+def full_wall(name, mesh_text, resolution, cutoff=None, extra=""):
+    cut = "" if cutoff is None else f"cutoff_angle_deg = {cutoff!r}\n"
+    return f'''[[wall]]
+name = "{name}"
+material = "steel"
+resolution = "{resolution}"
+{cut}{extra}{mesh_text}'''
+
+
+def pressed_ball(pos, fix, vel=None):
+    v = "" if vel is None else f"vel = {vec(vel)}\n"
+    return f'''[[ball]]
+id = 1
+pos = {vec(pos)}
+radius = 0.01
+material = "glass"
+force = [0.0, 0.0, {-F9!r}]
+{v}fix = [{", ".join('"%s"' % d for d in fix)}]
+'''
+
+
+def series_section(every, names):
+    return f'''
+[output]
+every = {every}
+series = [{", ".join('"%s"' % x for x in names)}]
+'''
+
+
+def final(series, expected, formula, tol=1e-6):
+    return f'''
+[[check]]
+kind = "final_value"
+series = "{series}"
+expected = {expected!r}
+tolerance = {tol!r}
+formula = "{formula}"
+'''
+
+
+def active(expected, wall="floor"):
+    return f'''
+[[check]]
+kind = "active_count"
+ball = 1
+wall = "{wall}"
+expected = {expected}
+'''
+
+
+# ---------------------------------------------------------------------------------------------
+# Figure 8a: a sliver. Two facets pairs of one wall meet at a tip along y at x = 0: the top
+# (z = 0, normal +z) and the bottom, sloping down at ALPHA8 (normal (sin, 0, -cos)), closed by a
+# thin back face at x = 0.04. The ball presses on the top at x = C8, where the sliver is only
+# C8 tan(ALPHA8) = 4e-5 m thick, thinner than the overlap: the ball overlaps the bottom facet too,
+# from its inner side, with its wall contact point on the face (no link). Reduced mode: two
+# active contacts, both pushing the ball up. Full mode: the segment from the ball centre to the
+# bottom contact point crosses the top facet, which has the larger overlap: one active contact,
+# carrying F at U = F/kn as on a single facet (Figure 4b).
+ALPHA8, C8, Y8 = math.atan(0.005), 0.008, 0.003
+L8, W8 = 0.04, 0.02
+zb = -L8 * math.tan(ALPHA8)
+v8 = [(0.0, -W8, 0.0), (L8, -W8, 0.0), (L8, W8, 0.0), (0.0, W8, 0.0), (L8, -W8, zb), (L8, W8, zb)]
+f8 = [(0, 1, 2), (0, 2, 3),  # top, normal +z
+      (0, 5, 4), (0, 3, 5),  # bottom, normal (sin, 0, -cos)
+      (1, 4, 5), (1, 5, 2)]  # back face, normal +x
+# Reduced mode: both faces carry. Centre at height z: U_top = R - z, U_bot = R - (z + C8 tan a) cos a
+# (distance to the bottom plane through the tip with unit normal (sin a, 0, cos a) up to sign);
+# vertical equilibrium kn (U_top + U_bot cos a) = F, x and y held.
+ca, ta = math.cos(ALPHA8), math.tan(ALPHA8)
+# kn (R - z) + kn (R - (z + C8 ta) ca) ca = F  ->  z (1 + ca^2) = R (1 + ca) - C8 ta ca^2 - F/kn
+z8 = (R * (1 + ca) - C8 * ta * ca * ca - F9 / KN9) / (1 + ca * ca)
+u_top, u_bot = R - z8, R - (z8 + C8 * ta) * ca
+assert u_bot > 0.0
+for mode, n_act, z_start in (("reduced", 2, z8), ("full", 1, R - U9), ("inactive", 1, R - U9)):
+    extra = 'inactive = [ { facet = 2, side = "below" }, { facet = 3, side = "below" } ]\n' if mode == "inactive" else ""
+    res = "reduced" if mode == "inactive" else mode
+    name = "fig8a_sliver_" + mode
+    checks = active(n_act)
+    if mode == "reduced":
+        checks += final("interaction/1/floor/overlap", u_top,
+                        f"two contacts share F: kₙ(U_top + U_bot cos α) = F with U_top = R − z, U_bot = R − (z + c tan α) cos α, c = {C8} m, tan α = {ta}: U_top = {u_top:.9e} m")
+        checks += final("wall/floor/force.z", -F9, "the wall carries −F = −10 N (vertical; the tilted bottom contact also pushes the held ball sideways)")
+    else:
+        checks += final("interaction/1/floor/overlap", U9, "U = F/kₙ = 10 N / 1e5 N/m: one contact, as on a single facet (Figure 4b)")
+        checks += final("interaction/1/floor/normal_force", F9, "F = 10 N on the one active contact")
+    if mode == "full":
+        checks += final("contacts/hidden", 1.0, "one contact (the bottom facet's) hidden behind the top facet", tol=0.0)
+    what = {
+        "reduced": "Reduced mode: both contacts are active (two forces push the ball up), the associative logic has no link to choose by.",
+        "full": "Full mode: the segment from the ball centre to the bottom facet's contact point crosses the top facet, whose contact has the larger overlap, so only the top contact stays active and the ball carries F at U = F/kn as on one facet.",
+        "inactive": "Reduced mode with the inner (lower) sides of the bottom facets inactive, the seed's alternative for a wedge: one active contact.",
+    }[mode]
+    write(name, f'''name = "{name}"
+description = """Seed 001, Figure 8a: a ball pressed (F = 10 N) on a thin sliver of one wall: a top \\
+facet pair and a bottom facet pair meeting at a tip at {math.degrees(ALPHA8):.3f} degrees. Where the ball \\
+presses, {C8 * 100:.1f} cm from the tip, the sliver is {C8 * ta * 1e6:.0f} um thick, less than the overlap, so the \\
+ball overlaps the bottom facet too, through the top one. {what}"""
+[run]
+duration = 0.02
+gravity = [0.0, 0.0, 0.0]
+
+[timestep]
+mode = "fixed"
+dt = 1e-6
+{MATERIALS}{contact(KN9, 0.5, 0.7)}
+{pressed_ball((C8, Y8, z_start), ["x", "y", "rx", "ry", "rz"])}
+{full_wall("floor", mesh(v8, f8), res, extra=extra)}{series_section(20, ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/overlap", "interaction/1/floor/normal_force", "wall/floor/force", "contacts/hidden"])}{checks}''')
+
+# ---------------------------------------------------------------------------------------------
+# Figure 8b: small wall features: a sheet folded twice (a Z fold) into three layers S8 = 3e-5 m
+# apart, less than the overlap, so the ball pressed on the top layer overlaps all three, each at
+# a face point (no links). Reduced mode: three active contacts sharing F. Full mode: the
+# segments to the two lower layers cross the top layer: one active contact, U = F/kn.
+S8, L8b, W8b = 3e-5, 0.02, 0.02
+v8b, f8b = [], []
+for k in range(3):
+    v8b += [(-L8b, -W8b, -k * S8), (L8b, -W8b, -k * S8), (L8b, W8b, -k * S8), (-L8b, W8b, -k * S8)]
+f8b = [(0, 1, 2), (0, 2, 3),      # layer 0 (z = 0), normal +z
+       (4, 6, 5), (4, 7, 6),      # layer 1 (z = -s), normal -z
+       (8, 9, 10), (8, 10, 11),   # layer 2 (z = -2s), normal +z
+       (1, 5, 6), (1, 6, 2),      # fold at x = +L joining layers 0 and 1
+       (4, 8, 11), (4, 11, 7)]    # fold at x = -L joining layers 1 and 2
+# Reduced: kn (3 U0 - 3 s) = F, U0 the top layer's overlap.
+u0_red = (F9 / KN9 + 3 * S8) / 3
+for mode, n_act, u_exp in (("reduced", 3, u0_red), ("full", 1, U9)):
+    name = "fig8b_pleats_" + mode
+    checks = active(n_act)
+    checks += final("interaction/1/floor/overlap", u_exp,
+                    "three contacts share F: kₙ(U₀ + (U₀ − s) + (U₀ − 2s)) = F, s = 3e-5 m: U₀ = F/(3kₙ) + s" if mode == "reduced"
+                    else "U = F/kₙ = 1e-4 m: one contact, as on a single facet")
+    checks += final("interaction/1/floor/normal_force", F9, "the resultant normal force balances F = 10 N")
+    if mode == "full":
+        checks += final("contacts/hidden", 2.0, "the two lower layers' contacts hidden behind the top layer", tol=0.0)
+    write(name, f'''name = "{name}"
+description = """Seed 001, Figure 8b: small wall features. One wall is a sheet folded twice into three \\
+layers 30 um apart (less than the overlap); a ball pressed (F = 10 N) on the top layer overlaps all \\
+three, each at a point inside a face, so no contacts are linked. {"Reduced mode: three active contacts share F, the ball sits 2e-5 m lower than on one facet." if mode == "reduced" else "Full mode: the segments from the ball centre to the two lower contact points cross the top layer, whose contact has the largest overlap: one active contact, U = F/kn."}"""
+[run]
+duration = 0.02
+gravity = [0.0, 0.0, 0.0]
+
+[timestep]
+mode = "fixed"
+dt = 1e-6
+{MATERIALS}{contact(KN9, 0.5, 0.7)}
+{pressed_ball((0.001, 0.002, R - U9), ["x", "y", "rx", "ry", "rz"])}
+{full_wall("floor", mesh(v8b, f8b), mode)}{series_section(20, ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/overlap", "interaction/1/floor/normal_force", "contacts/hidden"])}{checks}''')
+
+# ---------------------------------------------------------------------------------------------
+# Figure 9: the ball pressed by F slides at V9 along x over a flat wall with a very large
+# friction coefficient; x, y and the rotations are held, z is free. The shear spring (ks = 1e3
+# N/m, no shear damping) stretches by V9 t: |shear| = ks V9 t on one large facet. On a grid of
+# 3 mm cells (each two facets) the active contact moves from facet to facet: in full mode the
+# state follows and the series is the one-facet series; in reduced mode it restarts from zero at
+# each hand-over.
+KS9, V9, A9 = 1e3, 0.05, 0.003
+X0, X1, Y9 = -0.0115, 0.0085, 0.0013
+T9 = (X1 - X0) / V9
+xs9 = [A9 * (i - 6) for i in range(13)]
+ys9 = [A9 * (j - 2) for j in range(5)]
+flat9 = surface(xs9, ys9, lambda x, y: 0.0)
+hand_overs, where9 = changes(flat9[0], flat9[1], X0, X1, Y9)
+# the facet under the middle of the path, left out for the hole case
+hole = next(n for n, t in enumerate(flat9[1]) if inside((0.0015, Y9), [flat9[0][i] for i in t]))
+hole_grid = surface(xs9, ys9, lambda x, y: 0.0, skip={hole})
+t_hole = (min(flat9[0][i][0] for i in flat9[1][hole]) - X0) / V9  # the centre reaches the hole's cell
+# a convex kink at x = 0: flat for x <= 0, sloping down at KINK deg beyond
+KINK = 10.0
+kink_grid = surface(xs9, ys9, lambda x, y: -max(x, 0.0) * math.tan(math.radians(KINK)))
+one = ([(-0.05, -0.05, 0.0), (0.05, -0.05, 0.0), (0.0, 0.06, 0.0)], [(0, 1, 2)])
+shear9 = ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/normal_force", "interaction/1/floor/shear_force", "contacts/handovers"]
+line = f'''
+[[check]]
+kind = "analytic"
+series = "interaction/1/floor/shear_force"
+reference = {{ kind = "polynomial", coeffs = [0.0, {KS9 * V9!r}] }}
+tolerance = 1e-9
+formula = "|S| = kₛ v t: the shear spring stretched by the slide, kₛ = {KS9:g} N/m, v = {V9} m/s (friction 1e6: never sliding)"
+'''
+same = '''
+[[check]]
+kind = "same_series"
+series = "interaction/1/floor/shear_force"
+case = "fig9_one_facet.toml"
+tolerance = 1e-9
+'''
+
+
+def drops(count, formula, min_drop=0.1 * KS9 * A9):
+    return f'''
+[[check]]
+kind = "drops"
+series = "interaction/1/floor/shear_force"
+min_drop = {min_drop!r}
+expected = {count}
+formula = "{formula}"
+'''
+
+
+cases9 = {
+    "fig9_one_facet": ("reduced", None, one, "on ONE large facet (the reference: no hand-over, the shear spring stretches all the way)", line),
+    "fig9_full": ("full", 0.0, flat9, f"in full mode (Theta = 0) over a grid of 3 mm cells, 96 facets: at each of the {hand_overs} hand-overs between coplanar facets the shear state goes to the new facet, so the series is the one-facet series", line + same + drops(0, "no drop: every hand-over passes the state on")),
+    "fig9_reduced": ("reduced", None, flat9, f"in reduced mode over the same grid: the shear force restarts from zero at each of the {hand_overs} hand-overs", drops(hand_overs, f"{hand_overs} hand-overs: the facet under the centre changes {hand_overs} times along the path (dense sampling, point in triangle, in make_cases.py)")),
+    "fig9_hole": ("full", 0.0, hole_grid, "in full mode over the grid with one facet missing on the path (a hole): the contacts on either side of the hole are not linked, so the state is not passed across it (while the ball is over the hole it touches its rim at two or three unlinked points, so more than one contact is active there)", drops(1, f"one loss of more than half the shear stored before the hole (kₛ v t = {KS9 * V9 * t_hole:.1f} N when the centre reaches it): the state does not cross the hole; every other hand-over passes it on (smaller losses among the contacts on the rim are not counted)", min_drop=0.5 * KS9 * V9 * t_hole)),
+    "fig9_kink_beyond": ("full", 5.0, kink_grid, f"in full mode (Theta = 5 deg) over a grid with a convex kink at x = 0 beyond which it slopes down at {KINK:g} deg: the facets across the kink differ by more than Theta, so the state is not passed across it", drops(1, "one drop: at the kink (10° > Θ = 5°); the coplanar hand-overs pass the state on")),
+    "fig9_kink_within": ("full", 15.0, kink_grid, f"in full mode (Theta = 15 deg) over the same kinked grid: {KINK:g} deg is within Theta, so the state crosses the kink too", drops(0, "no drop: 10° ≤ Θ = 15°, the state crosses the kink")),
+}
+for name, (mode, cutoff, (vv, ff), what, checks) in cases9.items():
+    write(name, f'''name = "{name}"
+description = """Seed 001, Figure 9: a ball pressed on a wall (F = 10 N) is dragged along x at \\
+{V9} m/s with a very large friction coefficient (x, y and rotations held, z free), {what}."""
+[run]
+duration = {T9!r}
+gravity = [0.0, 0.0, 0.0]
+
+[timestep]
+mode = "fixed"
+dt = 1e-5
+{MATERIALS}{contact(KN9, 1e6, 0.7, ks=KS9, damp_s=0.0)}
+{pressed_ball((X0, Y9, R - U9), ["x", "y", "rx", "ry", "rz"], vel=(V9, 0.0, 0.0))}
+{full_wall("floor", mesh(vv, ff), mode, cutoff)}{series_section(10, shear9)}{"" if name == "fig9_hole" else active(1)}{checks}''')
+
+# ---------------------------------------------------------------------------------------------
+# Figure 6 with proximity contacts: the valley of fig6_valley in full mode with Theta = 100 deg
+# (above the 90 deg between the two sides' normals). The two active contacts combine into one
+# proximity contact: normal = overlap-weighted normal (vertical by symmetry), overlap = their
+# mean. At rest it carries m g along the vertical: U = m g / kn (against m g / (2 kn cos 45)
+# with two separate contacts).
+write("fig6_valley_pc", f'''name = "fig6_valley_pc"
+description = """Seed 001, Figure 6 with a proximity contact: the ball of fig6_valley resting in the \\
+90 degree valley, in full mode with Theta = 100 degrees. Its two contacts (one on each side, not linked) \\
+combine into one proximity contact whose normal is the overlap-weighted normal (vertical, by \\
+symmetry) and whose overlap is the mean overlap: one active contact carrying m g at U = m g / kn."""
+{setup('0.1', '1e-5', 0.0, 0.5)}
+[[ball]]
+id = 1
+pos = {vec((0.0, 0.0, zc))}   # touching both sides at half fig6_valley's static overlap
+radius = 0.01
+material = "glass"
+
+{full_wall("valley", mesh(v6, f6), "full", 100.0)}{series_section(20, ["ball/1/pos", "interaction/1/valley/active", "interaction/1/valley/touching", "interaction/1/valley/normal_force", "interaction/1/valley/overlap", "interaction/1/valley/normal", "wall/valley/force", "contacts/proximity"])}{active(1, "valley")}{final("interaction/1/valley/overlap", M * G / KN, "U = m g / kₙ: one contact along the vertical, m = 1.0471976e-2 kg, kₙ = 1e4 N/m (two separate contacts: m g/(2 kₙ cos 45°), fig6_valley)")}{final("interaction/1/valley/normal_force", M * G, "N = m g along the vertical")}{final("interaction/1/valley/normal.z", -1.0, "the overlap-weighted normal of the two sides, (−sin 45°, 0, −cos 45°) and (sin 45°, 0, −cos 45°) with equal overlaps: straight down", tol=1e-9)}{final("contacts/proximity", 1.0, "one proximity contact", tol=0.0)}''')
+
+# The proximity contact keeps its state when its original members end: the ball, pressed by F
+# into a 90 deg valley made of 1 cm cells along y, is dragged along the valley (y) with a very
+# large friction coefficient. As it goes, the contacts on both sides move from facet to facet;
+# the members that stop touching leave the proximity contact and new ones join, and the shear
+# spring of the proximity contact stretches by V9 t all the way: |S| = ks V9 t, the same series
+# as in a valley made of two large facets (one per side).
+xs6 = [-0.03, -0.02, -0.01, 0.0, 0.01, 0.02, 0.03]
+ys6 = [-0.03, -0.02, -0.01, 0.0, 0.01, 0.02, 0.03]
+valley_grid = surface(xs6, ys6, lambda x, y: abs(x))
+valley_two = ([(0.0, -0.1, 0.0), (0.0, 0.1, 0.0), (-0.05, 0.0, 0.05), (0.05, 0.0, 0.05)], [(0, 1, 2), (1, 0, 3)])
+zc6 = (R - U9) / math.cos(math.radians(45.0))
+Y0, Y1 = -0.0113, 0.0087
+for name, (vv, ff), mode, what, checks in (
+    ("fig6_valley_drag_two_facets", valley_two, "full", "a valley made of two large facets (one per side: the reference, whose proximity contact keeps its two members all the way)", ""),
+    ("fig6_valley_drag_pc", valley_grid, "full", "a valley whose sides are cut into 1 cm cells of two facets (72 facets): the members of the proximity contact change as the ball goes, and its state continues when the original contacts end",
+     '''
+[[check]]
+kind = "same_series"
+series = "interaction/1/valley/shear_force"
+case = "fig6_valley_drag_two_facets.toml"
+tolerance = 1e-9
+'''),
+):
+    write(name, f'''name = "{name}"
+description = """Seed 001, Figure 6 with a proximity contact, continuity of its state: a ball pressed \\
+(F = 10 N) into a 90 degree valley is dragged along it at {V9} m/s with a very large friction \\
+coefficient (x, y and rotations held, z free), in full mode with Theta = 100 degrees, over {what}. The \\
+proximity contact (normal straight down, overlap F/kn) stretches its shear spring by v t: |S| = ks v t."""
+[run]
+duration = {(Y1 - Y0) / V9!r}
+gravity = [0.0, 0.0, 0.0]
+
+[timestep]
+mode = "fixed"
+dt = 1e-5
+{MATERIALS}{contact(KN9, 1e6, 0.7, ks=KS9, damp_s=0.0)}
+{pressed_ball((0.0, Y0, zc6), ["x", "y", "rx", "ry", "rz"], vel=(0.0, V9, 0.0))}
+{full_wall("valley", mesh(vv, ff), mode, 100.0)}{series_section(10, ["ball/1/pos", "interaction/1/valley/active", "interaction/1/valley/touching", "interaction/1/valley/normal_force", "interaction/1/valley/shear_force", "interaction/1/valley/overlap", "contacts/proximity"])}{active(1, "valley")}{final("interaction/1/valley/overlap", U9, "U = F/kₙ = 1e-4 m: one proximity contact along the vertical")}
+[[check]]
+kind = "analytic"
+series = "interaction/1/valley/shear_force"
+reference = {{ kind = "polynomial", coeffs = [0.0, {KS9 * V9!r}] }}
+tolerance = 1e-9
+formula = "|S| = kₛ v t, kₛ = {KS9:g} N/m, v = {V9} m/s (friction 1e6: never sliding)"
+{checks}''')
+
+# Figure 7 with proximity contacts: fig7_rough in full mode with Theta = 20 deg (above the
+# 2 TILT = 12.9 deg between the two facets' normals). The two active contacts combine: normal vertical (by symmetry), overlap their
+# mean; a vertical displacement dz changes each overlap by dz cos(TILT): k = kn cos(TILT), period
+# 2 pi sqrt(m / (kn cos TILT)), 1.0032 times the flat wall's instead of 0.707 times.
+T_pc = 2.0 * math.pi * math.sqrt(M / (KN * math.cos(TILT)))
+write("fig7_rough_pc", f'''name = "fig7_rough_pc"
+description = """Seed 001, Figure 7 with proximity contacts: the ball of fig7_rough on the rough wall \\
+(inner vertices +-1% of R), in full mode with Theta = 20 degrees, above the {2 * math.degrees(TILT):.2f} degrees \\
+between the normals of the two facets it touches (each tilted by {math.degrees(TILT):.3f} degrees). The two active contacts combine into one proximity contact (mean overlap, \\
+overlap-weighted normal, vertical by symmetry), so the wall is about as stiff as a flat one: the \\
+period is 2 pi sqrt(m / (kn cos theta)) instead of fig7_rough's 0.707 of the flat period."""
+{setup(repr(OSC * T_flat), '1e-6', 0.5, 0.0)}
+[[ball]]
+id = 1
+pos = {vec((cx, cy, zc7))}
+radius = 0.01
+material = "glass"
+
+{full_wall("rough", mesh(v7, f7), "full", 20.0)}{series_section(10, ["ball/1/pos", "interaction/1/rough/active", "interaction/1/rough/touching", "interaction/1/rough/normal_force", "wall/rough/force", "contacts/proximity"])}{active(1, "rough")}
+[[check]]
+kind = "harmonic"
+series = "ball/1/pos.z"
+period = {T_pc!r}
+tolerance = 2e-3
+formula = "T = 2π√(m/(kₙ cos θ)): one proximity contact whose mean overlap changes by dz cos θ, θ = {math.degrees(TILT):.4f}° (facet tilt), m = 1.0471976e-2 kg, kₙ = 1e4 N/m; the flat wall's period 2π√(m/kₙ) = {T_flat:.7e} s"
+''')

@@ -108,12 +108,7 @@ pub(super) fn parse_wall(
 
     let resolution = match w.resolution.as_deref().unwrap_or("reduced") {
         "reduced" => Resolution::Reduced,
-        "full" => {
-            return Err(err(
-                "resolution",
-                "\"full\" (line of sight, state continuity, proximity contacts) is not available yet (issue #5); use \"reduced\"".into(),
-            ))
-        }
+        "full" => Resolution::Full,
         r => {
             return Err(err(
                 "resolution",

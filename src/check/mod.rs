@@ -137,6 +137,17 @@ pub enum CheckSpec {
         /// Largest accepted turn per cycle, degrees.
         max_deg: Real,
     },
+    /// Drops of a series larger than a threshold, counted (project extension).
+    Drops {
+        /// Column judged.
+        series: String,
+        /// Smallest fall from one record to the next that counts, in the column's units.
+        min_drop: Real,
+        /// Expected number of drops.
+        expected: u32,
+        /// Where the expected count comes from.
+        formula: Option<String>,
+    },
     /// The run's summary and final values against `golden/<name>.snap`.
     Golden {
         /// Relative tolerance on each number.
@@ -151,6 +162,15 @@ struct HarmonicKeys {
     period: Real,
     tolerance: Option<Real>,
     max_ratio: Option<Real>,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DropsKeys {
+    series: String,
+    min_drop: Real,
+    expected: i64,
     formula: Option<String>,
 }
 
@@ -443,10 +463,19 @@ impl CheckSpec {
                 }
                 CheckSpec::MaxTurn { series: t.series, max_deg: t.max_deg }
             }
+            "drops" => {
+                let d: DropsKeys = keys(value).map_err(err)?;
+                if !(d.min_drop.is_finite() && d.min_drop > 0.0) {
+                    return Err(err(format!("min_drop = {}: must be positive", d.min_drop)));
+                }
+                let expected = u32::try_from(d.expected)
+                    .map_err(|_| err(format!("expected = {}: a count must be a non-negative integer", d.expected)))?;
+                CheckSpec::Drops { series: d.series, min_drop: d.min_drop, expected, formula: d.formula }
+            }
             "" => return Err(CaseError::new(file, key, "missing `kind`")),
             other => {
                 return Err(CaseError::new(file, format!("{key}.kind"), format!(
-                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, cycles_ratio, active_count, max_turn)"
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, cycles_ratio, active_count, max_turn, drops)"
                 )))
             }
         };
@@ -466,6 +495,7 @@ impl CheckSpec {
             CheckSpec::CyclesRatio { .. } => "cycles_ratio",
             CheckSpec::ActiveCount { .. } => "active_count",
             CheckSpec::MaxTurn { .. } => "max_turn",
+            CheckSpec::Drops { .. } => "drops",
             CheckSpec::Golden { .. } => "golden",
         }
     }
@@ -477,6 +507,7 @@ impl CheckSpec {
             | CheckSpec::FinalValue { series, .. }
             | CheckSpec::Analytic { series, .. }
             | CheckSpec::SameSeries { series, .. }
+            | CheckSpec::Drops { series, .. }
             | CheckSpec::Convergence { series, .. } => Some(series),
             _ => None,
         }
@@ -809,6 +840,18 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             Some(Probe::Turn(p)) => walls::evaluate_turn(series, *max_deg, p, &mut out),
             _ => out.fail("the series was not watched".into()),
         },
+        CheckSpec::Drops {
+            series,
+            min_drop,
+            expected,
+            formula,
+        } => {
+            out.formula = formula
+                .clone()
+                .unwrap_or_else(|| format!("{expected} (given in the case)"));
+            series::drops(ctx, series, *min_drop, *expected, &mut out);
+            out.code.push(file("series"));
+        }
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
     }
     out

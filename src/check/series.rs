@@ -139,3 +139,54 @@ pub fn same_series(
         markers: false,
     });
 }
+
+/// Counts the drops of a column: records where it falls by more than `min_drop` (the column's
+/// units) from the record before, against the expected count (project extension, e.g. a
+/// shear force lost at each hand-over between facets in the reduced wall mode).
+pub fn drops(ctx: &Context, series: &str, min_drop: Real, expected: u32, out: &mut CheckOutcome) {
+    out.what = format!(
+        "number of records where {series} falls by more than {min_drop} from the record before"
+    );
+    out.tolerance_kind = "range".into();
+    out.accepted = format!("exactly {expected}");
+    let Some(y) = ctx.series.column(series).filter(|y| y.len() > 1) else {
+        return out.fail(format!(
+            "series {series} was not recorded (or has one record)"
+        ));
+    };
+    let t = &ctx.series.t;
+    let at: Vec<usize> = (1..y.len())
+        .filter(|&k| y[k - 1] - y[k] > min_drop)
+        .collect();
+    out.value = Some(at.len() as Real);
+    out.expected = Some(expected as Real);
+    out.passed = at.len() == expected as usize && y.iter().all(|v| v.is_finite());
+    out.table = vec![["t (s)", "before", "after", "drop"]
+        .map(String::from)
+        .to_vec()];
+    for &k in &at {
+        out.table.push(vec![
+            crate::output::num(t[k]),
+            crate::output::num(y[k - 1]),
+            crate::output::num(y[k]),
+            crate::output::num(y[k - 1] - y[k]),
+        ]);
+    }
+    out.message = format!(
+        "{} drops larger than {min_drop} (expected {expected}){}",
+        at.len(),
+        if at.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", at t = {}",
+                at.iter()
+                    .take(8)
+                    .map(|&k| crate::output::num(t[k]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+                    + if at.len() > 8 { ", …" } else { "" }
+            )
+        }
+    );
+}

@@ -80,6 +80,7 @@ pub fn evaluate_active(ball: u64, wall: &str, p: &ActiveProbe, out: &mut CheckOu
     };
     out.code = vec![
         "src/contact/associative.rs".into(),
+        "src/contact/full.rs".into(),
         "src/contact/ball_facet.rs".into(),
         "src/geom/triangle.rs".into(),
         "src/check/walls.rs".into(),

@@ -42,7 +42,8 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
 
 /// Force of a ball-facet contact whose activity has been resolved: the contact model's force
 /// for an active contact, nothing for an inactive one (its state is lost: in the reduced mode
-/// no contact state is handed over, seed 001).
+/// no contact state is handed over, seed 001; the full mode has already handed it over where
+/// it should go, [`super::full`]).
 ///
 /// The wall is piece 1 and the ball piece 2 of the local frame (normal from the wall to the
 /// ball). The wall's velocity is taken at the contact point ([`Wall::velocity_at`]); the
@@ -71,6 +72,10 @@ pub fn update_force(
     if c.fresh {
         c.frame = Frame::new(&n, -c.overlap);
         c.fresh = false;
+    } else if c.pc == c.facet {
+        // A proximity contact's normal jumps when its active members change: turn its frame
+        // exactly (full mode, [`super::full`]).
+        c.frame.reaim(&n);
     }
     let branch = if flags.no_ratch {
         -n * r

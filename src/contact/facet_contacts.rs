@@ -2,7 +2,7 @@
 //! interactions: each interaction is the run of contacts of one ball with one wall.
 
 use super::Frame;
-use crate::geom::Region;
+use crate::geom::{Region, NONE};
 use crate::law::LawState;
 use crate::math::{Real, Vec3};
 
@@ -40,6 +40,9 @@ pub struct FacetContact {
     pub state: LawState,
     /// True until the contact's frame is made (at its first active cycle).
     pub fresh: bool,
+    /// Full mode: the facet number of the carrier of the proximity contact this contact
+    /// belongs to (the carrier's own facet for the carrier), or [`NONE`] ([`super::full`]).
+    pub pc: u32,
     /// Normal force on the ball along `-normal`, N (> 0 pushes the ball off the wall).
     pub normal_force: Real,
     /// Total force on the ball, N; the wall receives its opposite.
@@ -64,6 +67,7 @@ impl FacetContact {
             frame: Frame::new(&Vec3::x(), 0.0),
             state: LawState::default(),
             fresh: true,
+            pc: NONE,
             normal_force: 0.0,
             force: Vec3::zeros(),
         }
@@ -102,6 +106,12 @@ pub struct FacetContacts {
     pub list: Vec<FacetContact>,
     /// The ball-wall interactions, sorted by (ball, wall); rebuilt by every force update.
     pub interactions: Vec<WallInteraction>,
+    /// Full mode: contact states handed from one facet to another since the start.
+    pub handovers: u64,
+    /// Full mode: contacts made inactive by the line-of-sight check in the last cycle.
+    pub hidden: u32,
+    /// Full mode: proximity contacts acting in the last cycle.
+    pub proximity: u32,
     spare: Vec<FacetContact>,
 }
 

@@ -125,6 +125,37 @@ impl Frame {
         self.axes.transpose() * l
     }
 
+    /// Turns the frame so that its normal becomes `n` (unit), by the smallest rotation that
+    /// takes the current normal to `n` (exact, any angle), keeping `u` and `phi`: their local
+    /// components, hence the contact's state, turn with the frame. Used where a contact's
+    /// normal jumps by construction: a state handed to another facet, a proximity contact
+    /// whose members change (issue #5). Opposite normals have no smallest rotation: the
+    /// tangential axes are then mirrored through the plane they span with the normal.
+    pub fn reaim(&mut self, n: &Vec3) {
+        let old = self.normal();
+        let c = old.dot(n);
+        let axis = old.cross(n);
+        let turn = |a: Vec3| -> Vec3 {
+            // Rodrigues with sin = |axis|, cos = c, written without dividing by sin:
+            // R a = a c + axis x a + axis (axis . a) / (1 + c).
+            if c > -1.0 + 1e-12 {
+                a * c + axis.cross(&a) + axis * (axis.dot(&a) / (1.0 + c))
+            } else {
+                a - old * (2.0 * old.dot(&a))
+            }
+        };
+        let mut t1 = turn(self.axes.row(1).transpose());
+        t1 -= n * n.dot(&t1);
+        let len = t1.norm();
+        let t1 = if len > 0.0 {
+            t1 / len
+        } else {
+            initial_axes(n).row(1).transpose()
+        };
+        let t2 = n.cross(&t1);
+        self.axes = Matrix3::from_rows(&[n.transpose(), t1.transpose(), t2.transpose()]);
+    }
+
     /// Advances the frame by one step (items 1-7 of the module documentation).
     ///
     /// `n` is the current normal (unit, from 1 to 2), `v_rel` the relative velocity of 2 with

@@ -7,6 +7,7 @@ pub mod ball_facet;
 mod contacts;
 mod facet_contacts;
 mod frame;
+pub mod full;
 
 pub use contacts::{pair_key, Contact, Contacts, NO_LAW};
 pub use facet_contacts::{FacetContact, FacetContacts, WallInteraction};

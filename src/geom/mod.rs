@@ -7,4 +7,6 @@ mod triangle;
 
 pub use mesh::{Mesh, MeshError, NONE};
 pub use shapes::{closed_box, plane, plane_axes, weld, RawMesh};
-pub use triangle::{barycentric, closest_point, Closest, Region, SNAP};
+pub use triangle::{
+    barycentric, closest_point, segment_crosses, Closest, Region, SEGMENT_END, SNAP,
+};

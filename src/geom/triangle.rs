@@ -139,3 +139,41 @@ pub fn barycentric(p: &Vec3, v: &[Vec3; 3]) -> [Real; 3] {
     let t = e0.cross(&d).dot(&n) / n2;
     [1.0 - s - t, s, t]
 }
+
+/// Relative end band of [`segment_crosses`]: a crossing within this fraction of the segment's
+/// length from its end `q` does not count (the end is on a facet that shares an edge or a
+/// vertex with the one tested).
+pub const SEGMENT_END: Real = 1e-9;
+
+/// True when the segment from `p` to `q` crosses triangle `v` (its face or boundary) before
+/// its last [`SEGMENT_END`] fraction; a segment parallel to the plane of the triangle does not
+/// cross it.
+///
+/// With `d = q - p`, the point `p + t d` is in the plane of the triangle at
+/// `t = n . (v0 - p) / (n . d)` (`n` the unnormalized normal `e0 x e1`); it crosses when
+/// `0 <= t < 1 - SEGMENT_END` and the barycentric coordinates of `p + t d` are all >= 0.
+///
+/// # Examples
+/// ```
+/// use ballast::geom::segment_crosses;
+/// use ballast::math::Vec3;
+/// let tri = [Vec3::zeros(), Vec3::x(), Vec3::y()];
+/// let p = Vec3::new(0.2, 0.2, 1.0);
+/// assert!(segment_crosses(&p, &Vec3::new(0.2, 0.2, -1.0), &tri));
+/// assert!(!segment_crosses(&p, &Vec3::new(0.2, 0.2, 0.5), &tri)); // stops short
+/// assert!(!segment_crosses(&p, &Vec3::new(0.2, 0.2, 0.0), &tri)); // ends on it
+/// assert!(!segment_crosses(&p, &Vec3::new(2.0, 2.0, -1.0), &tri)); // passes beside it
+/// ```
+pub fn segment_crosses(p: &Vec3, q: &Vec3, v: &[Vec3; 3]) -> bool {
+    let d = q - p;
+    let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
+    let nd = n.dot(&d);
+    if nd == 0.0 {
+        return false;
+    }
+    let t = n.dot(&(v[0] - p)) / nd;
+    if !(0.0..1.0 - SEGMENT_END).contains(&t) {
+        return false;
+    }
+    barycentric(&(p + d * t), v).iter().all(|&w| w >= 0.0)
+}

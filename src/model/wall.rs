@@ -21,7 +21,7 @@ pub enum Resolution {
     /// smaller than the balls.
     Reduced,
     /// Associative logic plus line-of-sight check, continuity of contact state and proximity
-    /// contacts (issue #5; not available yet).
+    /// contacts ([`crate::contact::full`]).
     Full,
 }
 

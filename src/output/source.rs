@@ -60,6 +60,15 @@ pub enum Source {
     Wall(usize, WallQuantity),
     /// `contacts/active`: ball-ball and ball-facet.
     ContactsActive,
+    /// `contacts/handovers`: ball-facet contact states handed to another facet since the
+    /// start (full resolution mode; project extension).
+    Handovers,
+    /// `contacts/hidden`: ball-facet contacts the line-of-sight check made inactive in the
+    /// cycle (full mode; project extension).
+    Hidden,
+    /// `contacts/proximity`: proximity contacts acting in the cycle (full mode; project
+    /// extension).
+    Proximity,
     /// `fixed/force`: resultant contact force on the balls whose translations are all fixed, N
     /// (what a support made of fixed balls carries; project extension).
     FixedForce,
@@ -153,6 +162,9 @@ impl Source {
                 Source::Wall(w, q)
             }
             ["contacts", "active"] => Source::ContactsActive,
+            ["contacts", "handovers"] => Source::Handovers,
+            ["contacts", "hidden"] => Source::Hidden,
+            ["contacts", "proximity"] => Source::Proximity,
             ["fixed", "force"] => Source::FixedForce,
             ["energy", "kinetic"] => Source::Kinetic,
             ["energy", "strain"] => Source::Strain,
@@ -222,6 +234,9 @@ impl Source {
             Source::ContactsActive => out.push(
                 (model.contacts.active_count() + model.facet_contacts.active_count()) as Real,
             ),
+            Source::Handovers => out.push(model.facet_contacts.handovers as Real),
+            Source::Hidden => out.push(model.facet_contacts.hidden as Real),
+            Source::Proximity => out.push(model.facet_contacts.proximity as Real),
             Source::FixedForce => {
                 let all = crate::model::dof::TRANSLATION;
                 let f = (0..b.len())
