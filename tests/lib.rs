@@ -6,6 +6,7 @@ mod cases;
 mod cli;
 mod engine;
 mod frame;
+mod full;
 mod models;
 mod stiffness;
 mod timestep;

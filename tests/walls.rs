@@ -194,8 +194,16 @@ fn a_bad_wall_in_a_case_file_names_file_wall_facet_and_vertices() {
         e.contains("wall[1].inactive[1].facet") && e.contains("from 0 to 11"),
         "{e}"
     );
-    let e = err("plane = { center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }\nresolution = \"full\"");
-    assert!(e.contains("issue #5"), "{e}");
+    let e = err("plane = { center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }\nresolution = \"fast\"");
+    assert!(
+        e.contains("wall[1].resolution") && e.contains("unknown mode \"fast\""),
+        "{e}"
+    );
+    let e = err("plane = { center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }\nresolution = \"full\"\ncutoff_angle_deg = -5.0");
+    assert!(
+        e.contains("wall[1].cutoff_angle_deg") && e.contains("[0, 180]"),
+        "{e}"
+    );
     let e = err("mesh = \"nowhere.stl\"");
     assert!(
         e.contains("wall[1].mesh") && e.contains("cannot read"),
