@@ -5,7 +5,9 @@ mod plot;
 mod topics;
 
 pub use plot::svg;
-pub use topics::{write_chung_ooi_page, write_stiffness_page, write_timestep_page};
+pub use topics::{
+    write_chung_ooi_page, write_full_mode_page, write_stiffness_page, write_timestep_page,
+};
 
 use crate::output::{base_series, Curve, Plot, SeriesTable, Summary};
 use std::fmt::Write as _;
@@ -333,7 +335,9 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          independent reference; open a case for what it simulates, the reference and its formula, the plots and the code.</p>\
          <p>Topic pages: <a href=\"stiffness.html\">Stiffness matrix</a> (the seed's printed entries against the derivation, errata), \
          <a href=\"timestep.html\">Timestep</a> (estimates against the exact critical timestep, scaling against the automatic timestep), \
-         <a href=\"chung_ooi.html\">Chung &amp; Ooi</a> (contact models against the 2011 impact benchmarks).</p><table>\
+         <a href=\"chung_ooi.html\">Chung &amp; Ooi</a> (contact models against the 2011 impact benchmarks), \
+         <a href=\"full_mode.html\">Full wall resolution mode</a> (line of sight, continuity of contact state, proximity contacts: \
+         reduced and full mode side by side).</p><table>\
          <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
         summaries.len()
     );
@@ -353,6 +357,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     std::fs::write(reports.join("index.html"), h)?;
     write_stiffness_page(reports)?;
     write_chung_ooi_page(reports, summaries)?;
+    write_full_mode_page(reports, summaries)?;
     write_timestep_page(reports, summaries)
 }
 
