@@ -355,3 +355,34 @@ fn the_shear_state_follows_the_ball_across_facets_in_full_mode_only() {
     let lost = reduced.windows(2).filter(|w| w[0] - w[1] > 0.1).count();
     assert!(lost >= 2, "{lost} losses");
 }
+
+#[test]
+fn contacts_whose_normals_cancel_do_not_form_a_proximity_contact() {
+    // A ball in a triangular prism whose three sides (normals 120° apart) each overlap it by U:
+    // with Theta = 150° all three pairs qualify, but the overlap-weighted normal is zero; the
+    // contacts act separately (three active, resultant zero) instead of producing a NaN.
+    let (r, u): (Real, Real) = (0.01, 1e-4);
+    let rho = r - u;
+    let corner = |k: usize, z: Real| {
+        let a = (90.0 + 120.0 * k as Real).to_radians();
+        Vec3::new(2.0 * rho * a.cos(), 2.0 * rho * a.sin(), z)
+    };
+    let mut v = Vec::new();
+    for k in 0..3 {
+        v.push(corner(k, -0.02));
+        v.push(corner(k, 0.02));
+    }
+    // side k joins corners k and k+1; vertices 2k (bottom), 2k+1 (top); normals inward
+    let f: Vec<[u32; 3]> = (0..3u32)
+        .flat_map(|k| {
+            let (b0, t0, b1, t1) = (2 * k, 2 * k + 1, (2 * k + 2) % 6, (2 * k + 3) % 6);
+            [[b0, t0, t1], [b0, t1, b1]]
+        })
+        .collect();
+    let (n, force) = primed(wall(v, f, Resolution::Full, 150.0), Vec3::zeros());
+    assert_eq!(n, 3);
+    assert!(
+        force.iter().all(|x| x.is_finite()) && force.norm() < 1e-9,
+        "{force:?}"
+    );
+}

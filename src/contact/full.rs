@@ -286,13 +286,6 @@ fn proximity(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
         }
     }
     for (carrier, source, group) in updates {
-        if let Some(s) = source {
-            if s != carrier {
-                contacts[carrier].frame = contacts[s].frame;
-                contacts[carrier].state = contacts[s].state;
-                contacts[carrier].fresh = false;
-            }
-        }
         let (mut sum_n, mut sum_u, mut k) = (Vec3::zeros(), 0.0, 0.0);
         for &i in &group {
             let c = &contacts[i];
@@ -300,6 +293,22 @@ fn proximity(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
                 sum_n += c.normal * c.overlap;
                 sum_u += c.overlap;
                 k += 1.0;
+            }
+        }
+        // NOTE: normals that cancel (three sides 120 degrees apart with equal overlaps and
+        // Theta above 120 degrees) leave no direction: the contacts then act separately.
+        if sum_n.norm() <= 1e-9 * sum_u {
+            for &i in &group {
+                contacts[i].pc = NONE;
+            }
+            count -= 1;
+            continue;
+        }
+        if let Some(s) = source {
+            if s != carrier {
+                contacts[carrier].frame = contacts[s].frame;
+                contacts[carrier].state = contacts[s].state;
+                contacts[carrier].fresh = false;
             }
         }
         let facet = contacts[carrier].facet;
