@@ -157,10 +157,26 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         h.push_str(&table(&s.scene.materials));
     }
     if s.scene.contact_models.len() > 1 {
+        // The force law of each model named in the table (column 1), once each.
+        let mut laws: Vec<&str> = Vec::new();
+        for row in s.scene.contact_models.iter().skip(1) {
+            let file = match row.get(1).map(String::as_str) {
+                Some("linear-dashpot") => "src/law/linear_dashpot.rs",
+                Some("hysteretic") => "src/law/hysteretic.rs",
+                Some("hertz") => "src/law/hertz.rs",
+                Some("linearbond") => "src/law/bond.rs",
+                _ => "src/law/linear.rs",
+            };
+            if !laws.contains(&file) {
+                laws.push(file);
+            }
+        }
+        let links: Vec<String> = laws.iter().map(|f| code_link(dir, f)).collect();
         let _ = write!(
             h,
-            "<h3>Contact models</h3><p>Implemented in {} (force) and {} (geometry).</p>",
-            code_link(dir, "src/law/linear.rs"),
+            "<h3>Contact models</h3><p>Implemented in {} (force), {} (local frame) and {} (geometry).</p>",
+            links.join(", "),
+            code_link(dir, "src/contact/frame.rs"),
             code_link(dir, "src/contact/ball_ball.rs")
         );
         h.push_str(&table(&s.scene.contact_models));
@@ -175,6 +191,25 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
             code_link(dir, "src/contact/associative.rs"),
             code_link(dir, "src/model/wall.rs")
         );
+        let resolution = s
+            .scene
+            .walls
+            .first()
+            .and_then(|r| r.iter().position(|c| c == "resolution"));
+        if resolution.is_some_and(|k| {
+            s.scene
+                .walls
+                .iter()
+                .skip(1)
+                .any(|r| r.get(k).is_some_and(|c| c == "full"))
+        }) {
+            let _ = write!(
+                h,
+                "<p>Full resolution mode (line of sight, continuity of contact state, proximity contacts) in {}; the \
+                 <a href=\"../../full_mode.html\">Full wall resolution mode</a> page compares it with the reduced mode.</p>",
+                code_link(dir, "src/contact/full.rs")
+            );
+        }
         h.push_str(&table(&s.scene.walls));
         if !s.scene.geometry.is_empty() {
             let _ = write!(h, "<figure>{}<figcaption>Initial geometry: walls (facet numbers when there are few) and balls (ids), drawn back to front.</figcaption></figure>", s.scene.geometry);
