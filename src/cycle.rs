@@ -19,6 +19,7 @@ impl Model {
         if !self.primed {
             self.prime()?;
         }
+        let t = self.clock();
         let dt = self.choose_timestep()?;
         crate::motion::step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
         for w in &mut self.walls {
@@ -27,10 +28,37 @@ impl Model {
         self.cycle += 1;
         self.time += dt;
         self.last_dt = dt;
+        let t = self.lap(t, |p| &mut p.motion);
         self.check_finite()?;
+        let t = self.lap(t, |p| &mut p.checks);
         self.detect();
+        let t = self.lap(t, |p| &mut p.detect);
         self.force_displacement(dt);
-        self.check_overlaps()
+        let t = self.clock().or(t);
+        let r = self.check_overlaps();
+        self.lap(t, |p| &mut p.checks);
+        r
+    }
+
+    /// The time now, when phases are measured.
+    #[inline]
+    fn clock(&self) -> Option<std::time::Instant> {
+        self.phases.map(|_| std::time::Instant::now())
+    }
+
+    /// Adds the time since `t` to one phase; returns the time now.
+    #[inline]
+    fn lap(
+        &mut self,
+        t: Option<std::time::Instant>,
+        phase: impl Fn(&mut crate::model::Phases) -> &mut f64,
+    ) -> Option<std::time::Instant> {
+        let (Some(t), Some(p)) = (t, self.phases.as_mut()) else {
+            return None;
+        };
+        let now = std::time::Instant::now();
+        *phase(p) += (now - t).as_secs_f64();
+        Some(now)
     }
 
     /// Detects contacts and computes forces at the current positions without moving anything
@@ -86,11 +114,13 @@ impl Model {
         let update = |c: &mut crate::contact::Contact| {
             ball_ball::update(c, balls, &laws[c.law as usize], dt, flags, install_bonds)
         };
+        let t = self.clock();
         if self.contacts.list.len() >= PARALLEL_CONTACTS {
             self.contacts.list.par_iter_mut().for_each(update);
         } else {
             self.contacts.list.iter_mut().for_each(update);
         }
+        let t = self.lap(t, |p| &mut p.contacts);
         let balls = &mut self.balls;
         balls.force.iter_mut().for_each(|f| *f = Default::default());
         balls
@@ -104,7 +134,9 @@ impl Model {
             balls.moment[a] -= (c.point - balls.pos[a]).cross(&c.force);
             balls.moment[b] += (c.point - balls.pos[b]).cross(&c.force);
         }
+        let t = self.lap(t, |p| &mut p.gather);
         self.wall_forces(dt);
+        self.lap(t, |p| &mut p.walls);
     }
 
     /// Ball-facet contacts: geometry (in parallel), the associative logic per ball-wall

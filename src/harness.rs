@@ -75,6 +75,22 @@ pub fn law_parameters(law: &crate::law::ContactModel) -> String {
             num(b.shear_strength),
             num(b.bond_gap)
         ),
+        M::HertzHistory(h) => format!(
+            "E* = {} Pa, G* = {} Pa, friction = {}, restitution = {}; damping factor −2√(5/6)β = {:.9} (LIGGGHTS), tangential history spring k_t = 8G*√(R*δ), normal force clamped at 0",
+            num(h.pair.e_star),
+            num(h.pair.g_star),
+            h.friction,
+            h.restitution,
+            h.damping
+        ),
+        M::HookeHistory(h) => format!(
+            "kn = {} N/m, kt = {} N/m, γn = {} N s/m, γt = {} N s/m, friction = {}; tangential history spring, normal force clamped at 0",
+            num(h.kn),
+            num(h.kt),
+            num(h.gamma_n),
+            num(h.gamma_t),
+            h.friction
+        ),
     }
 }
 

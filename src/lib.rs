@@ -25,6 +25,7 @@
 
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod case;
 pub mod check;
 pub mod contact;

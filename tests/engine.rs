@@ -280,3 +280,48 @@ fn contacts_persist_across_rebuilds() {
         c.shear_force().norm()
     );
 }
+
+/// The settle-box benchmark scene (hertz-history, six walls) gives the same state, bit for
+/// bit, on 1 and 2 threads (issue #8). A margin of 1 mm makes about 10,000 candidate pairs, so
+/// the force loop takes its parallel path; 2,500 steps bring the bottom layer onto the floor.
+#[test]
+fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
+    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
+        .unwrap()
+        .replace("count = 1000", "count = 3000")
+        .replace("margin = 2e-4", "margin = 1e-3")
+        .replace(
+            "max = [0.025, 0.025, 0.025]",
+            "max = [0.0425, 0.0425, 0.0275]",
+        );
+    let case = ballast::case::parse(&text, std::path::Path::new("cases/bench/x.toml")).unwrap();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut m = case.build_model(None).unwrap();
+            for _ in 0..2500 {
+                m.cycle().unwrap();
+            }
+            assert!(
+                m.contacts.list.len() > 4096,
+                "too few contacts to go parallel"
+            );
+            let nw = m.facet_contacts.active_count();
+            assert!(
+                nw > 100,
+                "{nw} wall contacts: the balls have not reached the floor"
+            );
+            m.balls
+                .pos
+                .iter()
+                .chain(&m.balls.vel)
+                .chain(&m.balls.spin)
+                .flat_map(|v| v.iter().map(|x| x.to_bits()))
+                .collect::<Vec<u64>>()
+        })
+    };
+    assert!(run(1) == run(2), "1 and 2 threads differ");
+}

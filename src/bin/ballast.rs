@@ -36,6 +36,39 @@ enum Command {
         /// The case file.
         case: PathBuf,
     },
+    /// The settle-box performance benchmark (benches/cases/, SCENE.md): for each model, N and
+    /// thread count, particle-steps per second, contacts, final kinetic energy, mean height and
+    /// peak memory; prints the table with the ratio to LIGGGHTS and writes
+    /// reports/bench/results.json and reports/performance.html.
+    Bench {
+        /// Numbers of balls.
+        #[arg(long, value_delimiter = ',', default_values_t = [1000usize, 10000, 50000])]
+        n: Vec<usize>,
+        /// Models: hertz, hooke.
+        #[arg(long, value_delimiter = ',', default_values_t = [String::from("hertz"), String::from("hooke")])]
+        models: Vec<String>,
+        /// Thread counts.
+        #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2])]
+        threads: Vec<usize>,
+        /// Steps per run (default: the cases' 20,000).
+        #[arg(long)]
+        steps: Option<u64>,
+        /// Folder of the settle-box case files.
+        #[arg(long, default_value = "benches/cases")]
+        cases: PathBuf,
+    },
+    /// One benchmark run in this process (used by `bench`); prints one JSON line.
+    #[command(hide = true)]
+    BenchOne {
+        /// The case file.
+        case: PathBuf,
+        /// Steps (default: the case's).
+        #[arg(long)]
+        steps: Option<u64>,
+        /// Threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 const REPORTS: &str = "reports";
@@ -56,6 +89,131 @@ fn main() -> ExitCode {
             }
         },
         Command::Check { case } => check(&case),
+        Command::Bench {
+            n,
+            models,
+            threads,
+            steps,
+            cases,
+        } => bench(&n, &models, &threads, steps, &cases),
+        Command::BenchOne {
+            case,
+            steps,
+            threads,
+        } => match ballast::bench::run_one(&case, steps, threads) {
+            Ok(r) => {
+                println!("{}", serde_json::to_string(&r).unwrap_or_default());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// Runs every configuration in a child process and writes the results and the page.
+fn bench(
+    ns: &[usize],
+    models: &[String],
+    threads: &[usize],
+    steps: Option<u64>,
+    cases: &Path,
+) -> ExitCode {
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut runs = Vec::new();
+    println!(
+        "{:<6} {:>7} {:>3} {:>7} {:>9} {:>11} {:>9} {:>8} {:>6} {:>11} {:>11} {:>9}",
+        "model",
+        "N",
+        "thr",
+        "steps",
+        "loop s",
+        "Mps/s",
+        "vs LIGG",
+        "pp",
+        "nw",
+        "KE trans J",
+        "mean z m",
+        "peak MiB"
+    );
+    for model in models {
+        for &n in ns {
+            let case = cases.join(format!("settle_box_{model}_{}k.toml", n / 1000));
+            if !case.is_file() {
+                eprintln!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
+                return ExitCode::from(2);
+            }
+            for &t in threads {
+                let mut cmd = std::process::Command::new(&exe);
+                cmd.arg("bench-one")
+                    .arg(&case)
+                    .arg("--threads")
+                    .arg(t.to_string());
+                if let Some(s) = steps {
+                    cmd.arg("--steps").arg(s.to_string());
+                }
+                let out = match cmd.output() {
+                    Ok(o) if o.status.success() => o,
+                    Ok(o) => {
+                        eprintln!(
+                            "error: {}: {}",
+                            case.display(),
+                            String::from_utf8_lossy(&o.stderr).trim()
+                        );
+                        return ExitCode::from(1);
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                };
+                let r: ballast::bench::BenchRun = match serde_json::from_slice(&out.stdout) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("error: bench-one printed no result: {e}");
+                        return ExitCode::from(1);
+                    }
+                };
+                let ligg = ballast::bench::LIGGGHTS
+                    .iter()
+                    .find(|l| l.0 == model && l.1 == n)
+                    .map_or("-".to_string(), |l| {
+                        format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
+                    });
+                println!(
+                    "{:<6} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
+                    model, n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
+                );
+                runs.push(r);
+            }
+        }
+    }
+    let dir = Path::new(REPORTS).join("bench");
+    let written = std::fs::create_dir_all(&dir)
+        .and_then(|_| {
+            std::fs::write(
+                dir.join("results.json"),
+                serde_json::to_string_pretty(&runs).unwrap_or_default(),
+            )
+        })
+        .and_then(|_| ballast::report::write_performance_page(Path::new(REPORTS), &runs));
+    match written {
+        Ok(()) => {
+            println!("wrote {REPORTS}/bench/results.json and {REPORTS}/performance.html");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -140,6 +140,10 @@ pub struct ContactSection {
     pub shear_strength: Option<f64>,
     /// Largest gap bonded before the first cycle, m (linearbond).
     pub bond_gap: Option<f64>,
+    /// Normal damping coefficient, N s/m (hooke-history).
+    pub gamma_n: Option<f64>,
+    /// Tangential damping coefficient, N s/m (hooke-history).
+    pub gamma_t: Option<f64>,
 }
 
 /// `[[ball]]`.
@@ -168,17 +172,17 @@ pub struct BallSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateSection {
-    /// "lattice" (never touching), "cubic" (simple-cubic packing) or "cluster" (random
-    /// cluster of overlapping balls).
+    /// "lattice" (never touching), "cubic" (simple-cubic packing), "cluster" (random
+    /// cluster of overlapping balls) or "settle-box" (the peer benchmark's scene).
     pub kind: String,
     /// Number of balls.
     pub count: u64,
-    /// Lower corner of the region, m.
-    pub min: [f64; 3],
-    /// Upper corner of the region, m.
-    pub max: [f64; 3],
-    /// Radius range [min, max], m.
-    pub radius: [f64; 2],
+    /// Lower corner of the region, m (not for "settle-box").
+    pub min: Option<[f64; 3]>,
+    /// Upper corner of the region, m (not for "settle-box").
+    pub max: Option<[f64; 3]>,
+    /// Radius range [min, max], m (not for "settle-box").
+    pub radius: Option<[f64; 2]>,
     /// Material name.
     pub material: String,
     /// Random seed (default 0).

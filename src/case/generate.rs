@@ -157,3 +157,50 @@ pub fn cluster(
     }
     Ok(out)
 }
+
+/// Seed of the settle-box scene's jitter (../shared/bench/SCENE.md).
+pub const SETTLE_BOX_SEED: u64 = 20_240_601;
+/// Ball radius of the settle-box scene, m.
+pub const SETTLE_BOX_RADIUS: Real = 1.0e-3;
+/// Lattice spacing of the settle-box scene, m.
+pub const SETTLE_BOX_SPACING: Real = 2.5e-3;
+/// Largest jitter per coordinate of the settle-box scene, m.
+pub const SETTLE_BOX_JITTER: Real = 0.2e-3;
+
+/// The settle-box scene of the peer benchmark (SCENE.md, section 2), bit for bit: `L =
+/// round(sqrt(N/10))` sites per row, `nz = ceil(N/L^2)` layers filled bottom-up, particle `k`
+/// at `((ix + 0.5) s + jx, (iy + 0.5) s + jy, (iz + 0.5) s + jz)` with `ix = k mod L`,
+/// `iy = (k div L) mod L`, `iz = k div L^2` and `j = a (2u - 1)`, `u` drawn from SplitMix64
+/// (`seed`) in the order jx, jy, jz. Returns the centres and the box `[0, L s] x [0, L s] x
+/// [0, nz s]` (its upper corner).
+///
+/// # Examples
+/// ```
+/// use ballast::case::generate::{settle_box, SETTLE_BOX_SEED};
+/// let (pos, top) = settle_box(1000, SETTLE_BOX_SEED);
+/// // SCENE.md's check values: particles 0 and 1, the same for every N
+/// assert_eq!(pos[0], [0.001060201393671828, 0.0013036353790122114, 0.0010533229866731167]);
+/// assert_eq!(pos[1], [0.0038816461551207044, 0.0010592244196159814, 0.0010978464796703876]);
+/// assert_eq!(top, [0.025, 0.025, 0.025]);
+/// ```
+pub fn settle_box(count: usize, seed: u64) -> (Vec<[Real; 3]>, [Real; 3]) {
+    let (s, a) = (SETTLE_BOX_SPACING, SETTLE_BOX_JITTER);
+    let lat = ((count as Real / 10.0).sqrt().round() as usize).max(1);
+    let per_layer = lat * lat;
+    let nz = count.div_ceil(per_layer);
+    let mut rng = SplitMix64::new(seed);
+    let mut pos = Vec::with_capacity(count);
+    for k in 0..count {
+        let (ix, iy, iz) = (k % lat, (k / lat) % lat, k / per_layer);
+        let jx = a * (2.0 * rng.next_unit() - 1.0);
+        let jy = a * (2.0 * rng.next_unit() - 1.0);
+        let jz = a * (2.0 * rng.next_unit() - 1.0);
+        pos.push([
+            (ix as Real + 0.5) * s + jx,
+            (iy as Real + 0.5) * s + jy,
+            (iz as Real + 0.5) * s + jz,
+        ]);
+    }
+    let top = [lat as Real * s, lat as Real * s, nz as Real * s];
+    (pos, top)
+}

@@ -13,7 +13,10 @@ pub use file::*;
 
 use crate::check::CheckSpec;
 use crate::contact::FrameFlags;
-use crate::law::{ContactModel, Hertz, HertzPair, Hysteretic, Linear, LinearBond, LinearDashpot};
+use crate::law::{
+    ContactModel, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear, LinearBond,
+    LinearDashpot,
+};
 use crate::math::{vec3, Real, Vec3};
 use crate::model::{dof, BallSpec, Material, Model, Settings, WallSpec};
 use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
@@ -243,14 +246,60 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         if g.count == 0 {
             return Err(err(&key("count"), "must be at least 1".into()));
         }
-        let lo = finite3(f, &key("min"), g.min)?;
-        let hi = finite3(f, &key("max"), g.max)?;
+        if g.kind == "settle-box" {
+            for (name, given) in [
+                ("min", g.min.is_some()),
+                ("max", g.max.is_some()),
+                ("radius", g.radius.is_some()),
+                ("overlap", g.overlap.is_some()),
+            ] {
+                if given {
+                    return Err(err(&key(name), "the settle-box scene fixes its geometry (radius 1 mm, spacing 2.5 mm, box from the count; ../shared/bench/SCENE.md): leave this key out".into()));
+                }
+            }
+            let (placed, _) = generate::settle_box(
+                g.count as usize,
+                g.seed.unwrap_or(generate::SETTLE_BOX_SEED),
+            );
+            let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
+            let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
+            let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+            for (id, p) in (first_id..).zip(placed) {
+                balls.push(BallSpec {
+                    id,
+                    pos: vec3(p),
+                    radius: generate::SETTLE_BOX_RADIUS,
+                    material,
+                    vel,
+                    spin: Vec3::zeros(),
+                    applied_force: Vec3::zeros(),
+                    fixed,
+                });
+            }
+            continue;
+        }
+        let missing = |name: &str| {
+            err(
+                &key(name),
+                format!(
+                    "missing: the {} generator needs `min`, `max` and `radius`",
+                    g.kind
+                ),
+            )
+        };
+        let (min, max) = (
+            g.min.ok_or_else(|| missing("min"))?,
+            g.max.ok_or_else(|| missing("max"))?,
+        );
+        let lo = finite3(f, &key("min"), min)?;
+        let hi = finite3(f, &key("max"), max)?;
         if (0..3).any(|d| lo[d] >= hi[d]) {
             return Err(err(&key("max"), "must exceed min along every axis".into()));
         }
-        positive(f, &key("radius"), g.radius[0])?;
-        positive(f, &key("radius"), g.radius[1])?;
-        if g.radius[0] > g.radius[1] {
+        let radius = g.radius.ok_or_else(|| missing("radius"))?;
+        positive(f, &key("radius"), radius[0])?;
+        positive(f, &key("radius"), radius[1])?;
+        if radius[0] > radius[1] {
             return Err(err(&key("radius"), "[min, max]: min exceeds max".into()));
         }
         let overlap = match (g.kind.as_str(), g.overlap) {
@@ -261,7 +310,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                 ))
             }
             ("lattice", None) => 0.0,
-            (_, Some(o)) if o.is_finite() && o >= 0.0 && o < g.radius[0] => o,
+            (_, Some(o)) if o.is_finite() && o >= 0.0 && o < radius[0] => o,
             (_, Some(o)) => {
                 return Err(err(
                     &key("overlap"),
@@ -271,30 +320,30 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             (_, None) => 0.0,
         };
         let placed = match g.kind.as_str() {
-            "lattice" => generate::lattice(g.count as usize, g.min, g.max, g.radius, g.seed.unwrap_or(0))
+            "lattice" => generate::lattice(g.count as usize, min, max, radius, g.seed.unwrap_or(0))
                 .map_err(|sites| {
                     err(
                         &key("count"),
                         format!(
                             "{}: the region holds only {sites} lattice sites of spacing 2.1 x {} m",
-                            g.count, g.radius[1]
+                            g.count, radius[1]
                         ),
                     )
                 })?,
             "cubic" => {
-                if g.radius[0] != g.radius[1] || g.seed.is_some() {
+                if radius[0] != radius[1] || g.seed.is_some() {
                     return Err(err(&key("radius"), "the cubic generator takes one radius ([r, r]) and no seed".into()));
                 }
-                generate::cubic(g.count as usize, g.min, g.max, g.radius[0], overlap).map_err(|sites| {
+                generate::cubic(g.count as usize, min, max, radius[0], overlap).map_err(|sites| {
                     err(&key("count"), format!("{}: the region holds only {sites} sites", g.count))
                 })?
             }
-            "cluster" => generate::cluster(g.count as usize, g.min, g.max, g.radius, overlap, g.seed.unwrap_or(0))
+            "cluster" => generate::cluster(g.count as usize, min, max, radius, overlap, g.seed.unwrap_or(0))
                 .map_err(|e| err(&key("count"), e))?,
             other => {
                 return Err(err(
                     &key("kind"),
-                    format!("unknown generator \"{other}\" (available: \"lattice\", \"cubic\", \"cluster\")"),
+                    format!("unknown generator \"{other}\" (available: \"lattice\", \"cubic\", \"cluster\", \"settle-box\")"),
                 ))
             }
         };
@@ -683,10 +732,12 @@ fn contact_model(
         "hysteretic" => &["kn", "ks", "k_unload", "friction"],
         "hertz" => &["friction", "restitution", "clamp"],
         "linearbond" => &["kn", "ks", "friction", "tensile", "shear_strength", "bond_gap"],
+        "hertz-history" => &["friction", "restitution"],
+        "hooke-history" => &["kn", "ks", "gamma_n", "gamma_t", "friction"],
         m => {
             return Err(err(
                 "model",
-                format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond)"),
+                format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond, hertz-history, hooke-history)"),
             ))
         }
     };
@@ -704,6 +755,8 @@ fn contact_model(
         ("tensile", c.tensile.is_some()),
         ("shear_strength", c.shear_strength.is_some()),
         ("bond_gap", c.bond_gap.is_some()),
+        ("gamma_n", c.gamma_n.is_some()),
+        ("gamma_t", c.gamma_t.is_some()),
     ];
     for (name, is_given) in given {
         if is_given && !allowed.contains(&name) {
@@ -785,26 +838,38 @@ fn contact_model(
                 friction,
             })
         }
-        "hertz" => {
+        "hooke-history" => ContactModel::HookeHistory(HookeHistory {
+            kn: needed("kn", c.kn, "N/m")? * soft,
+            kt: nonneg("ks", c.ks)? * soft,
+            gamma_n: nonneg("gamma_n", c.gamma_n)?,
+            gamma_t: nonneg("gamma_t", c.gamma_t)?,
+            friction,
+        }),
+        "hertz" | "hertz-history" => {
             let e = restitution()?;
             let clamp = c.clamp.unwrap_or(true);
+            let make = |p: HertzPair, e: Real| {
+                if c.model == "hertz" {
+                    ContactModel::Hertz(Hertz::new(p, friction, e, clamp))
+                } else {
+                    ContactModel::HertzHistory(HertzHistory::new(p, friction, e))
+                }
+            };
             let Some((a, b)) = pair else {
-                return Ok(ContactModel::Hertz(Hertz::new(
+                return Ok(make(
                     HertzPair {
                         e_star: 1.0,
                         g_star: 1.0,
                     },
-                    friction,
                     1.0,
-                    clamp,
-                )));
+                ));
             };
             for m in [a, b] {
                 if m.young.is_nan() || m.young <= 0.0 {
                     return Err(CaseError::new(
                         f,
                         format!("material.{}.young", m.name),
-                        format!("model \"hertz\" (contact[{k}]) needs Young's modulus (Pa) of material \"{}\"", m.name),
+                        format!("model \"{}\" (contact[{k}]) needs Young's modulus (Pa) of material \"{}\"", c.model, m.name),
                     ));
                 }
             }
@@ -817,7 +882,7 @@ fn contact_model(
             let mut p = HertzPair::of(a.young, a.poisson, b.young, b.poisson);
             p.e_star *= soft;
             p.g_star *= soft;
-            ContactModel::Hertz(Hertz::new(p, friction, e, clamp))
+            make(p, e)
         }
         _ => {
             let bond_gap = nonneg("bond_gap", c.bond_gap)?;

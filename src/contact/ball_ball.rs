@@ -61,6 +61,32 @@ pub fn update(
         return;
     }
     let n = c.normal;
+    let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
+    if let Some((coef, mu)) = law.history(c.overlap, c.radius, m_eff) {
+        // Frame-free history models (LIGGGHTS conventions): world vectors, no local frame;
+        // branch vectors from each centre to the contact point.
+        if !c.active {
+            c.state = LawState::default();
+            c.active = true;
+        }
+        let (ca, cb) = (ra - 0.5 * c.overlap, rb - 0.5 * c.overlap);
+        let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
+        let vn = v.dot(&n);
+        let vt = v - n * vn;
+        let (f, _) = crate::law::history::step(
+            coef,
+            mu,
+            c.overlap,
+            &n,
+            vn,
+            &vt,
+            &(vt * dt),
+            &mut c.state.shear,
+        );
+        c.force = f;
+        c.normal_force = f.dot(&n);
+        return;
+    }
     if !c.active {
         c.frame = Frame::new(&n, -c.overlap);
         c.active = true;
@@ -81,13 +107,7 @@ pub fn update(
         dt,
         flags,
     );
-    let k = Kinematics::of_step(
-        c.overlap,
-        v_rel.dot(&n),
-        &step,
-        effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
-        c.radius,
-    );
+    let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, m_eff, c.radius);
     let f = law.force(&k, &mut c.state);
     c.force = c.frame.to_world(&f.local);
     c.normal_force = f.local.x;

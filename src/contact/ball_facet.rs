@@ -69,6 +69,32 @@ pub fn update_force(
     let i = c.ball as usize;
     let n = -c.normal;
     let r = balls.radius[i];
+    let mass = balls.contact_mass(i).unwrap_or(0.0);
+    if let Some((coef, mu)) = law.history(c.overlap, r, mass) {
+        // Frame-free history models: world vectors; the wall is piece a (normal n from the
+        // wall to the ball), the ball's branch vector is c - x = -(r - U/2) n.
+        if c.fresh {
+            c.state = LawState::default();
+            c.fresh = false;
+        }
+        let v_ball = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]));
+        let v = v_ball - wall.velocity_at(c.facet as usize, &c.point);
+        let vn = v.dot(&n);
+        let vt = v - n * vn;
+        let (f, _) = crate::law::history::step(
+            coef,
+            mu,
+            c.overlap,
+            &n,
+            vn,
+            &vt,
+            &(vt * dt),
+            &mut c.state.shear,
+        );
+        c.force = f;
+        c.normal_force = f.dot(&n);
+        return;
+    }
     if c.fresh {
         c.frame = Frame::new(&n, -c.overlap);
         c.fresh = false;
@@ -88,13 +114,7 @@ pub fn update_force(
     let step = c
         .frame
         .advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
-    let k = Kinematics::of_step(
-        c.overlap,
-        v_rel.dot(&n),
-        &step,
-        balls.contact_mass(i).unwrap_or(0.0),
-        r,
-    );
+    let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r);
     let f = law.force(&k, &mut c.state);
     c.force = c.frame.to_world(&f.local);
     c.normal_force = f.local.x;

@@ -13,6 +13,7 @@
 
 mod bond;
 mod hertz;
+pub mod history;
 mod hysteretic;
 mod linear;
 mod linear_dashpot;
@@ -20,6 +21,7 @@ pub mod restitution;
 
 pub use bond::LinearBond;
 pub use hertz::{Hertz, HertzPair};
+pub use history::{HertzHistory, HookeHistory};
 pub use hysteretic::Hysteretic;
 pub use linear::Linear;
 pub use linear_dashpot::LinearDashpot;
@@ -102,6 +104,10 @@ pub enum ContactModel {
     Hertz(Hertz),
     /// Linear contact bond ([`LinearBond`]).
     LinearBond(LinearBond),
+    /// Hertz-Mindlin with a tangential history spring, LIGGGHTS conventions ([`HertzHistory`]).
+    HertzHistory(HertzHistory),
+    /// Linear spring-dashpot with a tangential history spring ([`HookeHistory`]).
+    HookeHistory(HookeHistory),
 }
 
 /// Coulomb limit on an elastic shear force (local): scales it back onto `limit` when larger.
@@ -135,6 +141,19 @@ impl ContactModel {
             ContactModel::Hysteretic(_) => "hysteretic",
             ContactModel::Hertz(_) => "hertz",
             ContactModel::LinearBond(_) => "linearbond",
+            ContactModel::HertzHistory(_) => "hertz-history",
+            ContactModel::HookeHistory(_) => "hooke-history",
+        }
+    }
+
+    /// The coefficients and friction of a frame-free history model at overlap `d`, effective
+    /// radius `r` and mass `m` (None for the models that work in the local frame).
+    #[inline]
+    pub fn history(&self, d: Real, r: Real, m: Real) -> Option<(history::Coefficients, Real)> {
+        match self {
+            ContactModel::HertzHistory(h) => Some((h.coefficients(d, r, m), h.friction)),
+            ContactModel::HookeHistory(h) => Some((h.coefficients(), h.friction)),
+            _ => None,
         }
     }
 
@@ -147,6 +166,31 @@ impl ContactModel {
             ContactModel::Hysteretic(m) => m.force(k, state),
             ContactModel::Hertz(m) => m.force(k, state),
             ContactModel::LinearBond(m) => m.force(k, state),
+            ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_) => {
+                // The same law in the local basis: n = x, shear displacement in `state.shear`.
+                let (c, mu) = self.history(k.overlap, k.radius, k.mass).unwrap_or((
+                    history::Coefficients {
+                        kn: 0.0,
+                        kt: 0.0,
+                        gn: 0.0,
+                        gt: 0.0,
+                    },
+                    0.0,
+                ));
+                let vt = Vec3::new(0.0, k.vel_t.y, k.vel_t.z);
+                let dxi = Vec3::new(0.0, k.du_t.y, k.du_t.z);
+                let (f, sliding) = history::step(
+                    c,
+                    mu,
+                    k.overlap,
+                    &Vec3::x(),
+                    k.vn,
+                    &vt,
+                    &dxi,
+                    &mut state.shear,
+                );
+                ContactForce { local: f, sliding }
+            }
         }
     }
 
@@ -170,6 +214,11 @@ impl ContactModel {
                 (kn, ks, 0.0, 0.0)
             }
             ContactModel::LinearBond(m) => (m.kn, m.ks, 0.0, 0.0),
+            ContactModel::HertzHistory(m) => {
+                let a = (radius * overlap.max(0.0)).sqrt();
+                (2.0 * m.pair.e_star * a, 8.0 * m.pair.g_star * a, 0.0, 0.0)
+            }
+            ContactModel::HookeHistory(m) => (m.kn, m.kt, 0.0, 0.0),
         };
         ContactStiffness {
             kn,
@@ -186,8 +235,17 @@ impl ContactModel {
         let normal = match self {
             ContactModel::Hertz(m) => m.normal_energy(overlap.max(0.0), radius),
             ContactModel::Hysteretic(m) => m.normal_energy(overlap, state),
+            // (4/3) E* sqrt(R*) (2/5) d^(5/2) = (2/5) F_e d, F_e = (2/3) S_n d
+            ContactModel::HertzHistory(_) => 0.4 * (2.0 / 3.0) * s.kn * overlap.max(0.0).powi(2),
             _ => 0.5 * s.kn * overlap * overlap,
         };
+        if matches!(
+            self,
+            ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_)
+        ) {
+            // `state.shear` is the shear displacement xi of a history spring: k_t |xi|^2 / 2.
+            return normal + 0.5 * s.ks * state.shear.norm_squared();
+        }
         let shear = if s.ks > 0.0 {
             0.5 * state.shear.norm_squared() / s.ks
         } else {
@@ -214,6 +272,8 @@ impl ContactModel {
                 loading(m.kn).min(quarter_period(mass, m.k_unload) / 4.0)
             }
             ContactModel::Hertz(m) => loading(m.tangent(0.1 * radius, radius).0),
+            ContactModel::HertzHistory(_) => loading(self.stiffness(0.1 * radius, radius).kn),
+            ContactModel::HookeHistory(m) => loading(m.kn),
         }
     }
 

@@ -8,5 +8,5 @@ mod wall;
 
 pub use balls::{dof, BallSpec, Balls};
 pub use material::Material;
-pub use state::{Model, ModelError, Settings};
+pub use state::{Model, ModelError, Phases, Settings};
 pub use wall::{side, Resolution, Wall, WallMotion, WallSpec};

@@ -148,6 +148,25 @@ pub struct Model {
     pub(crate) dof_stiffness: crate::stiffness::DofStiffness,
     /// True once contacts and forces have been computed for the current positions.
     pub(crate) primed: bool,
+    /// Wall time spent in each phase of the cycle, when measured ([`Phases`]; `ballast bench`).
+    pub phases: Option<Phases>,
+}
+
+/// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Phases {
+    /// Timestep choice and law of motion (balls and walls).
+    pub motion: f64,
+    /// Contact detection: broad phase and merge into the contact lists.
+    pub detect: f64,
+    /// Ball-ball contacts: geometry and force.
+    pub contacts: f64,
+    /// Gather of ball-ball forces into the balls.
+    pub gather: f64,
+    /// Ball-facet contacts: geometry, resolution, force, gather.
+    pub walls: f64,
+    /// Checks for blow-ups and interpenetration.
+    pub checks: f64,
 }
 
 impl Model {
@@ -169,6 +188,7 @@ impl Model {
             dt_limit: Default::default(),
             dof_stiffness: Default::default(),
             primed: false,
+            phases: None,
         }
     }
 

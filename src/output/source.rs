@@ -60,6 +60,12 @@ pub enum Source {
     Wall(usize, WallQuantity),
     /// `contacts/active`: ball-ball and ball-facet.
     ContactsActive,
+    /// `contacts/balls`: active ball-ball contacts (project extension).
+    BallContacts,
+    /// `contacts/walls`: active ball-facet contacts (project extension).
+    WallContacts,
+    /// `balls/mean_pos`: mean centre of all balls, m (project extension).
+    MeanPos,
     /// `contacts/handovers`: ball-facet contact states handed to another facet since the
     /// start (full resolution mode; project extension).
     Handovers,
@@ -163,6 +169,9 @@ impl Source {
             }
             ["contacts", "active"] => Source::ContactsActive,
             ["contacts", "handovers"] => Source::Handovers,
+            ["contacts", "balls"] => Source::BallContacts,
+            ["contacts", "walls"] => Source::WallContacts,
+            ["balls", "mean_pos"] => Source::MeanPos,
             ["contacts", "hidden"] => Source::Hidden,
             ["contacts", "proximity"] => Source::Proximity,
             ["fixed", "force"] => Source::FixedForce,
@@ -184,6 +193,7 @@ impl Source {
                 | Source::BallWall(_, _, PairQuantity::Normal)
                 | Source::Wall(..)
                 | Source::FixedForce
+                | Source::MeanPos
         )
     }
 
@@ -235,6 +245,16 @@ impl Source {
                 (model.contacts.active_count() + model.facet_contacts.active_count()) as Real,
             ),
             Source::Handovers => out.push(model.facet_contacts.handovers as Real),
+            Source::BallContacts => out.push(model.contacts.active_count() as Real),
+            Source::WallContacts => out.push(model.facet_contacts.active_count() as Real),
+            Source::MeanPos => {
+                let sum = b
+                    .pos
+                    .iter()
+                    .fold(crate::math::Vec3::zeros(), |acc, p| acc + p);
+                let mean = sum / (b.len().max(1) as Real);
+                out.extend_from_slice(mean.as_slice());
+            }
             Source::Hidden => out.push(model.facet_contacts.hidden as Real),
             Source::Proximity => out.push(model.facet_contacts.proximity as Real),
             Source::FixedForce => {

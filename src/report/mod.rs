@@ -6,7 +6,8 @@ mod topics;
 
 pub use plot::svg;
 pub use topics::{
-    write_chung_ooi_page, write_full_mode_page, write_stiffness_page, write_timestep_page,
+    write_chung_ooi_page, write_full_mode_page, write_performance_page, write_stiffness_page,
+    write_timestep_page,
 };
 
 use crate::output::{base_series, Curve, Plot, SeriesTable, Summary};
@@ -372,7 +373,8 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          <a href=\"timestep.html\">Timestep</a> (estimates against the exact critical timestep, scaling against the automatic timestep), \
          <a href=\"chung_ooi.html\">Chung &amp; Ooi</a> (contact models against the 2011 impact benchmarks), \
          <a href=\"full_mode.html\">Full wall resolution mode</a> (line of sight, continuity of contact state, proximity contacts: \
-         reduced and full mode side by side).</p><table>\
+         reduced and full mode side by side), \
+         <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p><table>\
          <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
         summaries.len()
     );
@@ -393,6 +395,18 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     write_stiffness_page(reports)?;
     write_chung_ooi_page(reports, summaries)?;
     write_full_mode_page(reports, summaries)?;
+    // The performance page comes from `ballast bench`; rebuild it when its results exist.
+    let bench = reports.join("bench").join("results.json");
+    if let Ok(text) = std::fs::read_to_string(&bench) {
+        if let Ok(runs) = serde_json::from_str::<Vec<crate::bench::BenchRun>>(&text) {
+            write_performance_page(reports, &runs)?;
+        }
+    } else if !reports.join("performance.html").exists() {
+        std::fs::write(
+            reports.join("performance.html"),
+            topics::empty_performance_page(),
+        )?;
+    }
     write_timestep_page(reports, summaries)
 }
 

@@ -854,3 +854,291 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
         link_cases(&page("Full wall resolution mode", &h), summaries),
     )
 }
+
+/// Writes `reports/performance.html` from benchmark runs (`ballast bench`, issue #8): the table
+/// with the ratios to LIGGGHTS, the targets, throughput against N and threads, and where the
+/// time goes.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_performance_page(
+    reports: &Path,
+    runs: &[crate::bench::BenchRun],
+) -> std::io::Result<()> {
+    use crate::bench::LIGGGHTS;
+    let model_of = |r: &crate::bench::BenchRun| {
+        if r.case.contains("hooke") {
+            "hooke"
+        } else {
+            "hertz"
+        }
+    };
+    let ligg = |m: &str, n: usize| LIGGGHTS.iter().find(|l| l.0 == m && l.1 == n);
+    let one = |m: &str, n: usize| {
+        runs.iter()
+            .find(|r| model_of(r) == m && r.n == n && r.threads == 1)
+    };
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<p>The peer benchmark's <b>settle-box</b> scene (benches/peers/SCENE.md): N spheres of 1 mm on a jittered lattice fall \
+         into a closed box and settle, 20,000 steps of 1e-5 s, Hertz-Mindlin or Hookean contacts with a tangential history spring \
+         (models <code>hertz-history</code>, <code>hooke-history</code>: {}), the box a wall of 6 faces (12 facets). Positions are \
+         SCENE.md's SplitMix64 recipe bit for bit ({}). Throughput = N × steps / wall time of the cycle loop, in million \
+         particle-steps per second (Mps/s); LIGGGHTS 3.8.0's figures are per CPU-second on one core, measured on this machine \
+         size (benches/peers/RESULTS.md). Reproduce: <code>cargo run --release -- bench</code> (about 15 min); \
+         <code>benches/peers/run.sh</code> runs LIGGGHTS and ballast on the same scenes in one go. Code: {}, {}.</p>",
+        code_link(reports, "src/law/history.rs"),
+        code_link(reports, "src/case/generate.rs"),
+        code_link(reports, "src/bench.rs"),
+        code_link(reports, "src/cycle.rs"),
+    );
+    let mut rows = vec![[
+        "model",
+        "N",
+        "threads",
+        "steps",
+        "loop (s)",
+        "Mps/s",
+        "µs per particle-step",
+        "LIGGGHTS 1 core (Mps/s)",
+        "ratio",
+        "contacts pp (LIGGGHTS)",
+        "wall contacts nw (LIGGGHTS)",
+        "mean z, m (LIGGGHTS)",
+        "KE trans (J)",
+        "peak memory (MiB)",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in runs {
+        let m = model_of(r);
+        let l = ligg(m, r.n);
+        let mps = r.particle_steps_per_s / 1e6;
+        let rel = |a: f64, b: f64| format!("{:+.2} %", 100.0 * (a - b) / b);
+        rows.push(vec![
+            m.into(),
+            r.n.to_string(),
+            r.threads.to_string(),
+            r.steps.to_string(),
+            format!("{:.2}", r.loop_s),
+            format!("{mps:.3}"),
+            format!("{:.3}", 1e6 / r.particle_steps_per_s),
+            l.map_or("-".into(), |l| format!("{}", l.2)),
+            l.map_or("-".into(), |l| format!("{:.2}", mps / l.2)),
+            l.map_or(r.pp.to_string(), |l| {
+                format!("{} ({}, {})", r.pp, l.4, rel(r.pp as f64, l.4 as f64))
+            }),
+            l.map_or(r.nw.to_string(), |l| {
+                format!("{} ({}, {})", r.nw, l.5, rel(r.nw as f64, l.5 as f64))
+            }),
+            l.map_or(format!("{:.5e}", r.mean_z), |l| {
+                format!("{:.5e} ({}, {})", r.mean_z, l.6, rel(r.mean_z, l.6))
+            }),
+            format!("{:.2e}", r.ke_trans),
+            format!("{:.1}", r.peak_rss_kib as f64 / 1024.0),
+        ]);
+    }
+    let _ = write!(h, "<h2>Results</h2>{}", table(&rows));
+    // Targets.
+    let mut t = vec![["target", "measured", "verdict"].map(String::from).to_vec()];
+    let verdict = |ok: bool| if ok { "met" } else { "MISSED" }.to_string();
+    for m in ["hertz", "hooke"] {
+        for n in [10000, 50000] {
+            if let (Some(r), Some(l)) = (one(m, n), ligg(m, n)) {
+                let ratio = r.particle_steps_per_s / 1e6 / l.2;
+                t.push(vec![
+                    format!(
+                        "{m}, N = {n}: at least 2 × LIGGGHTS on one core ({:.2} Mps/s)",
+                        2.0 * l.2
+                    ),
+                    format!(
+                        "{:.3} Mps/s = {ratio:.2} × LIGGGHTS",
+                        r.particle_steps_per_s / 1e6
+                    ),
+                    verdict(ratio >= 2.0),
+                ]);
+            }
+        }
+        for n in [1000, 10000, 50000] {
+            let two = runs
+                .iter()
+                .find(|r| model_of(r) == m && r.n == n && r.threads == 2);
+            if let (Some(a), Some(b)) = (one(m, n), two) {
+                let s = b.particle_steps_per_s / a.particle_steps_per_s;
+                t.push(vec![
+                    format!("{m}, N = {n}: 2 threads at least 1.8 × one thread"),
+                    format!("{s:.2} ×"),
+                    verdict(s >= 1.8),
+                ]);
+            }
+        }
+        let costs: Vec<(usize, f64)> = runs
+            .iter()
+            .filter(|r| model_of(r) == m && r.threads == 1)
+            .map(|r| (r.n, 1e6 / r.particle_steps_per_s))
+            .collect();
+        if costs.len() >= 2 {
+            let lo = costs.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+            let hi = costs.iter().map(|c| c.1).fold(0.0, f64::max);
+            t.push(vec![
+                format!("{m}: cost per particle-step flat within 20 % over N"),
+                format!(
+                    "{:.3} to {:.3} µs ({:+.1} %)",
+                    lo,
+                    hi,
+                    100.0 * (hi - lo) / lo
+                ),
+                verdict(hi <= 1.2 * lo),
+            ]);
+        }
+        let mem: Vec<(usize, u64)> = runs
+            .iter()
+            .filter(|r| model_of(r) == m && r.threads == 1)
+            .map(|r| (r.n, r.peak_rss_kib))
+            .collect();
+        if let (Some(a), Some(b)) = (
+            mem.iter().min_by_key(|x| x.0),
+            mem.iter().max_by_key(|x| x.0),
+        ) {
+            if b.0 > a.0 {
+                let slope = (b.1 as f64 - a.1 as f64) / (b.0 - a.0) as f64;
+                t.push(vec![
+                    format!("{m}: peak memory at most 0.5 KiB per particle beyond a fixed base"),
+                    format!("{slope:.3} KiB per particle (N = {} to {})", a.0, b.0),
+                    verdict(slope <= 0.5),
+                ]);
+            }
+        }
+        for n in [1000, 10000, 50000] {
+            if let (Some(r), Some(l)) = (one(m, n), ligg(m, n)) {
+                let dp = (r.pp as f64 - l.4 as f64) / l.4 as f64;
+                let dz = (r.mean_z - l.6) / l.6;
+                t.push(vec![
+                    format!("{m}, N = {n}: contacts and mean height within 2 % of LIGGGHTS"),
+                    format!("contacts {:+.2} %, mean z {:+.2} %", 100.0 * dp, 100.0 * dz),
+                    verdict(dp.abs() <= 0.02 && dz.abs() <= 0.02),
+                ]);
+            }
+        }
+    }
+    let _ = write!(h, "<h2>Targets (issue #8)</h2>{}", table(&t));
+    // Plots.
+    let mut vs_n = Vec::new();
+    for m in ["hertz", "hooke"] {
+        for th in [1, 2] {
+            let pts: Vec<&crate::bench::BenchRun> = runs
+                .iter()
+                .filter(|r| model_of(r) == m && r.threads == th)
+                .collect();
+            if !pts.is_empty() {
+                vs_n.push(Curve {
+                    label: format!("ballast {m}, {th} thread{}", if th > 1 { "s" } else { "" }),
+                    x: pts.iter().map(|r| r.n as f64).collect(),
+                    y: pts.iter().map(|r| r.particle_steps_per_s / 1e6).collect(),
+                    markers: true,
+                });
+            }
+        }
+        let l: Vec<_> = LIGGGHTS.iter().filter(|l| l.0 == m).collect();
+        vs_n.push(Curve {
+            label: format!("LIGGGHTS {m}, 1 core"),
+            x: l.iter().map(|l| l.1 as f64).collect(),
+            y: l.iter().map(|l| l.2).collect(),
+            markers: true,
+        });
+    }
+    if !runs.is_empty() {
+        h.push_str("<h2>Throughput</h2>");
+        h.push_str(&super::plot::svg(&Plot {
+            title: "throughput against N".into(),
+            x_label: "N (balls)".into(),
+            y_label: "million particle-steps per second".into(),
+            log_x: true,
+            curves: vs_n,
+            ..Default::default()
+        }));
+        let mut vs_t = Vec::new();
+        for m in ["hertz", "hooke"] {
+            for n in [1000, 10000, 50000] {
+                let pts: Vec<&crate::bench::BenchRun> = runs
+                    .iter()
+                    .filter(|r| model_of(r) == m && r.n == n)
+                    .collect();
+                if pts.len() > 1 {
+                    vs_t.push(Curve {
+                        label: format!("{m}, N = {n}"),
+                        x: pts.iter().map(|r| r.threads as f64).collect(),
+                        y: pts.iter().map(|r| r.particle_steps_per_s / 1e6).collect(),
+                        markers: true,
+                    });
+                }
+            }
+        }
+        if !vs_t.is_empty() {
+            h.push_str(&super::plot::svg(&Plot {
+                title: "throughput against threads".into(),
+                x_label: "threads".into(),
+                y_label: "million particle-steps per second".into(),
+                curves: vs_t,
+                ..Default::default()
+            }));
+        }
+    }
+    // Where the time goes.
+    let mut p = vec![[
+        "model",
+        "N",
+        "threads",
+        "motion",
+        "detection",
+        "ball-ball contacts",
+        "gather",
+        "walls",
+        "checks",
+        "µs per particle-step",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in runs {
+        let ph = &r.phases;
+        let total = ph.motion + ph.detect + ph.contacts + ph.gather + ph.walls + ph.checks;
+        let pc = |x: f64| format!("{:.1} %", 100.0 * x / total.max(1e-300));
+        p.push(vec![
+            model_of(r).into(),
+            r.n.to_string(),
+            r.threads.to_string(),
+            pc(ph.motion),
+            pc(ph.detect),
+            pc(ph.contacts),
+            pc(ph.gather),
+            pc(ph.walls),
+            pc(ph.checks),
+            format!("{:.3}", 1e6 / r.particle_steps_per_s),
+        ]);
+    }
+    let _ = write!(
+        h,
+        "<h2>Where the time goes</h2><p>Wall time of each phase of the cycle over the whole run (measured with a clock read \
+         between phases; the cost of reading it is below 0.1 %). Motion: timestep and velocity Verlet for balls and walls; \
+         detection: cell-grid broad phase and merge into the sorted contact lists; ball-ball contacts: geometry and force of \
+         every candidate pair (in parallel above 4,096 contacts); gather: forces and moments summed into the balls in contact \
+         order (sequential, for bit-identical results on any number of threads); walls: ball-facet geometry, resolution, force \
+         and gather; checks: blow-up and interpenetration scans.</p>{}",
+        table(&p)
+    );
+    std::fs::write(
+        reports.join("performance.html"),
+        page("Performance: settle-box against LIGGGHTS", &h),
+    )
+}
+
+/// The performance page before any benchmark has run.
+pub(crate) fn empty_performance_page() -> String {
+    page(
+        "Performance: settle-box against LIGGGHTS",
+        "<p>No benchmark results yet: run <code>cargo run --release -- bench</code> (all configurations, about 15 min) \
+         or, for a quick look, <code>cargo run --release -- bench --n 1000 --steps 2000</code>. The results go to \
+         reports/bench/results.json and this page.</p>",
+    )
+}

@@ -1,0 +1,150 @@
+//! The settle-box performance benchmark (issue #8; the scene: ../shared/bench/SCENE.md, copied
+//! to benches/peers/): one run of a case for a number of steps on a number of threads, timed
+//! around the cycle loop only, with the final-state summary LIGGGHTS prints and the peak memory.
+//!
+//! `ballast bench` runs each configuration in a child process (`ballast bench-one`), so that
+//! the peak resident memory and the thread pool belong to that configuration alone.
+
+use crate::model::{Model, Phases};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// What one run measured.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct BenchRun {
+    /// The case's name.
+    pub case: String,
+    /// Number of balls.
+    pub n: usize,
+    /// Cycles run.
+    pub steps: u64,
+    /// Threads of the pool the run used.
+    pub threads: usize,
+    /// Wall time of the cycle loop, s (scene construction and priming excluded).
+    pub loop_s: f64,
+    /// CPU time of the process over the loop, s (user + system, from getrusage).
+    pub loop_cpu_s: f64,
+    /// `n * steps / loop_s`.
+    pub particle_steps_per_s: f64,
+    /// Sphere-sphere contacts at the end: pairs with centre distance <= r_a + r_b.
+    pub pp: usize,
+    /// Sphere-wall contacts at the end (active ball-facet contacts).
+    pub nw: usize,
+    /// Translational kinetic energy at the end, J.
+    pub ke_trans: f64,
+    /// Rotational kinetic energy at the end, J.
+    pub ke_rot: f64,
+    /// Mean height of the centres at the end, m.
+    pub mean_z: f64,
+    /// Peak resident memory of the process, KiB (VmHWM).
+    pub peak_rss_kib: u64,
+    /// Wall time per phase of the cycle, s.
+    pub phases: Phases,
+}
+
+/// LIGGGHTS 3.8.0 on this machine size (../shared/bench/RESULTS.md, measured 2026-11-21):
+/// (model, N, million particle-steps per CPU-second on one core, 2-process wall-time figure
+/// (0 where not run), sphere-sphere contacts, sphere-wall contacts, mean z in m).
+pub const LIGGGHTS: [(&str, usize, f64, f64, usize, usize, f64); 6] = [
+    ("hertz", 1000, 7.75, 13.23, 2090, 303, 6.3548e-3),
+    ("hooke", 1000, 8.06, 13.67, 2031, 300, 6.3461e-3),
+    ("hertz", 10000, 6.17, 10.58, 22217, 1737, 6.0135e-3),
+    ("hooke", 10000, 7.15, 0.0, 21749, 1730, 6.0291e-3),
+    ("hertz", 50000, 4.77, 9.14, 112953, 7129, 6.0464e-3),
+    ("hooke", 50000, 5.22, 0.0, 109921, 7063, 6.0699e-3),
+];
+
+/// The peak resident memory of this process, KiB (Linux `VmHWM`; 0 elsewhere).
+pub fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// CPU time of this process so far (user + system), s; 0 where unavailable.
+fn cpu_seconds() -> f64 {
+    // /proc/self/stat fields 14 and 15: utime and stime in clock ticks (100 per second on
+    // Linux unless configured otherwise).
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let after = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = after.split_whitespace().collect();
+            let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
+/// The final-state summary of a model (SCENE.md, section 8).
+pub fn final_state(model: &Model) -> (usize, usize, f64, f64, f64) {
+    let b = &model.balls;
+    let pp = model
+        .contacts
+        .list
+        .iter()
+        .filter(|c| c.overlap >= 0.0)
+        .count();
+    let nw = model.facet_contacts.active_count();
+    let (mut kt, mut kr, mut z) = (0.0, 0.0, 0.0);
+    for i in 0..b.len() {
+        kt += 0.5 * b.mass[i] * model.synchronized_velocity(i).norm_squared();
+        kr += 0.5 * b.inertia[i] * model.synchronized_spin(i).norm_squared();
+        z += b.pos[i].z;
+    }
+    (pp, nw, kt, kr, z / b.len().max(1) as f64)
+}
+
+/// Runs a case for `steps` cycles (default: the case's own) on `threads` threads.
+///
+/// # Errors
+/// A case that does not load or build, a run that blows up, a thread pool that cannot start.
+pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchRun, String> {
+    let case = crate::case::load(path).map_err(|e| e.to_string())?;
+    let mut model = case.build_model(None).map_err(|e| e.to_string())?;
+    let steps = steps.or(case.file.run.steps).ok_or_else(|| {
+        format!(
+            "{}: give --steps (the case has no [run] steps)",
+            path.display()
+        )
+    })?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    pool.install(|| -> Result<BenchRun, String> {
+        model.prime().map_err(|e| e.to_string())?;
+        model.phases = Some(Phases::default());
+        let cpu0 = cpu_seconds();
+        let t0 = std::time::Instant::now();
+        for _ in 0..steps {
+            model.cycle().map_err(|e| e.to_string())?;
+        }
+        let loop_s = t0.elapsed().as_secs_f64();
+        let loop_cpu_s = cpu_seconds() - cpu0;
+        let (pp, nw, ke_trans, ke_rot, mean_z) = final_state(&model);
+        let n = model.balls.len();
+        Ok(BenchRun {
+            case: case.name.clone(),
+            n,
+            steps,
+            threads,
+            loop_s,
+            loop_cpu_s,
+            particle_steps_per_s: n as f64 * steps as f64 / loop_s,
+            pp,
+            nw,
+            ke_trans,
+            ke_rot,
+            mean_z,
+            peak_rss_kib: peak_rss_kib(),
+            phases: model.phases.unwrap_or_default(),
+        })
+    })
+}

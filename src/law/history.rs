@@ -1,0 +1,149 @@
+//! Frame-free models with a tangential history spring, as LIGGGHTS's `pair_style gran`
+//! (`tangential history`, `limitForce on`) and the peer benchmark (../shared/bench/SCENE.md,
+//! section 4) define them: `hertz-history` (Hertz-Mindlin, LIGGGHTS conventions) and
+//! `hooke-history` (linear spring-dashpot with absolute damping coefficients).
+//!
+//! With `n` the unit normal from piece a to piece b, `v` the velocity of b relative to a at
+//! the contact point, `v_n = v . n` (< 0 approaching), `v_t = v - v_n n`:
+//! - normal force on b: `F_n = k_n d - g_n v_n`, clamped at `F_n >= 0`, along `n`;
+//! - shear displacement `xi` (world frame): `xi += v_t dt`, then `xi -= (xi . n) n`;
+//!   `F_t = -k_t xi`; if `|F_t| > mu F_n` the contact slides: `F_t <- mu F_n F_t/|F_t|`,
+//!   `xi <- -F_t/k_t`, no tangential dashpot; otherwise `F_t <- F_t - g_t v_t`;
+//! - history is discarded when the pieces separate.
+//!
+//! Coefficients. Hertz (`R*`, `m*` effective radius and mass, `E*`, `G*` from [`HertzPair`],
+//! `beta = ln e / sqrt(ln^2 e + pi^2)`): `S_n = 2 E* sqrt(R* d)`, `S_t = 8 G* sqrt(R* d)`,
+//! `k_n = (4/3) E* sqrt(R* d)` (so `k_n d` is Hertz's force), `k_t = S_t` re-evaluated every
+//! step (a total-displacement spring: unlike [`super::Hertz`], whose no-slip stiffness acts on
+//! increments), `g_n = -2 sqrt(5/6) beta sqrt(S_n m*)`, `g_t = -2 sqrt(5/6) beta sqrt(S_t m*)`.
+//! Hooke: constant `k_n`, `k_t`, `g_n`, `g_t` (N/m and N s/m).
+//!
+//! The same function evaluates the force in any orthonormal basis, so ball-ball and ball-facet
+//! contacts call it with world vectors and no local frame (these models need none: the
+//! projection of `xi` does what the frame's rotation does for the other models, to first
+//! order), and [`super::ContactModel::force`] with the local frame's components (`n` = x axis).
+
+use super::HertzPair;
+use crate::math::{Real, Vec3, PI};
+
+/// `-2 sqrt(5/6) beta` for a restitution `e` (LIGGGHTS's damping factor; 0 for `e = 1`).
+pub fn damping_factor(restitution: Real) -> Real {
+    let ln = restitution.ln();
+    let beta = ln / (ln * ln + PI * PI).sqrt();
+    -2.0 * (5.0 as Real / 6.0).sqrt() * beta
+}
+
+/// Hertz-Mindlin with a tangential history spring (LIGGGHTS `model hertz tangential history`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HertzHistory {
+    /// Effective moduli.
+    pub pair: HertzPair,
+    /// Coulomb friction coefficient.
+    pub friction: Real,
+    /// The coefficient of restitution the damping factor comes from.
+    pub restitution: Real,
+    /// `-2 sqrt(5/6) beta`.
+    pub damping: Real,
+}
+
+/// Linear spring-dashpot with a tangential history spring (LIGGGHTS `model hooke/stiffness
+/// tangential history`, `absolute_damping on`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookeHistory {
+    /// Normal stiffness, N/m.
+    pub kn: Real,
+    /// Tangential stiffness, N/m.
+    pub kt: Real,
+    /// Normal damping coefficient, N s/m.
+    pub gamma_n: Real,
+    /// Tangential damping coefficient, N s/m.
+    pub gamma_t: Real,
+    /// Coulomb friction coefficient.
+    pub friction: Real,
+}
+
+/// The four coefficients of one step.
+#[derive(Clone, Copy, Debug)]
+pub struct Coefficients {
+    /// Normal stiffness (secant: `k_n d` is the elastic force), N/m.
+    pub kn: Real,
+    /// Tangential stiffness, N/m.
+    pub kt: Real,
+    /// Normal damping, N s/m.
+    pub gn: Real,
+    /// Tangential damping, N s/m.
+    pub gt: Real,
+}
+
+impl HertzHistory {
+    /// The model for a pair of materials and a restitution.
+    pub fn new(pair: HertzPair, friction: Real, restitution: Real) -> Self {
+        HertzHistory {
+            pair,
+            friction,
+            restitution,
+            damping: damping_factor(restitution),
+        }
+    }
+
+    /// Coefficients at overlap `d`, effective radius `r` and mass `m`.
+    #[inline]
+    pub fn coefficients(&self, d: Real, r: Real, m: Real) -> Coefficients {
+        let a = (r * d).sqrt();
+        let (sn, st) = (2.0 * self.pair.e_star * a, 8.0 * self.pair.g_star * a);
+        Coefficients {
+            kn: (2.0 / 3.0) * sn,
+            kt: st,
+            gn: self.damping * (sn * m).sqrt(),
+            gt: self.damping * (st * m).sqrt(),
+        }
+    }
+}
+
+impl HookeHistory {
+    /// Coefficients (constant).
+    #[inline]
+    pub fn coefficients(&self) -> Coefficients {
+        Coefficients {
+            kn: self.kn,
+            kt: self.kt,
+            gn: self.gamma_n,
+            gt: self.gamma_t,
+        }
+    }
+}
+
+/// One step of the history law (module documentation): returns the force on b and whether it
+/// slid; updates `xi`. `n` unit normal (a to b), `vn` normal and `vt` tangential relative
+/// velocity of b, `dxi` the tangential displacement of the step (`vt dt`), `d` > 0 overlap.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn step(
+    c: Coefficients,
+    friction: Real,
+    d: Real,
+    n: &Vec3,
+    vn: Real,
+    vt: &Vec3,
+    dxi: &Vec3,
+    xi: &mut Vec3,
+) -> (Vec3, bool) {
+    let fn_ = (c.kn * d - c.gn * vn).max(0.0);
+    *xi += dxi;
+    *xi -= n * xi.dot(n);
+    let mut ft = -c.kt * *xi;
+    let limit = friction * fn_;
+    let f2 = ft.norm_squared();
+    let sliding = f2 > limit * limit;
+    if sliding {
+        ft *= limit / f2.sqrt();
+        *xi = if c.kt > 0.0 {
+            -ft / c.kt
+        } else {
+            Vec3::zeros()
+        };
+    } else {
+        ft -= vt * c.gt;
+    }
+    (n * fn_ + ft, sliding)
+}
