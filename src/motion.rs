@@ -8,9 +8,9 @@
 //! and likewise for the spin with `M / I`. At the start `dt_prev = 0`, so the first kick is half a
 //! step: the scheme is second-order accurate from the given `v(0)` (a full first kick would make
 //! it first order). With a varying timestep the kick `(dt_prev + dt)/2` keeps it centred.
-//! Orientations turn by the exact rotation of angle `|w| dt` about `w`.
+//! A sphere's orientation enters no force and no output and is not integrated.
 
-use crate::math::{rotation_from_spin, Real, Vec3};
+use crate::math::{Real, Vec3};
 use crate::model::{dof, Balls};
 
 /// Translational acceleration of ball `i`, m/s^2, zero along fixed DOFs (seed 000, eq. 1).
@@ -43,18 +43,19 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
     alpha
 }
 
-/// One step of the law of motion for every ball.
-pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) {
+/// One step of the law of motion for every ball. Returns false when a position, velocity or
+/// angular velocity stopped being finite (the caller then finds which).
+pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool {
     let kick = 0.5 * (dt_prev + dt);
+    let mut finite = true;
     for i in 0..balls.len() {
         let a = acceleration(balls, i, gravity);
         let alpha = angular_acceleration(balls, i);
         balls.vel[i] += a * kick;
         balls.spin[i] += alpha * kick;
         balls.pos[i] += balls.vel[i] * dt;
-        let w = balls.spin[i];
-        if w != Vec3::zeros() {
-            balls.orient[i] = rotation_from_spin(&w, dt) * balls.orient[i];
-        }
+        // NaN and infinities make the sum non-finite.
+        finite &= (balls.pos[i].sum() + balls.vel[i].sum() + balls.spin[i].sum()).is_finite();
     }
+    finite
 }

@@ -60,7 +60,8 @@ impl Contact {
     }
 
     /// The elastic shear force on b in the world frame, N (the model's state turned out of
-    /// the local frame).
+    /// the local frame). Frame-based models only: the history models keep the shear
+    /// displacement in `state.shear` (their total force is in `force`).
     pub fn shear_force(&self) -> Vec3 {
         self.frame.to_world(&self.state.shear)
     }
@@ -84,6 +85,16 @@ pub struct Contacts {
     /// The contacts, sorted by pair.
     pub list: Vec<Contact>,
     spare: Vec<Contact>,
+    /// For each ball `i`, its contacts are `incidence[start[i]..start[i + 1]]`, each entry
+    /// `2 k + side` (k the contact's index, side 0 when the ball is `a`, 1 when `b`), in
+    /// increasing k: the gather sums each ball's contacts in list order, as a sequential pass
+    /// over the list would, so it can run in parallel over balls with the same result.
+    pub incidence: Vec<u32>,
+    /// Start of each ball's run in `incidence` (one more entry than balls).
+    pub start: Vec<u32>,
+    /// Per contact, written by each force update: the force on b (zero when inactive) and the
+    /// contact point: what the gather reads.
+    pub out: Vec<[Vec3; 2]>,
 }
 
 impl Contacts {
@@ -109,6 +120,29 @@ impl Contacts {
             .binary_search_by_key(&key, |c| c.key())
             .ok()
             .map(|k| &self.list[k])
+    }
+
+    /// Rebuilds [`Contacts::incidence`] for `balls` balls (after each merge). O(contacts + balls).
+    pub fn build_incidence(&mut self, balls: usize) {
+        self.start.clear();
+        self.start.resize(balls + 1, 0);
+        for c in &self.list {
+            self.start[c.a as usize + 1] += 1;
+            self.start[c.b as usize + 1] += 1;
+        }
+        for i in 0..balls {
+            self.start[i + 1] += self.start[i];
+        }
+        self.incidence.clear();
+        self.incidence.resize(2 * self.list.len(), 0);
+        let mut next: Vec<u32> = self.start[..balls].to_vec();
+        for (k, c) in self.list.iter().enumerate() {
+            for (ball, side) in [(c.a, 0), (c.b, 1)] {
+                let slot = &mut next[ball as usize];
+                self.incidence[*slot as usize] = 2 * k as u32 + side;
+                *slot += 1;
+            }
+        }
     }
 
     /// Replaces the list by the given candidate pairs (sorted, unique, a < b), keeping the state

@@ -1,6 +1,6 @@
 //! Balls: spherical bodies with six degrees of freedom, stored as a structure of arrays.
 
-use crate::math::{vec3, Quat, Real, Vec3, PI};
+use crate::math::{vec3, Real, Vec3, PI};
 
 /// Degrees of freedom that can be fixed, as bits of [`Balls::fixed`].
 pub mod dof {
@@ -97,10 +97,10 @@ pub struct Balls {
     pub pos: Vec<Vec3>,
     /// Velocity half a step behind the positions, m/s (world frame).
     pub vel: Vec<Vec3>,
-    /// Angular velocity half a step behind the orientation, rad/s (world frame).
+    /// Angular velocity half a step behind the positions, rad/s (world frame). (A sphere's
+    /// orientation enters no force and no output, so it is not integrated; LIGGGHTS's
+    /// `nve/sphere` does not either.)
     pub spin: Vec<Vec3>,
-    /// Orientation (body to world).
-    pub orient: Vec<Quat>,
     /// Resultant contact force at the current positions, N (world frame).
     pub force: Vec<Vec3>,
     /// Resultant contact moment about the centroid, N m (world frame).
@@ -137,7 +137,6 @@ impl Balls {
         self.pos.push(spec.pos);
         self.vel.push(spec.vel);
         self.spin.push(spec.spin);
-        self.orient.push(Quat::identity());
         self.force.push(Vec3::zeros());
         self.moment.push(Vec3::zeros());
         self.applied_force.push(spec.applied_force);

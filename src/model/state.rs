@@ -150,6 +150,9 @@ pub struct Model {
     pub(crate) primed: bool,
     /// Wall time spent in each phase of the cycle, when measured ([`Phases`]; `ballast bench`).
     pub phases: Option<Phases>,
+    /// Set by the force update when an active contact overlaps by more than the smaller radius
+    /// (or not finitely): the interpenetration check then scans the contacts.
+    pub(crate) interpenetrating: bool,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
@@ -189,6 +192,7 @@ impl Model {
             dof_stiffness: Default::default(),
             primed: false,
             phases: None,
+            interpenetrating: false,
         }
     }
 
