@@ -125,7 +125,9 @@ impl Model {
             } else {
                 [Vec3::zeros(), c.point]
             };
-            c.active && !(c.overlap <= balls.radius[c.a as usize].min(balls.radius[c.b as usize]))
+            c.active
+                && (c.overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
+                    || c.overlap.is_nan())
         };
         let t = self.clock();
         let contacts = &mut self.contacts;
@@ -136,14 +138,14 @@ impl Model {
                 .par_iter_mut()
                 .zip(contacts.out.par_iter_mut())
                 .map(update)
-                .reduce(|| false, |x, y| x || y)
+                .reduce(|| false, |x, y| x | y)
         } else {
             contacts
                 .list
                 .iter_mut()
                 .zip(contacts.out.iter_mut())
                 .map(update)
-                .fold(false, |x, y| x || y)
+                .fold(false, |x, y| x | y) // every contact must update: no short circuit
         };
         let t = self.lap(t, |p| &mut p.contacts);
         // Each ball sums its contacts in list order (see `Contacts::incidence`): the same
