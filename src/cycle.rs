@@ -96,9 +96,12 @@ impl Model {
         }
         let n = self.materials.len();
         let (mat, table) = (&self.balls.material, &self.pair_law);
-        self.contacts.merge(&self.broad_phase.pairs, |a, b| {
-            table[mat[a as usize] as usize * n + mat[b as usize] as usize]
-        });
+        let frames = self.laws.iter().any(|l| !l.frame_free());
+        self.contacts.merge(
+            &self.broad_phase.pairs,
+            |a, b| table[mat[a as usize] as usize * n + mat[b as usize] as usize],
+            frames,
+        );
         self.contacts.build_incidence(self.balls.len());
         let walls = &self.walls;
         self.facet_contacts
@@ -118,12 +121,24 @@ impl Model {
         // Each contact also writes its force and contact point (zero force when inactive) to a
         // compact array, so that the gather reads 48 bytes per contact, not the whole contact;
         // it reports whether it interpenetrates (checked in full only when one does).
-        let update = |(c, out): (&mut crate::contact::Contact, &mut [Vec3; 2])| -> bool {
-            ball_ball::update(c, balls, &laws[c.law as usize], dt, flags, install_bonds);
+        let update = |((c, out), frame): (
+            (&mut crate::contact::Contact, &mut [Vec3; 2]),
+            Option<&mut crate::contact::Frame>,
+        )|
+         -> bool {
+            ball_ball::update(
+                c,
+                frame,
+                balls,
+                &laws[c.law as usize],
+                dt,
+                flags,
+                install_bonds,
+            );
             *out = if c.active {
                 [c.force, c.point]
             } else {
-                [Vec3::zeros(), c.point]
+                [Vec3::zeros(); 2]
             };
             c.active
                 && (c.overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
@@ -132,20 +147,35 @@ impl Model {
         let t = self.clock();
         let contacts = &mut self.contacts;
         contacts.out.resize(contacts.list.len(), [Vec3::zeros(); 2]);
-        self.interpenetrating = if contacts.list.len() >= PARALLEL_CONTACTS {
-            contacts
+        let with_frames = !contacts.frames.is_empty();
+        self.interpenetrating = match (contacts.list.len() >= PARALLEL_CONTACTS, with_frames) {
+            (true, true) => contacts
                 .list
                 .par_iter_mut()
                 .zip(contacts.out.par_iter_mut())
+                .zip(contacts.frames.par_iter_mut().map(Some))
                 .map(update)
-                .reduce(|| false, |x, y| x | y)
-        } else {
-            contacts
+                .reduce(|| false, |x, y| x | y),
+            (true, false) => contacts
+                .list
+                .par_iter_mut()
+                .zip(contacts.out.par_iter_mut())
+                .map(|p| update((p, None)))
+                .reduce(|| false, |x, y| x | y),
+            // every contact must update: no short circuit
+            (false, true) => contacts
                 .list
                 .iter_mut()
                 .zip(contacts.out.iter_mut())
+                .zip(contacts.frames.iter_mut().map(Some))
                 .map(update)
-                .fold(false, |x, y| x | y) // every contact must update: no short circuit
+                .fold(false, |x, y| x | y),
+            (false, false) => contacts
+                .list
+                .iter_mut()
+                .zip(contacts.out.iter_mut())
+                .map(|p| update((p, None)))
+                .fold(false, |x, y| x | y),
         };
         let t = self.lap(t, |p| &mut p.contacts);
         // Each ball sums its contacts in list order (see `Contacts::incidence`): the same

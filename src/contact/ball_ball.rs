@@ -15,6 +15,38 @@ pub(crate) fn effective_mass(a: Option<Real>, b: Option<Real>) -> Real {
     }
 }
 
+/// The geometry of two balls: overlap, effective radius, normal and contact point.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometry {
+    /// `r_a + r_b - |x_b - x_a|`, m (negative: gap).
+    pub overlap: Real,
+    /// `r_a r_b / (r_a + r_b)`, m.
+    pub radius: Real,
+    /// Unit normal from a to b.
+    pub normal: Vec3,
+    /// `x_a + (r_a - overlap/2) n`: the middle of the overlap (or of the gap), m.
+    pub point: Vec3,
+}
+
+/// The geometry of balls at `pa` (radius `ra`) and `pb` (radius `rb`).
+#[inline]
+pub fn geometry(pa: &Vec3, pb: &Vec3, ra: Real, rb: Real) -> Geometry {
+    let d = pb - pa;
+    let dist = d.norm();
+    let overlap = ra + rb - dist;
+    // NOTE: coincident centres have no normal; pick +z so that the run goes on and the blow-up
+    // detector (overlap larger than a radius) reports the pair.
+    let normal = if dist > 0.0 { d / dist } else { Vec3::z() };
+    Geometry {
+        overlap,
+        radius: ra * rb / (ra + rb),
+        normal,
+        // The contact point also exists across a gap (the middle of it): the timestep modes
+        // count the stiffness of contacts about to touch, with their lever arms.
+        point: pa + normal * (ra - 0.5 * overlap),
+    }
+}
+
 /// Updates the geometry of a ball-ball contact and, when the balls overlap (or are bonded),
 /// its local frame and force.
 ///
@@ -30,6 +62,7 @@ pub(crate) fn effective_mass(a: Option<Real>, b: Option<Real>) -> Real {
 #[inline]
 pub fn update(
     c: &mut Contact,
+    frame: Option<&mut Frame>,
     balls: &Balls,
     law: &ContactModel,
     dt: Real,
@@ -37,23 +70,32 @@ pub fn update(
     install_bonds: bool,
 ) {
     let (a, b) = (c.a as usize, c.b as usize);
-    let d = balls.pos[b] - balls.pos[a];
-    let dist = d.norm();
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    c.overlap = ra + rb - dist;
-    c.radius = ra * rb / (ra + rb);
-    // NOTE: coincident centres have no normal; pick +z so that the run goes on and the blow-up
-    // detector (overlap larger than a radius) reports the pair.
-    c.normal = if dist > 0.0 { d / dist } else { Vec3::z() };
-    // The contact point also exists across a gap (the middle of it): the timestep modes count
-    // the stiffness of contacts about to touch, with their lever arms.
-    c.point = balls.pos[a] + c.normal * (ra - 0.5 * c.overlap);
+    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    // Clearly apart (by more than round-off) and not bonded: no geometry is computed (most
+    // candidate pairs within the margin, most of the time); the overlap is marked -inf and
+    // whoever needs the gap of such a pair computes it with `geometry`, which gives the same
+    // numbers as below.
+    let s = ra + rb;
+    if !install_bonds && !law.holds(&c.state) && (pb - pa).norm_squared() > s * s * (1.0 + 1e-12) {
+        c.overlap = Real::NEG_INFINITY;
+        if c.active {
+            c.active = false;
+            c.state = LawState::default();
+            c.normal_force = 0.0;
+            c.force = Vec3::zeros();
+        }
+        return;
+    }
+    let g = geometry(pa, pb, ra, rb);
+    (c.overlap, c.radius, c.normal, c.point) = (g.overlap, g.radius, g.normal, g.point);
     if install_bonds {
         if let ContactModel::LinearBond(m) = law {
             c.state.bonded = c.overlap >= -m.bond_gap;
         }
     }
     if c.overlap <= 0.0 && !law.holds(&c.state) {
+        // touching exactly or apart by round-off: the geometry above is kept
         c.active = false;
         c.state = LawState::default();
         c.normal_force = 0.0;
@@ -87,8 +129,16 @@ pub fn update(
         c.normal_force = f.dot(&n);
         return;
     }
+    // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
+    // is there for such a contact; without it the contact would work in a frame made afresh
+    // every cycle (no rotation of its state with the pair).
+    let mut fresh = Frame::new(&n, -c.overlap);
+    let frame = match frame {
+        Some(f) => f,
+        None => &mut fresh,
+    };
     if !c.active {
-        c.frame = Frame::new(&n, -c.overlap);
+        *frame = Frame::new(&n, -c.overlap);
         c.active = true;
     }
     let (ba, bb) = if flags.no_ratch {
@@ -98,7 +148,7 @@ pub fn update(
     };
     let v_rel =
         (balls.vel[b] + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
-    let step = c.frame.advance(
+    let step = frame.advance(
         &n,
         &v_rel,
         &balls.spin[a],
@@ -109,7 +159,7 @@ pub fn update(
     );
     let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, m_eff, c.radius);
     let f = law.force(&k, &mut c.state);
-    c.force = c.frame.to_world(&f.local);
+    c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = c.overlap > 0.0 || law.holds(&c.state);

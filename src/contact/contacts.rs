@@ -21,17 +21,16 @@ pub struct Contact {
     pub law: u16,
     /// True while the pieces overlap and the contact carries force.
     pub active: bool,
-    /// Overlap r_a + r_b - |x_b - x_a|, m (negative: gap).
+    /// Overlap r_a + r_b - |x_b - x_a|, m (negative: gap; -inf for a pair clearly apart, whose
+    /// gap the force loop does not compute: [`super::ball_ball::geometry`] gives it).
     pub overlap: Real,
-    /// Unit normal from a to b (world frame).
+    /// Unit normal from a to b (world frame); with `point` and `radius`, current while the
+    /// pieces touch (or nearly: within round-off), stale for a pair clearly apart.
     pub normal: Vec3,
     /// Contact point, m (world frame): the middle of the overlap region along the normal.
     pub point: Vec3,
     /// Effective radius r_a r_b / (r_a + r_b), m.
     pub radius: Real,
-    /// The local contact frame and generalized displacements (seed 002); set when the contact
-    /// becomes active.
-    pub frame: Frame,
     /// The contact model's state (local coordinates).
     pub state: LawState,
     /// Normal force on b along the normal, N (elastic + dashpot; > 0 pushes apart).
@@ -52,18 +51,17 @@ impl Contact {
             normal: Vec3::zeros(),
             point: Vec3::zeros(),
             radius: 0.0,
-            frame: Frame::new(&Vec3::x(), 0.0),
             state: LawState::default(),
             normal_force: 0.0,
             force: Vec3::zeros(),
         }
     }
 
-    /// The elastic shear force on b in the world frame, N (the model's state turned out of
-    /// the local frame). Frame-based models only: the history models keep the shear
-    /// displacement in `state.shear` (their total force is in `force`).
-    pub fn shear_force(&self) -> Vec3 {
-        self.frame.to_world(&self.state.shear)
+    /// The elastic shear force on b in the world frame, N: the model's state turned out of the
+    /// contact's local `frame` ([`Contacts::frames`]). Frame-based models only: the history
+    /// models keep the shear displacement in `state.shear` (their total force is in `force`).
+    pub fn shear_force(&self, frame: &Frame) -> Vec3 {
+        frame.to_world(&self.state.shear)
     }
 
     /// The sort key of the pair.
@@ -84,7 +82,13 @@ pub fn pair_key(a: u32, b: u32) -> u64 {
 pub struct Contacts {
     /// The contacts, sorted by pair.
     pub list: Vec<Contact>,
+    /// The local frame of each contact (seed 002; made when the contact becomes active), in a
+    /// side array aligned with `list`; empty when no contact model of the model uses a frame
+    /// (the history models), so that their force loop streams only the compact contacts.
+    pub frames: Vec<Frame>,
     spare: Vec<Contact>,
+    spare_frames: Vec<Frame>,
+    plan: Vec<super::Slot>,
     /// For each ball `i`, its contacts are `incidence[start[i]..start[i + 1]]`, each entry
     /// `2 k + side` (k the contact's index, side 0 when the ball is `a`, 1 when `b`), in
     /// increasing k: the gather sums each ball's contacts in list order, as a sequential pass
@@ -149,16 +153,34 @@ impl Contacts {
     /// of contacts that persist and creating the new ones with `law_of(a, b)`.
     ///
     /// O(contacts + pairs); no allocation once the buffers have grown.
-    pub fn merge(&mut self, pairs: &[(u32, u32)], law_of: impl Fn(u32, u32) -> u16) {
-        let spare = std::mem::take(&mut self.spare);
-        self.spare = super::merge_sorted(
-            &mut self.list,
-            spare,
+    ///
+    /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
+    /// local frame) or empty.
+    pub fn merge(&mut self, pairs: &[(u32, u32)], law_of: impl Fn(u32, u32) -> u16, frames: bool) {
+        super::merge_plan(
+            &self.list,
             pairs,
             Contact::key,
             |&(a, b)| pair_key(a, b),
-            |&(a, b)| Contact::new(a, b, law_of(a, b)),
             |c| c.state.bonded,
+            &mut self.plan,
         );
+        let spare = std::mem::take(&mut self.spare);
+        self.spare = super::apply_plan(&mut self.list, spare, &self.plan, |j| {
+            let (a, b) = pairs[j];
+            Contact::new(a, b, law_of(a, b))
+        });
+        if frames {
+            if self.frames.len() != self.spare.len() {
+                // the frames were not kept so far: every old contact gets a fresh one
+                self.frames = vec![Frame::new(&Vec3::x(), 0.0); self.spare.len()];
+            }
+            let spare = std::mem::take(&mut self.spare_frames);
+            self.spare_frames = super::apply_plan(&mut self.frames, spare, &self.plan, |_| {
+                Frame::new(&Vec3::x(), 0.0)
+            });
+        } else {
+            self.frames.clear();
+        }
     }
 }

@@ -113,6 +113,7 @@ pub struct FacetContacts {
     /// Full mode: proximity contacts acting in the last cycle.
     pub proximity: u32,
     spare: Vec<FacetContact>,
+    plan: Vec<super::Slot>,
 }
 
 impl FacetContacts {
@@ -146,6 +147,7 @@ impl FacetContacts {
             |&c| c,
             |&(b, w, f)| FacetContact::new(b, w, f, law_of(b, w)),
             |_| false,
+            &mut self.plan,
         );
         self.rebuild_interactions();
     }

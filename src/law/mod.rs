@@ -146,6 +146,14 @@ impl ContactModel {
         }
     }
 
+    /// True for the models that need no local contact frame (the history models).
+    pub fn frame_free(&self) -> bool {
+        matches!(
+            self,
+            ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_)
+        )
+    }
+
     /// The coefficients and friction of a frame-free history model at overlap `d`, effective
     /// radius `r` and mass `m` (None for the models that work in the local frame).
     #[inline]

@@ -36,13 +36,21 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
         .filter(move |c| c.active || with_inactive)
         .map(move |c| {
             let (a, b) = (c.a as usize, c.b as usize);
+            // An inactive contact's geometry is not kept up to date by the force loop.
+            let (overlap, radius, normal, point) = if c.active {
+                (c.overlap, c.radius, c.normal, c.point)
+            } else {
+                let r = &model.balls.radius;
+                let g = crate::contact::ball_ball::geometry(&pos[a], &pos[b], r[a], r[b]);
+                (g.overlap, g.radius, g.normal, g.point)
+            };
             Term {
                 a: Some(a),
                 b,
-                s: model.laws[c.law as usize].stiffness(c.overlap, c.radius),
-                normal: c.normal,
-                r_a: c.point - pos[a],
-                r_b: c.point - pos[b],
+                s: model.laws[c.law as usize].stiffness(overlap, radius),
+                normal,
+                r_a: point - pos[a],
+                r_b: point - pos[b],
             }
         });
     let fc = &model.facet_contacts;
