@@ -1130,12 +1130,12 @@ pub fn write_performance_page(
     let _ = write!(
         h,
         "<h2>What limits it, and the next step</h2><ul>\
-         <li><b>The contact record is fat.</b> A ball-ball contact takes {} bytes (its local frame alone {}, unused by the history \
-         models), a ball-facet contact {}; every candidate pair within the margin has one, and the list is double-buffered for the \
-         merge after each broad-phase rebuild. The ball-ball loop streams through them every step, so it is bound by memory traffic \
-         once the list leaves the cache (the cost per particle-step grows from N = 1,000 to 10,000), and the peak memory per \
-         particle is several KiB. Next step: keep the frame and the model state in side arrays used only by the models that need \
-         them, and give the history models a compact record (pair, law, shear displacement: about 40 bytes), merged in place.</li>\
+         <li><b>The contact record is still large.</b> A ball-ball contact takes {} bytes (its local frame, {} more, lives in a side \
+         array kept only when a frame-based model is in use), a ball-facet contact {}; every candidate pair within the margin has one, \
+         the list is double-buffered for the merge after each broad-phase rebuild, and the ball-ball loop streams through it every \
+         step: the cost per particle-step grows once it leaves the cache (N = 1,000 to 50,000), and the peak memory per particle is \
+         several KiB. Next step: a compact record for the history models (pair, law, shear displacement: about 40 bytes) with the \
+         geometry recomputed where needed, merged in place; a branch-free test for pairs clearly apart.</li>\
          <li><b>Sequential phases.</b> The motion step, the broad phase and the ball-facet resolution run on one thread, and the \
          parallel loops switch on only above 4,096 contacts (at N = 1,000 the two-thread runs gain little or lose); with the \
          ball-ball loop and the gather in parallel, the serial share caps the two-thread speed-up. Next step: the motion step and \
