@@ -7,6 +7,7 @@ mod cli;
 mod engine;
 mod frame;
 mod full;
+mod history;
 mod models;
 mod stiffness;
 mod timestep;
