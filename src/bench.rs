@@ -1,5 +1,5 @@
-//! The settle-box performance benchmark (issue #8; the scene: ../shared/bench/SCENE.md, copied
-//! to benches/peers/): one run of a case for a number of steps on a number of threads, timed
+//! The settle-box performance benchmark (issue #8; the scene: benches/peers/SCENE.md, a copy of
+//! the peer benchmark's definition): one run of a case for a number of steps on a number of threads, timed
 //! around the cycle loop only, with the final-state summary LIGGGHTS prints and the peak memory.
 //!
 //! `ballast bench` runs each configuration in a child process (`ballast bench-one`), so that
@@ -42,7 +42,7 @@ pub struct BenchRun {
     pub phases: Phases,
 }
 
-/// LIGGGHTS 3.8.0 on this machine size (../shared/bench/RESULTS.md, measured 2026-11-21):
+/// LIGGGHTS 3.8.0 on this machine size (benches/peers/RESULTS.md, measured 2026-11-21):
 /// (model, N, million particle-steps per CPU-second on one core, 2-process wall-time figure
 /// (0 where not run), sphere-sphere contacts, sphere-wall contacts, mean z in m).
 pub const LIGGGHTS: [(&str, usize, f64, f64, usize, usize, f64); 6] = [

@@ -158,7 +158,7 @@ pub fn cluster(
     Ok(out)
 }
 
-/// Seed of the settle-box scene's jitter (../shared/bench/SCENE.md).
+/// Seed of the settle-box scene's jitter (benches/peers/SCENE.md).
 pub const SETTLE_BOX_SEED: u64 = 20_240_601;
 /// Ball radius of the settle-box scene, m.
 pub const SETTLE_BOX_RADIUS: Real = 1.0e-3;

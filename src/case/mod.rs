@@ -254,7 +254,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                 ("overlap", g.overlap.is_some()),
             ] {
                 if given {
-                    return Err(err(&key(name), "the settle-box scene fixes its geometry (radius 1 mm, spacing 2.5 mm, box from the count; ../shared/bench/SCENE.md): leave this key out".into()));
+                    return Err(err(&key(name), "the settle-box scene fixes its geometry (radius 1 mm, spacing 2.5 mm, box from the count; benches/peers/SCENE.md): leave this key out".into()));
                 }
             }
             let (placed, _) = generate::settle_box(

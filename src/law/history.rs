@@ -1,5 +1,5 @@
 //! Frame-free models with a tangential history spring, as LIGGGHTS's `pair_style gran`
-//! (`tangential history`, `limitForce on`) and the peer benchmark (../shared/bench/SCENE.md,
+//! (`tangential history`, `limitForce on`) and the peer benchmark (benches/peers/SCENE.md,
 //! section 4) define them: `hertz-history` (Hertz-Mindlin, LIGGGHTS conventions) and
 //! `hooke-history` (linear spring-dashpot with absolute damping coefficients).
 //!
