@@ -43,15 +43,15 @@ pub struct BenchRun {
 }
 
 /// LIGGGHTS 3.8.0 on this machine size (benches/peers/RESULTS.md, measured 2026-11-21):
-/// (model, N, million particle-steps per CPU-second on one core, 2-process wall-time figure
-/// (0 where not run), sphere-sphere contacts, sphere-wall contacts, mean z in m).
-pub const LIGGGHTS: [(&str, usize, f64, f64, usize, usize, f64); 6] = [
-    ("hertz", 1000, 7.75, 13.23, 2090, 303, 6.3548e-3),
-    ("hooke", 1000, 8.06, 13.67, 2031, 300, 6.3461e-3),
-    ("hertz", 10000, 6.17, 10.58, 22217, 1737, 6.0135e-3),
-    ("hooke", 10000, 7.15, 0.0, 21749, 1730, 6.0291e-3),
-    ("hertz", 50000, 4.77, 9.14, 112953, 7129, 6.0464e-3),
-    ("hooke", 50000, 5.22, 0.0, 109921, 7063, 6.0699e-3),
+/// (model, N, million particle-steps per CPU-second on one core, sphere-sphere contacts,
+/// sphere-wall contacts, mean z in m).
+pub const LIGGGHTS: [(&str, usize, f64, usize, usize, f64); 6] = [
+    ("hertz", 1000, 7.75, 2090, 303, 6.3548e-3),
+    ("hooke", 1000, 8.06, 2031, 300, 6.3461e-3),
+    ("hertz", 10000, 6.17, 22217, 1737, 6.0135e-3),
+    ("hooke", 10000, 7.15, 21749, 1730, 6.0291e-3),
+    ("hertz", 50000, 4.77, 112953, 7129, 6.0464e-3),
+    ("hooke", 50000, 5.22, 109921, 7063, 6.0699e-3),
 ];
 
 /// The peak resident memory of this process, KiB (Linux `VmHWM`; 0 elsewhere).

@@ -2,38 +2,16 @@
 
 use ballast::case::generate::SplitMix64;
 use ballast::detect::{brute_force_pairs, BroadPhase};
-use ballast::law::{ContactModel, Linear};
+use ballast::law::ContactModel;
 use ballast::math::{Real, Vec3};
-use ballast::model::{dof, BallSpec, Material, Model, Settings};
+use ballast::model::{dof, BallSpec, Model};
 use ballast::timestep::TimestepMode;
 
-fn linear(kn: Real, ks: Real, friction: Real, damp_n: Real, damp_s: Real) -> ContactModel {
-    ContactModel::Linear(Linear {
-        kn,
-        ks,
-        kn_rot: 0.0,
-        ks_rot: 0.0,
-        friction,
-        damp_n,
-        damp_s,
-    })
-}
+use crate::common::{linear, on_threads};
 
 fn model(dt: Real, gravity: Vec3, law: ContactModel) -> (Model, usize) {
-    let mut m = Model::new(Settings {
-        gravity,
-        margin: 1e-4,
-        timestep: TimestepMode::Fixed(dt),
-        frame: Default::default(),
-    });
-    let glass = m.add_material(Material {
-        name: "glass".into(),
-        density: 2500.0,
-        young: 0.0,
-        poisson: 0.0,
-    });
-    m.set_contact_model(glass, glass, law);
-    (m, glass)
+    let glass = crate::common::material("glass", 0.0, 0.0);
+    crate::common::model(TimestepMode::Fixed(dt), gravity, 1e-4, glass, law)
 }
 
 /// The cell grid finds exactly the pairs an all-pairs test finds, for dense, polydisperse and
@@ -223,11 +201,7 @@ fn results_do_not_depend_on_the_thread_count() {
         m
     };
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_threads(threads, || {
             let mut m = build();
             for _ in 0..20 {
                 m.cycle().unwrap();
@@ -294,11 +268,7 @@ fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
         );
     let case = ballast::case::parse(&text, std::path::Path::new("cases/bench/x.toml")).unwrap();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_threads(threads, || {
             let mut m = case.build_model(None).unwrap();
             for _ in 0..2500 {
                 m.cycle().unwrap();

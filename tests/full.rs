@@ -7,31 +7,14 @@
 //! invariance tests build the same scene a second way (turned, moved, vertex order permuted);
 //! the shear series against the closed form ks v t.
 
+use crate::common::{self, Random};
+use ballast::case::generate::SplitMix64;
 use ballast::contact::Frame;
 use ballast::geom::{closest_point, segment_crosses};
-use ballast::law::{ContactModel, Linear};
 use ballast::math::{Quat, Real, Vec3};
-use ballast::model::{dof, BallSpec, Material, Model, Resolution, Settings, WallMotion, WallSpec};
+use ballast::model::{dof, BallSpec, Model, Resolution, WallSpec};
 use ballast::timestep::TimestepMode;
 use nalgebra::Rotation3;
-
-/// SplitMix64, uniform in [0, 1).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> Real {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
-    }
-    fn vec(&mut self, s: Real) -> Vec3 {
-        Vec3::new(self.next() - 0.5, self.next() - 0.5, self.next() - 0.5) * (2.0 * s)
-    }
-    fn rotation(&mut self) -> Quat {
-        Quat::from_scaled_axis(self.vec(1.0).normalize() * (self.next() * 3.0))
-    }
-}
 
 #[test]
 fn a_segment_crosses_a_triangle_where_bisection_finds_a_point_of_it() {
@@ -39,7 +22,7 @@ fn a_segment_crosses_a_triangle_where_bisection_finds_a_point_of_it() {
     // bisection finds where, and the closest point of the triangle to that point is at zero
     // distance exactly when the crossing is inside. Cases within 1e-6 of the triangle's
     // boundary or of the segment's end are skipped (a tie either way is acceptable there).
-    let mut rng = Rng(11);
+    let mut rng = SplitMix64::new(11);
     let (mut hits, mut misses) = (0, 0);
     for _ in 0..4000 {
         let v = [rng.vec(1.0), rng.vec(1.0), rng.vec(1.0)];
@@ -85,15 +68,15 @@ fn a_segment_crosses_a_triangle_where_bisection_finds_a_point_of_it() {
 
 #[test]
 fn reaim_turns_the_frame_by_the_smallest_rotation_and_keeps_u_and_phi() {
-    let mut rng = Rng(5);
+    let mut rng = SplitMix64::new(5);
     for k in 0..500 {
         let n0 = rng.vec(1.0).normalize();
         let mut f = Frame::new(&n0, -1e-4);
         // give the frame an arbitrary twist and displacements
         let twist =
-            Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(n0), rng.next() * 6.0);
+            Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(n0), rng.next_unit() * 6.0);
         f.axes *= twist.matrix().transpose();
-        f.u = Vec3::new(-1e-4, rng.next(), rng.next());
+        f.u = Vec3::new(-1e-4, rng.next_unit(), rng.next_unit());
         f.phi = rng.vec(1.0);
         // new normals: near (as in a hand-over) and far (a proximity contact forming)
         let n1 = if k % 2 == 0 {
@@ -124,32 +107,9 @@ fn reaim_turns_the_frame_by_the_smallest_rotation_and_keeps_u_and_phi() {
 }
 
 fn model(kn: Real, ks: Real, friction: Real) -> Model {
-    let mut m = Model::new(Settings {
-        gravity: Vec3::zeros(),
-        margin: 1e-3,
-        timestep: TimestepMode::Fixed(1e-5),
-        frame: Default::default(),
-    });
-    let glass = m.add_material(Material {
-        name: "glass".into(),
-        density: 2500.0,
-        young: 0.0,
-        poisson: 0.0,
-    });
-    m.set_contact_model(
-        glass,
-        glass,
-        ContactModel::Linear(Linear {
-            kn,
-            ks,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-            friction,
-            damp_n: 0.0,
-            damp_s: 0.0,
-        }),
-    );
-    m
+    let law = common::linear(kn, ks, friction, 0.0, 0.0);
+    let glass = common::material("glass", 0.0, 0.0);
+    common::model(TimestepMode::Fixed(1e-5), Vec3::zeros(), 1e-3, glass, law).0
 }
 
 fn wall(
@@ -158,20 +118,7 @@ fn wall(
     resolution: Resolution,
     theta_deg: Real,
 ) -> WallSpec {
-    WallSpec {
-        name: "w".into(),
-        material: 0,
-        vertices,
-        facets,
-        inactive: vec![],
-        motion: WallMotion::Rigid {
-            vel: Vec3::zeros(),
-            spin: Vec3::zeros(),
-        },
-        pivot: Vec3::zeros(),
-        resolution,
-        cutoff_angle: theta_deg.to_radians(),
-    }
+    common::fixed_wall("w", vertices, facets, resolution, theta_deg)
 }
 
 /// Active contacts and the force on the ball after priming.
@@ -214,22 +161,14 @@ fn line_of_sight_leaves_the_nearest_of_stacked_layers_under_any_rigid_motion() {
     ];
     let ball = Vec3::new(0.001, 0.002, 0.0099);
     let u: Real = 1e-4;
-    let mut rng = Rng(9);
+    let mut rng = SplitMix64::new(9);
     for k in 0..30 {
         let (q, t) = if k == 0 {
             (Quat::identity(), Vec3::zeros())
         } else {
             (rng.rotation(), rng.vec(5.0))
         };
-        let vk: Vec<Vec3> = v.iter().map(|p| q * p + t).collect();
-        let fk: Vec<[u32; 3]> = f
-            .iter()
-            .map(|tri| match k % 3 {
-                0 => *tri,
-                1 => [tri[1], tri[2], tri[0]],
-                _ => [tri[2], tri[0], tri[1]],
-            })
-            .collect();
+        let (vk, fk) = common::moved(&v, &f, &q, &t, k);
         let up = q * Vec3::z();
         let (n, force) = primed(
             wall(vk.clone(), fk.clone(), Resolution::Reduced, 0.0),
@@ -292,11 +231,7 @@ fn a_proximity_contact_has_the_overlap_weighted_normal_and_the_mean_overlap() {
 fn drag(resolution: Resolution, angle: Real, shift: Vec3, perm: usize, cycles: usize) -> Vec<Real> {
     let q = Quat::from_scaled_axis(Vec3::z() * angle);
     let (v0, f0) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.036, 0.012], [12, 4]);
-    let v: Vec<Vec3> = v0.iter().map(|p| q * p + shift).collect();
-    let f: Vec<[u32; 3]> = f0
-        .iter()
-        .map(|t| [t[perm % 3], t[(perm + 1) % 3], t[(perm + 2) % 3]])
-        .collect();
+    let (v, f) = common::moved(&v0, &f0, &q, &shift, perm);
     let mut m = model(1e5, 1e3, 1e6);
     let start = q * Vec3::new(-0.0115, 0.0013, 0.0099) + shift;
     let mut b = BallSpec::at_rest(1, [start.x, start.y, start.z], 0.01, 0);

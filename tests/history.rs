@@ -3,30 +3,19 @@
 //! (a fine Runge-Kutta integration written here), and a pressed ball dragged over a wall
 //! (stick: k_t v t + g_t v; slide: mu F_n).
 
+use crate::common;
 use ballast::check::HERTZ_LOADING;
 use ballast::law::history::damping_factor;
 use ballast::law::{ContactModel, HertzHistory, HertzPair, HookeHistory};
 use ballast::math::{Real, Vec3, PI};
-use ballast::model::{dof, BallSpec, Material, Model, Resolution, Settings, WallMotion, WallSpec};
+use ballast::model::{dof, BallSpec, Model, Resolution};
 use ballast::timestep::TimestepMode;
 
 const R: Real = 1e-3;
 
 fn model(dt: Real, law: ContactModel) -> Model {
-    let mut m = Model::new(Settings {
-        gravity: Vec3::zeros(),
-        margin: 1e-4,
-        timestep: TimestepMode::Fixed(dt),
-        frame: Default::default(),
-    });
-    let g = m.add_material(Material {
-        name: "grain".into(),
-        density: 2500.0,
-        young: 5e6,
-        poisson: 0.3,
-    });
-    m.set_contact_model(g, g, law);
-    m
+    let grain = common::material("grain", 5e6, 0.3);
+    common::model(TimestepMode::Fixed(dt), Vec3::zeros(), 1e-4, grain, law).0
 }
 
 /// Two equal balls approaching head on at `v` each; returns (relative rebound speed / 2v,
@@ -137,24 +126,17 @@ fn a_dragged_ball_sticks_then_slides_at_the_coulomb_limit() {
     b.vel = Vec3::new(v, 0.0, 0.0);
     b.fixed = dof::ALL;
     m.add_ball(&b).unwrap();
-    m.add_wall(&WallSpec {
-        name: "floor".into(),
-        material: 0,
-        vertices: vec![
+    m.add_wall(&common::fixed_wall(
+        "floor",
+        vec![
             Vec3::new(-1.0, -1.0, 0.0),
             Vec3::new(1.0, -1.0, 0.0),
             Vec3::new(0.0, 1.0, 0.0),
         ],
-        facets: vec![[0, 1, 2]],
-        inactive: vec![],
-        motion: WallMotion::Rigid {
-            vel: Vec3::zeros(),
-            spin: Vec3::zeros(),
-        },
-        pivot: Vec3::zeros(),
-        resolution: Resolution::Reduced,
-        cutoff_angle: 0.0,
-    })
+        vec![[0, 1, 2]],
+        Resolution::Reduced,
+        0.0,
+    ))
     .unwrap();
     m.prime().unwrap();
     let limit = mu * fz;

@@ -7,33 +7,16 @@
 //! the same scene a second way (rotated, translated, vertex order permuted); timestep and
 //! eigenvalue references are derived by hand below.
 
+use crate::common::{self, Random};
+use ballast::case::generate::SplitMix64;
 use ballast::geom::{closest_point, Mesh, MeshError, Region, SNAP};
-use ballast::law::{ContactModel, Linear};
 use ballast::math::{Quat, Real, Vec3};
-use ballast::model::{side, BallSpec, Material, Model, Resolution, Settings, WallMotion, WallSpec};
+use ballast::model::{side, BallSpec, Model, Resolution, WallMotion, WallSpec};
 use ballast::timestep::{Auto, Estimator, Limit, TimestepMode};
-
-/// A small deterministic generator (SplitMix64), uniform in [0, 1).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> Real {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
-    }
-    fn vec(&mut self, s: Real) -> Vec3 {
-        Vec3::new(self.next() - 0.5, self.next() - 0.5, self.next() - 0.5) * (2.0 * s)
-    }
-    fn rotation(&mut self) -> Quat {
-        Quat::from_scaled_axis(self.vec(1.0).normalize() * (self.next() * 3.0))
-    }
-}
 
 #[test]
 fn closest_point_is_on_the_triangle_and_nothing_is_closer() {
-    let mut rng = Rng(1);
+    let mut rng = SplitMix64::new(1);
     for _ in 0..300 {
         let v = [rng.vec(1.0), rng.vec(1.0), rng.vec(1.0)];
         let p = rng.vec(2.0);
@@ -71,7 +54,7 @@ fn a_point_exactly_over_a_shared_edge_sees_the_edge_from_both_facets() {
     // Two coplanar facets sharing the edge (1, 2), moved by random rigid motions far from the
     // origin: the point above the edge's middle must be on an edge for both (snapped), or the
     // associative logic would find no link between them.
-    let mut rng = Rng(2);
+    let mut rng = SplitMix64::new(2);
     let base = [
         Vec3::new(0.0, 0.0, 0.0),
         Vec3::new(1.0, 0.0, 0.0),
@@ -213,51 +196,21 @@ fn a_bad_wall_in_a_case_file_names_file_wall_facet_and_vertices() {
     assert!(e.contains("exactly one of"), "{e}");
 }
 
-/// A model with one material pair (kn = ks = 1e5, damped) and no gravity.
+/// A model with one material pair (kn = ks = 1e5, undamped) and no gravity.
 fn model(timestep: TimestepMode) -> Model {
-    let mut m = Model::new(Settings {
-        gravity: Vec3::zeros(),
-        margin: 1e-3,
+    let law = common::linear(1e5, 1e5, 0.5, 0.0, 0.0);
+    common::model(
         timestep,
-        frame: Default::default(),
-    });
-    let glass = m.add_material(Material {
-        name: "glass".into(),
-        density: 2500.0,
-        young: 0.0,
-        poisson: 0.0,
-    });
-    m.set_contact_model(
-        glass,
-        glass,
-        ContactModel::Linear(Linear {
-            kn: 1e5,
-            ks: 1e5,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-            friction: 0.5,
-            damp_n: 0.0,
-            damp_s: 0.0,
-        }),
-    );
-    m
+        Vec3::zeros(),
+        1e-3,
+        common::material("glass", 0.0, 0.0),
+        law,
+    )
+    .0
 }
 
 fn wall(name: &str, vertices: Vec<Vec3>, facets: Vec<[u32; 3]>) -> WallSpec {
-    WallSpec {
-        name: name.into(),
-        material: 0,
-        vertices,
-        facets,
-        inactive: vec![],
-        motion: WallMotion::Rigid {
-            vel: Vec3::zeros(),
-            spin: Vec3::zeros(),
-        },
-        pivot: Vec3::zeros(),
-        resolution: Resolution::Reduced,
-        cutoff_angle: 0.0,
-    }
+    common::fixed_wall(name, vertices, facets, Resolution::Reduced, 0.0)
 }
 
 /// Active facets and resultant force on ball 0 after priming, for a ball at `ball` (radius
@@ -286,7 +239,7 @@ fn figure_4a_one_active_contact_under_any_rigid_motion_and_vertex_order() {
     // scene rotated, translated and with each facet's vertex order cyclically permuted must
     // give one active contact and the same force, kn * overlap along the normal.
     let (v0, f0) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.04, 0.04], [4, 4]);
-    let mut rng = Rng(3);
+    let mut rng = SplitMix64::new(3);
     for spot in [
         Vec3::new(0.0031, 0.0062, 0.0),
         Vec3::new(0.005, 0.0, 0.0),
@@ -302,15 +255,7 @@ fn figure_4a_one_active_contact_under_any_rigid_motion_and_vertex_order() {
         );
         for k in 0..25 {
             let (q, t) = (rng.rotation(), rng.vec(10.0));
-            let v: Vec<Vec3> = v0.iter().map(|p| q * p + t).collect();
-            let f: Vec<[u32; 3]> = f0
-                .iter()
-                .map(|tri| match k % 3 {
-                    0 => *tri,
-                    1 => [tri[1], tri[2], tri[0]],
-                    _ => [tri[2], tri[0], tri[1]],
-                })
-                .collect();
+            let (v, f) = common::moved(&v0, &f0, &q, &t, k);
             let (a, force, _) = resolve(v, f, q * ball + t);
             assert_eq!(a.len(), 1, "{spot:?}, motion {k}: active {a:?}");
             assert!(

@@ -446,6 +446,22 @@ expected = {expected}
 '''
 
 
+def pressed_case(name, description, ball_pos, wall_text, series, checks):
+    """A ball pressed by F9 on a wall for 0.02 s (Figures 8a and 8b): the whole case file."""
+    write(name, f'''name = "{name}"
+description = """{description}"""
+[run]
+duration = 0.02
+gravity = [0.0, 0.0, 0.0]
+
+[timestep]
+mode = "fixed"
+dt = 1e-6
+{MATERIALS}{contact(KN9, 0.5, 0.7)}
+{pressed_ball(ball_pos, ["x", "y", "rx", "ry", "rz"])}
+{wall_text}{series_section(20, series)}{checks}''')
+
+
 # ---------------------------------------------------------------------------------------------
 # Figure 8a: a sliver. Two facets pairs of one wall meet at a tip along y at x = 0: the top
 # (z = 0, normal +z) and the bottom, sloping down at ALPHA8 (normal (sin, 0, -cos)), closed by a
@@ -489,21 +505,13 @@ for mode, n_act, z_start in (("reduced", 2, z8), ("full", 1, R - U9), ("inactive
         "full": "Full mode: the segment from the ball centre to the bottom facet's contact point crosses the top facet, whose contact has the larger overlap, so only the top contact stays active and the ball carries F at U = F/kn as on one facet.",
         "inactive": "Reduced mode with the inner (lower) sides of the bottom facets inactive, the seed's alternative for a wedge: one active contact.",
     }[mode]
-    write(name, f'''name = "{name}"
-description = """Seed 001, Figure 8a: a ball pressed (F = 10 N) on a thin sliver of one wall: a top \\
+    pressed_case(name, f"""Seed 001, Figure 8a: a ball pressed (F = 10 N) on a thin sliver of one wall: a top \\
 facet pair and a bottom facet pair meeting at a tip at {math.degrees(ALPHA8):.3f} degrees. Where the ball \\
 presses, {C8 * 100:.1f} cm from the tip, the sliver is {C8 * ta * 1e6:.0f} um thick, less than the overlap, so the \\
-ball overlaps the bottom facet too, through the top one. {what}"""
-[run]
-duration = 0.02
-gravity = [0.0, 0.0, 0.0]
-
-[timestep]
-mode = "fixed"
-dt = 1e-6
-{MATERIALS}{contact(KN9, 0.5, 0.7)}
-{pressed_ball((C8, Y8, z_start), ["x", "y", "rx", "ry", "rz"])}
-{full_wall("floor", mesh(v8, f8), res, extra=extra)}{series_section(20, ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/overlap", "interaction/1/floor/normal_force", "wall/floor/force", "contacts/hidden"])}{checks}''')
+ball overlaps the bottom facet too, through the top one. {what}""", (C8, Y8, z_start),
+                 full_wall("floor", mesh(v8, f8), res, extra=extra),
+                 ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/overlap", "interaction/1/floor/normal_force", "wall/floor/force", "contacts/hidden"],
+                 checks)
 
 # ---------------------------------------------------------------------------------------------
 # Figure 8b: small wall features: a sheet folded twice (a Z fold) into three layers S8 = 3e-5 m
@@ -530,20 +538,12 @@ for mode, n_act, u_exp in (("reduced", 3, u0_red), ("full", 1, U9)):
     checks += final("interaction/1/floor/normal_force", F9, "the resultant normal force balances F = 10 N")
     if mode == "full":
         checks += final("contacts/hidden", 2.0, "the two lower layers' contacts hidden behind the top layer", tol=0.0)
-    write(name, f'''name = "{name}"
-description = """Seed 001, Figure 8b: small wall features. One wall is a sheet folded twice into three \\
+    pressed_case(name, f"""Seed 001, Figure 8b: small wall features. One wall is a sheet folded twice into three \\
 layers 30 um apart (less than the overlap); a ball pressed (F = 10 N) on the top layer overlaps all \\
-three, each at a point inside a face, so no contacts are linked. {"Reduced mode: three active contacts share F, the ball sits 2e-5 m lower than on one facet." if mode == "reduced" else "Full mode: the segments from the ball centre to the two lower contact points cross the top layer, whose contact has the largest overlap: one active contact, U = F/kn."}"""
-[run]
-duration = 0.02
-gravity = [0.0, 0.0, 0.0]
-
-[timestep]
-mode = "fixed"
-dt = 1e-6
-{MATERIALS}{contact(KN9, 0.5, 0.7)}
-{pressed_ball((0.001, 0.002, R - U9), ["x", "y", "rx", "ry", "rz"])}
-{full_wall("floor", mesh(v8b, f8b), mode)}{series_section(20, ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/overlap", "interaction/1/floor/normal_force", "contacts/hidden"])}{checks}''')
+three, each at a point inside a face, so no contacts are linked. {"Reduced mode: three active contacts share F, the ball sits 2e-5 m lower than on one facet." if mode == "reduced" else "Full mode: the segments from the ball centre to the two lower contact points cross the top layer, whose contact has the largest overlap: one active contact, U = F/kn."}""",
+                 (0.001, 0.002, R - U9), full_wall("floor", mesh(v8b, f8b), mode),
+                 ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/overlap", "interaction/1/floor/normal_force", "contacts/hidden"],
+                 checks)
 
 # ---------------------------------------------------------------------------------------------
 # Figure 9: the ball pressed by F slides at V9 along x over a flat wall with a very large
@@ -568,14 +568,22 @@ KINK = 10.0
 kink_grid = surface(xs9, ys9, lambda x, y: -max(x, 0.0) * math.tan(math.radians(KINK)))
 one = ([(-0.05, -0.05, 0.0), (0.05, -0.05, 0.0), (0.0, 0.06, 0.0)], [(0, 1, 2)])
 shear9 = ["ball/1/pos", "interaction/1/floor/active", "interaction/1/floor/touching", "interaction/1/floor/normal_force", "interaction/1/floor/shear_force", "contacts/handovers"]
-line = f'''
+
+
+def shear_line(wall, lead):
+    """The check |S| = ks v t on the shear force of ball 1 against `wall` (`lead`: the formula's
+    opening words)."""
+    return f'''
 [[check]]
 kind = "analytic"
-series = "interaction/1/floor/shear_force"
+series = "interaction/1/{wall}/shear_force"
 reference = {{ kind = "polynomial", coeffs = [0.0, {KS9 * V9!r}] }}
 tolerance = 1e-9
-formula = "|S| = kₛ v t: the shear spring stretched by the slide, kₛ = {KS9:g} N/m, v = {V9} m/s (friction 1e6: never sliding)"
+formula = "{lead}, kₛ = {KS9:g} N/m, v = {V9} m/s (friction 1e6: never sliding)"
 '''
+
+
+line = shear_line("floor", "|S| = kₛ v t: the shear spring stretched by the slide")
 same = '''
 [[check]]
 kind = "same_series"
@@ -676,14 +684,7 @@ mode = "fixed"
 dt = 1e-5
 {MATERIALS}{contact(KN9, 1e6, 0.7, ks=KS9, damp_s=0.0)}
 {pressed_ball((0.0, Y0, zc6), ["x", "y", "rx", "ry", "rz"], vel=(0.0, V9, 0.0))}
-{full_wall("valley", mesh(vv, ff), mode, 100.0)}{series_section(10, ["ball/1/pos", "interaction/1/valley/active", "interaction/1/valley/touching", "interaction/1/valley/normal_force", "interaction/1/valley/shear_force", "interaction/1/valley/overlap", "contacts/proximity"])}{active(1, "valley")}{final("interaction/1/valley/overlap", U9, "U = F/kₙ = 1e-4 m: one proximity contact along the vertical")}
-[[check]]
-kind = "analytic"
-series = "interaction/1/valley/shear_force"
-reference = {{ kind = "polynomial", coeffs = [0.0, {KS9 * V9!r}] }}
-tolerance = 1e-9
-formula = "|S| = kₛ v t, kₛ = {KS9:g} N/m, v = {V9} m/s (friction 1e6: never sliding)"
-{checks}''')
+{full_wall("valley", mesh(vv, ff), mode, 100.0)}{series_section(10, ["ball/1/pos", "interaction/1/valley/active", "interaction/1/valley/touching", "interaction/1/valley/normal_force", "interaction/1/valley/shear_force", "interaction/1/valley/overlap", "contacts/proximity"])}{active(1, "valley")}{final("interaction/1/valley/overlap", U9, "U = F/kₙ = 1e-4 m: one proximity contact along the vertical")}{shear_line("valley", "|S| = kₛ v t")}{checks}''')
 
 # Figure 7 with proximity contacts: fig7_rough in full mode with Theta = 20 deg (above the
 # 2 TILT = 12.9 deg between the two facets' normals). The two active contacts combine: normal vertical (by symmetry), overlap their

@@ -1,7 +1,7 @@
 //! Geometry and force of a ball-ball contact.
 
 use super::{Contact, Frame, FrameFlags};
-use crate::law::{ContactModel, Kinematics, LawState};
+use crate::law::{history, ContactModel, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 use crate::model::Balls;
 
@@ -113,29 +113,20 @@ pub fn update(
         }
         let (ca, cb) = (ra - 0.5 * c.overlap, rb - 0.5 * c.overlap);
         let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
-        let vn = v.dot(&n);
-        let vt = v - n * vn;
-        let (f, _) = crate::law::history::step(
-            coef,
-            mu,
-            c.overlap,
-            &n,
-            vn,
-            &vt,
-            &(vt * dt),
-            &mut c.state.shear,
-        );
-        c.force = f;
-        c.normal_force = f.dot(&n);
+        c.force = history::world_step(coef, mu, c.overlap, &n, &v, dt, &mut c.state.shear);
+        c.normal_force = c.force.dot(&n);
         return;
     }
     // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
     // is there for such a contact; without it the contact would work in a frame made afresh
     // every cycle (no rotation of its state with the pair).
-    let mut fresh = Frame::new(&n, -c.overlap);
+    let mut fresh;
     let frame = match frame {
         Some(f) => f,
-        None => &mut fresh,
+        None => {
+            fresh = Frame::new(&n, -c.overlap);
+            &mut fresh
+        }
     };
     if !c.active {
         *frame = Frame::new(&n, -c.overlap);

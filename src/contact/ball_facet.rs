@@ -12,7 +12,7 @@
 
 use super::{FacetContact, Frame, FrameFlags};
 use crate::geom::closest_point;
-use crate::law::{ContactModel, Kinematics, LawState};
+use crate::law::{history, ContactModel, Kinematics, LawState};
 use crate::math::Real;
 use crate::model::{side, Balls, Wall};
 
@@ -79,20 +79,8 @@ pub fn update_force(
         }
         let v_ball = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]));
         let v = v_ball - wall.velocity_at(c.facet as usize, &c.point);
-        let vn = v.dot(&n);
-        let vt = v - n * vn;
-        let (f, _) = crate::law::history::step(
-            coef,
-            mu,
-            c.overlap,
-            &n,
-            vn,
-            &vt,
-            &(vt * dt),
-            &mut c.state.shear,
-        );
-        c.force = f;
-        c.normal_force = f.dot(&n);
+        c.force = history::world_step(coef, mu, c.overlap, &n, &v, dt, &mut c.state.shear);
+        c.normal_force = c.force.dot(&n);
         return;
     }
     if c.fresh {

@@ -35,6 +35,9 @@
 //! - a new PC starts from the state of its carrier if that contact was already active (the
 //!   other members' states are dropped); PCs that merge keep the state of the one whose carrier
 //!   has the lowest facet number;
+//! - (cost) the per-interaction work is quadratic in its number of contacts (a handful); it
+//!   allocates small buffers only when something happens (two or more active contacts, a
+//!   proximity contact, a contact that just became active), never in the common case;
 //! - `Theta = 0` forms no PC ("less than") but propagates state between coplanar facets ("<=");
 //!   normals within [`PARALLEL`] rad count as parallel (coplanar facets of one mesh have
 //!   normals equal only to round-off).
@@ -110,6 +113,10 @@ pub fn resolve(contacts: &mut [FacetContact], input: &FullInput) -> FullStats {
 
 /// Item 1: the line-of-sight check. Returns how many contacts it made inactive.
 fn line_of_sight(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
+    // NOTE: the common case (at most one active contact) returns before allocating anything.
+    if contacts.iter().filter(|c| c.active).nth(1).is_none() {
+        return 0;
+    }
     let active: Vec<usize> = (0..contacts.len())
         .filter(|&i| contacts[i].active)
         .collect();
@@ -176,6 +183,13 @@ fn find(contacts: &[FacetContact], g: u32) -> Option<usize> {
 
 /// Item 2: proximity contacts. Returns the number of PCs acting.
 fn proximity(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
+    // No proximity contact so far and fewer than two active contacts: none can form, and
+    // nothing is allocated.
+    if contacts.iter().all(|c| c.pc == NONE)
+        && contacts.iter().filter(|c| c.active).nth(1).is_none()
+    {
+        return 0;
+    }
     let n = contacts.len();
     let theta = input.cutoff;
     let normal = |c: &FacetContact| input.normals[c.facet as usize];
@@ -329,6 +343,10 @@ fn proximity(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
 /// Item 3: hands the state of contacts that lost their activity to a linked facet over to the
 /// contact that gained it. Returns the number of hand-overs.
 fn propagate(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
+    // Nothing to hand over unless a contact just became active (checked before allocating).
+    if !contacts.iter().any(|c| c.active && c.fresh && c.pc == NONE) {
+        return 0;
+    }
     let n = contacts.len();
     // New: active now, not last cycle, not in a PC. Ended: active last cycle (state kept),
     // inactive now, still touching, not in a PC.

@@ -147,3 +147,21 @@ pub fn step(
     }
     (n * fn_ + ft, sliding)
 }
+
+/// [`step`] for world vectors: `v` the whole relative velocity of b at the contact point,
+/// split here into its normal and tangential parts, the step's shear displacement `v_t dt`.
+/// Returns the force on b.
+#[inline]
+pub fn world_step(
+    c: Coefficients,
+    friction: Real,
+    d: Real,
+    n: &Vec3,
+    v: &Vec3,
+    dt: Real,
+    xi: &mut Vec3,
+) -> Vec3 {
+    let vn = v.dot(n);
+    let vt = v - n * vn;
+    step(c, friction, d, n, vn, &vt, &(vt * dt), xi).0
+}

@@ -783,6 +783,22 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
             .map_or("-".into(), |v| format!("{v:.6e} s"))
     };
     let flat = period("fig7_flat");
+    let overlap = |case: &str, wall: &str, note: &str| {
+        fin(case, &format!("interaction/1/{wall}/overlap")) + " m" + note
+    };
+    // One row: the figure, what is measured, then case, active count and result for each mode.
+    let row = |figure: &str, what: String, reduced: (&str, String), full: (&str, String)| {
+        vec![
+            figure.to_string(),
+            what,
+            reduced.0.to_string(),
+            active(reduced.0),
+            reduced.1,
+            full.0.to_string(),
+            active(full.0),
+            full.1,
+        ]
+    };
     let rows = vec![
         [
             "figure",
@@ -796,46 +812,48 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
         ]
         .map(String::from)
         .to_vec(),
-        vec![
-            "8a sliver".into(),
+        row(
+            "8a sliver",
             "ball pressed on a wedge 40 µm thick; overlap of the top contact".into(),
-            "fig8a_sliver_reduced".into(),
-            active("fig8a_sliver_reduced"),
-            fin("fig8a_sliver_reduced", "interaction/1/floor/overlap") + " m",
-            "fig8a_sliver_full".into(),
-            active("fig8a_sliver_full"),
-            fin("fig8a_sliver_full", "interaction/1/floor/overlap") + " m (F/kₙ = 1e-4)",
-        ],
-        vec![
-            "8b folded sheet".into(),
+            (
+                "fig8a_sliver_reduced",
+                overlap("fig8a_sliver_reduced", "floor", ""),
+            ),
+            (
+                "fig8a_sliver_full",
+                overlap("fig8a_sliver_full", "floor", " (F/kₙ = 1e-4)"),
+            ),
+        ),
+        row(
+            "8b folded sheet",
             "three layers 30 µm apart; overlap of the top contact".into(),
-            "fig8b_pleats_reduced".into(),
-            active("fig8b_pleats_reduced"),
-            fin("fig8b_pleats_reduced", "interaction/1/floor/overlap") + " m",
-            "fig8b_pleats_full".into(),
-            active("fig8b_pleats_full"),
-            fin("fig8b_pleats_full", "interaction/1/floor/overlap") + " m (F/kₙ = 1e-4)",
-        ],
-        vec![
-            "6 valley + PC".into(),
+            (
+                "fig8b_pleats_reduced",
+                overlap("fig8b_pleats_reduced", "floor", ""),
+            ),
+            (
+                "fig8b_pleats_full",
+                overlap("fig8b_pleats_full", "floor", " (F/kₙ = 1e-4)"),
+            ),
+        ),
+        row(
+            "6 valley + PC",
             "ball at rest in a 90° valley, Θ = 100°; overlap".into(),
-            "fig6_valley".into(),
-            active("fig6_valley"),
-            fin("fig6_valley", "interaction/1/valley/overlap") + " m (m g/(2kₙ cos 45°) each)",
-            "fig6_valley_pc".into(),
-            active("fig6_valley_pc"),
-            fin("fig6_valley_pc", "interaction/1/valley/overlap") + " m (m g/kₙ)",
-        ],
-        vec![
-            "7 rough + PC".into(),
+            (
+                "fig6_valley",
+                overlap("fig6_valley", "valley", " (m g/(2kₙ cos 45°) each)"),
+            ),
+            (
+                "fig6_valley_pc",
+                overlap("fig6_valley_pc", "valley", " (m g/kₙ)"),
+            ),
+        ),
+        row(
+            "7 rough + PC",
             format!("vertical oscillation on a rough wall, Θ = 20°; period (flat wall: {flat})"),
-            "fig7_rough".into(),
-            active("fig7_rough"),
-            period("fig7_rough"),
-            "fig7_rough_pc".into(),
-            active("fig7_rough_pc"),
-            period("fig7_rough_pc"),
-        ],
+            ("fig7_rough", period("fig7_rough")),
+            ("fig7_rough_pc", period("fig7_rough_pc")),
+        ),
     ];
     let _ = write!(
         h,
@@ -927,13 +945,13 @@ pub fn write_performance_page(
             l.map_or("-".into(), |l| format!("{}", l.2)),
             l.map_or("-".into(), |l| format!("{:.2}", mps / l.2)),
             l.map_or(r.pp.to_string(), |l| {
-                format!("{} ({}, {})", r.pp, l.4, rel(r.pp as f64, l.4 as f64))
+                format!("{} ({}, {})", r.pp, l.3, rel(r.pp as f64, l.3 as f64))
             }),
             l.map_or(r.nw.to_string(), |l| {
-                format!("{} ({}, {})", r.nw, l.5, rel(r.nw as f64, l.5 as f64))
+                format!("{} ({}, {})", r.nw, l.4, rel(r.nw as f64, l.4 as f64))
             }),
             l.map_or(format!("{:.5e}", r.mean_z), |l| {
-                format!("{:.5e} ({}, {})", r.mean_z, l.6, rel(r.mean_z, l.6))
+                format!("{:.5e} ({}, {})", r.mean_z, l.5, rel(r.mean_z, l.5))
             }),
             format!("{:.2e}", r.ke_trans),
             format!("{:.1}", r.peak_rss_kib as f64 / 1024.0),
@@ -1012,8 +1030,8 @@ pub fn write_performance_page(
         }
         for n in [1000, 10000, 50000] {
             if let (Some(r), Some(l)) = (one(m, n), ligg(m, n)) {
-                let dp = (r.pp as f64 - l.4 as f64) / l.4 as f64;
-                let dz = (r.mean_z - l.6) / l.6;
+                let dp = (r.pp as f64 - l.3 as f64) / l.3 as f64;
+                let dz = (r.mean_z - l.5) / l.5;
                 t.push(vec![
                     format!("{m}, N = {n}: contacts and mean height within 2 % of LIGGGHTS"),
                     format!("contacts {:+.2} %, mean z {:+.2} %", 100.0 * dp, 100.0 * dz),
