@@ -22,7 +22,13 @@ impl Model {
         }
         let t = self.clock();
         let dt = self.choose_timestep()?;
-        let finite = crate::motion::step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
+        let mut finite =
+            crate::motion::step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
+        if !self.clumps.is_empty() {
+            finite &= self
+                .clumps
+                .step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
+        }
         for w in &mut self.walls {
             w.step(dt);
         }
@@ -89,6 +95,14 @@ impl Model {
         }
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin);
+        if !self.clumps.is_empty() {
+            // pebbles of one clump never touch each other
+            let clump = &self.balls.clump;
+            self.broad_phase.pairs.retain(|&(a, b)| {
+                let (ca, cb) = (clump[a as usize], clump[b as usize]);
+                ca != cb || ca == crate::model::NO_CLUMP
+            });
+        }
         self.broad_phase
             .build_facets(&self.walls, &self.balls.pos, &self.balls.radius, margin);
         for w in &mut self.walls {
@@ -221,6 +235,9 @@ impl Model {
         }
         let t = self.lap(t, |p| &mut p.gather);
         self.wall_forces(dt);
+        if !self.clumps.is_empty() {
+            self.clumps.gather(&self.balls);
+        }
         self.lap(t, |p| &mut p.walls);
     }
 
@@ -301,6 +318,23 @@ impl Model {
     }
 
     fn check_finite(&self) -> Result<(), ModelError> {
+        let cl = &self.clumps;
+        for c in 0..cl.len() {
+            let what = if !cl.pos[c].iter().all(|x| x.is_finite()) {
+                "position"
+            } else if !cl.vel[c].iter().all(|x| x.is_finite()) {
+                "velocity"
+            } else if !cl.spin[c].iter().all(|x| x.is_finite()) {
+                "angular velocity"
+            } else {
+                continue;
+            };
+            return Err(ModelError::BlewUp {
+                cycle: self.cycle,
+                body: format!("clump {}", cl.id[c]),
+                what,
+            });
+        }
         let b = &self.balls;
         for i in 0..b.len() {
             let what = if !b.pos[i].iter().all(|x| x.is_finite()) {
@@ -314,7 +348,7 @@ impl Model {
             };
             return Err(ModelError::BlewUp {
                 cycle: self.cycle,
-                id: b.id[i],
+                body: self.piece_label(i),
                 what,
             });
         }
@@ -331,8 +365,8 @@ impl Model {
             if c.overlap > b.radius[i].min(b.radius[j]) || !c.overlap.is_finite() {
                 return Err(ModelError::Interpenetration {
                     cycle: self.cycle,
-                    a: b.id[i],
-                    b: b.id[j],
+                    a: self.piece_label(i),
+                    b: self.piece_label(j),
                     overlap: c.overlap,
                 });
             }

@@ -96,7 +96,6 @@ pub fn law_parameters(law: &crate::law::ContactModel) -> String {
 
 /// What set a timestep, in words, with the ball's id.
 pub fn describe_limit(model: &Model, limit: Limit) -> String {
-    let id = |i: u32| model.balls.id.get(i as usize).copied().unwrap_or(0);
     match limit {
         Limit::Fixed => "fixed".into(),
         Limit::Cap => match model.settings.timestep {
@@ -104,11 +103,14 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
             _ => "the cap (dt)".into(),
         },
         Limit::Stiffness { ball, dof } => format!(
-            "critical estimate of ball {} ({})",
-            id(ball),
+            "critical estimate of {} ({})",
+            model.body_label(ball as usize),
             crate::stiffness::dof_name(dof as usize)
         ),
-        Limit::Kinematic { ball } => format!("kinematic constraint of ball {}", id(ball)),
+        Limit::Kinematic { ball } => format!(
+            "kinematic constraint of {}",
+            model.piece_label(ball as usize)
+        ),
         Limit::WallKinematic { wall } => format!(
             "kinematic constraint of wall \"{}\"",
             model
@@ -143,8 +145,8 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
         }
         Limit::OneContact { ball } => {
             format!(
-                "one-contact estimate of ball {} (no active contact)",
-                id(ball)
+                "one-contact estimate of {} (no active contact)",
+                model.piece_label(ball as usize)
             )
         }
     }

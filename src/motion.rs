@@ -49,6 +49,10 @@ pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool 
     let kick = 0.5 * (dt_prev + dt);
     let mut finite = true;
     for i in 0..balls.len() {
+        if balls.is_pebble(i) {
+            // moved by its clump (`Clumps::step`)
+            continue;
+        }
         let a = acceleration(balls, i, gravity);
         let alpha = angular_acceleration(balls, i);
         balls.vel[i] += a * kick;

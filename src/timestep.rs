@@ -22,7 +22,7 @@
 //! component; and the minimum is taken over bodies rather than combining the largest velocity
 //! of one body with the largest acceleration of another.
 
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 use crate::model::{Model, ModelError};
 pub use crate::stiffness::Estimator;
 
@@ -278,11 +278,38 @@ impl Model {
     /// largest speed of its facets' peripheries, [`crate::model::Wall::max_speed`]).
     fn kinematic(&self, eps: Real, mut best: (Real, Limit)) -> (Real, Limit) {
         for i in 0..self.balls.len() {
+            if self.balls.is_pebble(i) {
+                continue;
+            }
             let a = self.acceleration(i);
             let v = self.balls.vel[i] + a * (0.5 * self.last_dt);
             let t = kinematic_limit(v.norm(), a.norm(), eps);
             if t < best.0 {
                 best = (t, Limit::Kinematic { ball: i as u32 });
+            }
+        }
+        // A clump: each pebble, with the velocity `v + ω x d` and the acceleration
+        // `a + α x d + ω x (ω x d)` of its centre (`α = I⁻¹ (M - ω x L)`, Euler's equations).
+        let cl = &self.clumps;
+        for c in 0..cl.len() {
+            let a = cl.acceleration(c, &self.settings.gravity);
+            let v = cl.vel[c] + a * (0.5 * self.last_dt);
+            let w = cl.synchronized_spin(c, self.last_dt);
+            let alpha = if cl.rotation_fixed(c) {
+                Vec3::zeros()
+            } else {
+                let l = cl.inverse_inertia(c).try_inverse().unwrap_or_default() * w;
+                cl.inverse_inertia(c) * (cl.moment[c] - w.cross(&l))
+            };
+            let first = cl.first[c] as usize;
+            for p in first..first + cl.count[c] as usize {
+                let d = self.balls.pos[p] - cl.pos[c];
+                let vp = v + w.cross(&d);
+                let ap = a + alpha.cross(&d) + w.cross(&w.cross(&d));
+                let t = kinematic_limit(vp.norm(), ap.norm(), eps);
+                if t < best.0 {
+                    best = (t, Limit::Kinematic { ball: p as u32 });
+                }
             }
         }
         for (w, wall) in self.walls.iter().enumerate().filter(|(_, w)| w.is_moving()) {
@@ -301,9 +328,8 @@ impl Model {
         let n = self.materials.len();
         let mut best = (Real::INFINITY, 0);
         for i in 0..self.balls.len() {
-            if self.balls.fixed[i] & crate::model::dof::TRANSLATION
-                == crate::model::dof::TRANSLATION
-            {
+            // (a pebble: its clump's mass)
+            if self.balls.contact_mass(i).is_none() {
                 continue;
             }
             let mi = self.balls.material[i] as usize;
@@ -330,16 +356,67 @@ impl Model {
     fn scale_masses(&mut self, s: &Scaled) {
         let mut ks = std::mem::take(&mut self.dof_stiffness);
         ks.compute(self, s.estimator, true);
-        let b = &mut self.balls;
         let dt2 = s.dt * s.dt;
-        for i in 0..b.len() {
-            let free = |k: usize| b.fixed[i] & (1 << k) == 0;
-            let k_of = |k: usize| match s.estimator {
-                Estimator::Diagonal => ks.diagonal[i][k],
-                Estimator::Bound => ks.row_abs[i][k],
+        let k_of = |i: usize, k: usize| match s.estimator {
+            Estimator::Diagonal => ks.diagonal[i][k],
+            Estimator::Bound => ks.row_abs[i][k],
+        };
+        // Clumps (bodies after the pieces): the same rule; the fictitious moment of inertia is
+        // the same about every principal axis; the angular momentum is kept (eq. 8).
+        let nb = self.balls.len();
+        let cl = &mut self.clumps;
+        for c in 0..cl.len() {
+            let free = |k: usize| cl.fixed[c] & (1 << k) == 0;
+            let k_tran = (0..3)
+                .filter(|&k| free(k))
+                .map(|k| k_of(nb + c, k))
+                .fold(0.0, Real::max);
+            let k_rot = (3..6)
+                .filter(|&k| free(k))
+                .map(|k| k_of(nb + c, k))
+                .fold(0.0, Real::max);
+            let m_new = if k_tran > 0.0 {
+                k_tran * dt2
+            } else {
+                cl.mass[c]
             };
-            let k_tran = (0..3).filter(|&k| free(k)).map(k_of).fold(0.0, Real::max);
-            let k_rot = (3..6).filter(|&k| free(k)).map(k_of).fold(0.0, Real::max);
+            let fm = cl.inertial_mass[c] / m_new;
+            for k in (0..3).filter(|&k| free(k)) {
+                cl.vel[c][k] *= fm;
+            }
+            cl.inertial_mass[c] = m_new;
+            cl.inertial_principal[c] = if k_rot > 0.0 {
+                Vec3::repeat(k_rot * dt2)
+            } else {
+                cl.principal[c]
+            };
+            if !cl.rotation_fixed(c) {
+                cl.spin[c] = cl.inverse_inertia(c) * cl.angmom[c];
+            }
+            let translations_fixed = !(0..3).any(free);
+            let first = cl.first[c] as usize;
+            for p in first..first + cl.count[c] as usize {
+                self.balls.inertial_mass[p] = if translations_fixed {
+                    Real::INFINITY
+                } else {
+                    m_new
+                };
+            }
+        }
+        let b = &mut self.balls;
+        for i in 0..b.len() {
+            if b.is_pebble(i) {
+                continue;
+            }
+            let free = |k: usize| b.fixed[i] & (1 << k) == 0;
+            let k_tran = (0..3)
+                .filter(|&k| free(k))
+                .map(|k| k_of(i, k))
+                .fold(0.0, Real::max);
+            let k_rot = (3..6)
+                .filter(|&k| free(k))
+                .map(|k| k_of(i, k))
+                .fold(0.0, Real::max);
             let m_new = if k_tran > 0.0 {
                 k_tran * dt2
             } else {

@@ -4,6 +4,7 @@
 mod case_errors;
 mod cases;
 mod cli;
+mod clumps;
 mod common;
 mod engine;
 mod frame;

@@ -29,9 +29,9 @@ pub struct CaseFile {
     /// Generated balls.
     #[serde(default)]
     pub generate: Vec<GenerateSection>,
-    /// Clumps (not available yet).
+    /// Clumps: rigid bodies made of pebbles.
     #[serde(default)]
-    pub clump: Vec<toml::Table>,
+    pub clump: Vec<ClumpSection>,
     /// Faceted walls.
     #[serde(default)]
     pub wall: Vec<WallSection>,
@@ -166,6 +166,44 @@ pub struct BallSection {
     pub force: Option<[f64; 3]>,
     /// Fixed DOF names.
     pub fix: Option<Vec<String>>,
+}
+
+/// `[[clump]]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClumpSection {
+    /// Identifier, unique among balls and clumps (default: after every ball id, in file order).
+    pub id: Option<u64>,
+    /// Reference point, m: the pebble offsets are measured from it.
+    pub pos: [f64; 3],
+    /// Material name.
+    pub material: String,
+    /// The pebbles.
+    pub pebbles: Vec<PebbleSection>,
+    /// Velocity of the centroid, m/s.
+    pub vel: Option<[f64; 3]>,
+    /// rad/s.
+    pub spin: Option<[f64; 3]>,
+    /// Applied force at the centroid, N.
+    pub force: Option<[f64; 3]>,
+    /// Fixed DOF names (rotations: all three or none).
+    pub fix: Option<Vec<String>>,
+    /// Mass, kg (with `inertia`: instead of the computed mass properties).
+    pub mass: Option<f64>,
+    /// Inertia tensor about the centroid in the case's axes, kg m^2 (with `mass`).
+    pub inertia: Option<[[f64; 3]; 3]>,
+    /// Centroid offset from `pos`, m (with `mass`; default [0, 0, 0]).
+    pub centroid: Option<[f64; 3]>,
+}
+
+/// One pebble of a `[[clump]]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PebbleSection {
+    /// Offset from the clump's reference point, m.
+    pub offset: [f64; 3],
+    /// m.
+    pub radius: f64,
 }
 
 /// `[[generate]]`.

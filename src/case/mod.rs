@@ -18,7 +18,9 @@ use crate::law::{
     LinearDashpot,
 };
 use crate::math::{vec3, Real, Vec3};
-use crate::model::{dof, BallSpec, Material, Model, Settings, WallSpec};
+use crate::model::{
+    dof, BallSpec, ClumpSpec, MassSpec, Material, Model, PebbleSpec, Settings, WallSpec,
+};
 use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
 
 /// Default `[timestep] loading_steps` of mode "model": steps per loading stage.
@@ -60,6 +62,8 @@ pub struct Case {
     pub contact_models: Vec<(usize, usize, ContactModel)>,
     /// Every ball, explicit ones first, then generated ones.
     pub balls: Vec<BallSpec>,
+    /// The clumps.
+    pub clumps: Vec<ClumpSpec>,
     /// The faceted walls.
     pub walls: Vec<WallSpec>,
     /// Write VTK files every N cycles (0: never).
@@ -103,12 +107,6 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             ))
         }
         d => return Err(err("dim", format!("{d}: must be 3 (spheres) or 2 (disks)"))),
-    }
-    if !file.clump.is_empty() {
-        return Err(err(
-            "clump",
-            "clumps are not available yet (issue #7)".into(),
-        ));
     }
     let name = file.name.clone().unwrap_or_else(|| {
         path.file_stem()
@@ -377,6 +375,93 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         }
     }
 
+    // [[clump]]
+    let mut clumps: Vec<ClumpSpec> = Vec::new();
+    for (k, c) in file.clump.iter().enumerate() {
+        let key = |s: &str| format!("clump[{}].{s}", k + 1);
+        let material = material_index(&key("material"), &c.material)?;
+        if c.pebbles.is_empty() {
+            return Err(err(&key("pebbles"), "give at least one pebble".into()));
+        }
+        let mut pebbles = Vec::new();
+        for (j, p) in c.pebbles.iter().enumerate() {
+            let pk = key(&format!("pebbles[{}]", j + 1));
+            positive(f, &format!("{pk}.radius"), p.radius)?;
+            pebbles.push(PebbleSpec {
+                offset: finite3(f, &format!("{pk}.offset"), p.offset)?,
+                radius: p.radius,
+            });
+        }
+        let mass = match (c.mass, c.inertia) {
+            (None, None) => {
+                if c.centroid.is_some() {
+                    return Err(err(
+                        &key("centroid"),
+                        "only with `mass` and `inertia` (otherwise computed from the pebbles)"
+                            .into(),
+                    ));
+                }
+                None
+            }
+            (Some(m), Some(i)) => {
+                positive(f, &key("mass"), m)?;
+                let t = nalgebra::Matrix3::from_fn(|r, q| i[r][q]);
+                if !t.iter().all(|v| v.is_finite()) {
+                    return Err(err(&key("inertia"), "must be finite (kg m^2)".into()));
+                }
+                Some(MassSpec {
+                    mass: m,
+                    inertia: t,
+                    centroid: finite3(f, &key("centroid"), c.centroid.unwrap_or([0.0; 3]))?,
+                })
+            }
+            (Some(_), None) => {
+                return Err(err(
+                    &key("inertia"),
+                    "missing: give `mass` and `inertia` together".into(),
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(err(
+                    &key("mass"),
+                    "missing: give `mass` and `inertia` together".into(),
+                ))
+            }
+        };
+        let id = match c.id {
+            Some(id) => id,
+            None => {
+                balls
+                    .iter()
+                    .map(|b| b.id)
+                    .chain(clumps.iter().map(|c| c.id))
+                    .max()
+                    .unwrap_or(0)
+                    + 1
+            }
+        };
+        if let Some(b) = balls.iter().position(|b| b.id == id) {
+            return Err(err(&key("id"), format!("id {id} is already used by a ball (ball ids and clump ids share one numbering; ball number {} of the file)", b + 1)));
+        }
+        if let Some(j) = clumps.iter().position(|o| o.id == id) {
+            return Err(err(
+                &key("id"),
+                format!("id {id} is already used by clump[{}]", j + 1),
+            ));
+        }
+        clumps.push(ClumpSpec {
+            id,
+            pos: finite3(f, &key("pos"), c.pos)?,
+            material,
+            pebbles,
+            vel: finite3(f, &key("vel"), c.vel.unwrap_or([0.0; 3]))?,
+            spin: finite3(f, &key("spin"), c.spin.unwrap_or([0.0; 3]))?,
+            applied_force: finite3(f, &key("force"), c.force.unwrap_or([0.0; 3]))?,
+            fixed: dofs(f, &key("fix"), c.fix.as_deref())?,
+            mass,
+        });
+    }
+
     // [[wall]]
     let mut walls: Vec<WallSpec> = Vec::new();
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -439,6 +524,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         materials,
         contact_models,
         balls,
+        clumps,
         walls,
         vtk_every: out.vtk_every.unwrap_or(0),
         every: out.every,
@@ -506,6 +592,15 @@ impl Case {
             model
                 .add_ball(b)
                 .map_err(|e| CaseError::new(&f, format!("ball id {}", b.id), e.to_string()))?;
+        }
+        for (k, c) in self.clumps.iter().enumerate() {
+            model.add_clump(c).map_err(|e| {
+                let reason = match e {
+                    crate::model::ModelError::BadClump { reason, .. } => reason,
+                    e => e.to_string(),
+                };
+                CaseError::new(&f, format!("clump[{}] (id {})", k + 1, c.id), reason)
+            })?;
         }
         for w in &self.walls {
             model.add_wall(w).map_err(|e| {

@@ -8,6 +8,7 @@ mod collision;
 mod convergence;
 mod critical;
 mod cycles;
+mod drift;
 mod golden;
 mod harmonic;
 mod reference;
@@ -110,6 +111,19 @@ pub enum CheckSpec {
         /// Absolute tolerance on the order.
         abs_tolerance: Real,
         /// How the reference was derived.
+        formula: Option<String>,
+    },
+    /// Drift of a conserved quantity for several timesteps (project extension).
+    Drift {
+        /// A column, or a vector series (judged by norms).
+        series: String,
+        /// The timesteps, s.
+        dts: Vec<Real>,
+        /// Largest accepted relative drift.
+        tolerance: Real,
+        /// Expected order in dt and its absolute tolerance, if judged.
+        order: Option<(Real, Real)>,
+        /// Why the quantity is conserved.
         formula: Option<String>,
     },
     /// A critical-timestep estimate against the exact eigenvalue (SPEC section 4).
@@ -232,6 +246,17 @@ struct ConvergenceKeys {
     series: String,
     dts: Vec<Real>,
     reference: Reference,
+    expected_order: Option<Real>,
+    abs_tolerance: Option<Real>,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DriftKeys {
+    series: String,
+    dts: Vec<Real>,
+    tolerance: Real,
     expected_order: Option<Real>,
     abs_tolerance: Option<Real>,
     formula: Option<String>,
@@ -384,6 +409,29 @@ impl CheckSpec {
                     formula: c.formula,
                 }
             }
+            "drift" => {
+                let d: DriftKeys = keys(value).map_err(err)?;
+                if d.dts.is_empty() || d.dts.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+                    return Err(err("dts: give positive timesteps (s)".into()));
+                }
+                if d.expected_order.is_some() && d.dts.len() < 2 {
+                    return Err(err("dts: an expected order needs at least two timesteps".into()));
+                }
+                if d.abs_tolerance.is_some() && d.expected_order.is_none() {
+                    return Err(err("abs_tolerance: only with expected_order".into()));
+                }
+                CheckSpec::Drift {
+                    series: d.series,
+                    dts: d.dts,
+                    tolerance: nonneg("tolerance", d.tolerance).map_err(err)?,
+                    order: match d.expected_order {
+                        Some(p) if p.is_finite() => Some((p, nonneg("abs_tolerance", d.abs_tolerance.unwrap_or(0.2)).map_err(err)?)),
+                        Some(p) => return Err(err(format!("expected_order = {p}: must be finite"))),
+                        None => None,
+                    },
+                    formula: d.formula,
+                }
+            }
             "golden" => {
                 let g: GoldenKeys = keys(value).map_err(err)?;
                 CheckSpec::Golden {
@@ -475,7 +523,7 @@ impl CheckSpec {
             "" => return Err(CaseError::new(file, key, "missing `kind`")),
             other => {
                 return Err(CaseError::new(file, format!("{key}.kind"), format!(
-                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, cycles_ratio, active_count, max_turn, drops)"
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, drift, cycles_ratio, active_count, max_turn, drops)"
                 )))
             }
         };
@@ -491,6 +539,7 @@ impl CheckSpec {
             CheckSpec::Analytic { .. } => "analytic",
             CheckSpec::SameSeries { .. } => "same_series",
             CheckSpec::Convergence { .. } => "convergence",
+            CheckSpec::Drift { .. } => "drift",
             CheckSpec::CriticalTimestep(_) => "critical_timestep",
             CheckSpec::CyclesRatio { .. } => "cycles_ratio",
             CheckSpec::ActiveCount { .. } => "active_count",
@@ -560,13 +609,16 @@ impl CheckSpec {
             }
             _ => {}
         }
-        if let CheckSpec::Convergence { .. } = self {
+        if let CheckSpec::Convergence { .. } | CheckSpec::Drift { .. } = self {
             if case.file.run.duration.is_none() {
-                return Err(
-                    "a convergence study needs [run] duration (each timestep runs the same time)"
-                        .into(),
-                );
+                return Err(format!(
+                    "a {} study needs [run] duration (each timestep runs the same time)",
+                    self.kind()
+                ));
             }
+        }
+        if let CheckSpec::Drift { series, .. } = self {
+            crate::output::Source::parse(base_series(series), model)?;
         }
         Ok(())
     }
@@ -821,6 +873,25 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             );
             out.code.push(file("convergence"));
         }
+        CheckSpec::Drift {
+            series,
+            dts,
+            tolerance,
+            order,
+            formula,
+        } => {
+            out.formula = formula
+                .clone()
+                .unwrap_or_else(|| "y(t) = y(0) (a conserved quantity)".into());
+            let spec = drift::DriftSpec {
+                series,
+                dts,
+                tolerance: *tolerance,
+                order: *order,
+            };
+            drift::evaluate(ctx, &spec, &mut out);
+            out.code.push(file("drift"));
+        }
         CheckSpec::CriticalTimestep(c) => {
             out.code.clear();
             let snap = match probe {
@@ -853,6 +924,10 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             out.code.push(file("series"));
         }
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
+    }
+    if !ctx.case.clumps.is_empty() && !out.code.is_empty() {
+        out.code.push("src/model/clumps.rs".into());
+        out.code.push("src/geom/union.rs".into());
     }
     out
 }

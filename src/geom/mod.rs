@@ -4,9 +4,11 @@
 mod mesh;
 mod shapes;
 mod triangle;
+mod union;
 
 pub use mesh::{Mesh, MeshError, NONE};
 pub use shapes::{closed_box, plane, plane_axes, weld, RawMesh};
 pub use triangle::{
     barycentric, closest_point, segment_crosses, Closest, Region, SEGMENT_END, SNAP,
 };
+pub use union::{gauss_legendre, union_moments, Moments};

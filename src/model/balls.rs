@@ -109,6 +109,8 @@ pub struct Balls {
     pub applied_force: Vec<Vec3>,
     /// Fixed DOFs, bits of [`dof`].
     pub fixed: Vec<u8>,
+    /// The clump a pebble belongs to, or [`super::clumps::NO_CLUMP`] for a ball.
+    pub clump: Vec<u32>,
 }
 
 impl Balls {
@@ -141,12 +143,47 @@ impl Balls {
         self.moment.push(Vec3::zeros());
         self.applied_force.push(spec.applied_force);
         self.fixed.push(spec.fixed);
+        self.clump.push(super::clumps::NO_CLUMP);
         self.id.len() - 1
     }
 
+    /// Appends pebble `pos`, `radius` of clump `clump` (index) with id `id` (the clump's) and the
+    /// clump's mass: no mass of its own, every DOF fixed (the clump moves it), the clump's mass
+    /// as the inertial mass a contact sees. Returns its index.
+    pub(crate) fn push_pebble(
+        &mut self,
+        id: u64,
+        pos: Vec3,
+        radius: Real,
+        material: usize,
+        clump: usize,
+        clump_mass: Real,
+    ) -> usize {
+        let spec = BallSpec {
+            fixed: dof::ALL,
+            ..BallSpec::at_rest(id, [pos.x, pos.y, pos.z], radius, material)
+        };
+        let i = self.push(&spec, 0.0);
+        self.inertial_mass[i] = clump_mass;
+        self.clump[i] = clump as u32;
+        i
+    }
+
+    /// True when piece `i` is the pebble of a clump.
+    #[inline]
+    pub fn is_pebble(&self, i: usize) -> bool {
+        self.clump[i] != super::clumps::NO_CLUMP
+    }
+
     /// Mass seen by a contact: infinite (returned as `None`) when every translation is fixed.
+    /// A pebble (whose own DOFs are all fixed) sees its clump's mass, kept in its
+    /// `inertial_mass` (infinite when the clump's translations are all fixed).
     pub fn contact_mass(&self, i: usize) -> Option<Real> {
-        if self.fixed[i] & dof::TRANSLATION == dof::TRANSLATION {
+        if self.is_pebble(i) {
+            self.inertial_mass[i]
+                .is_finite()
+                .then_some(self.inertial_mass[i])
+        } else if self.fixed[i] & dof::TRANSLATION == dof::TRANSLATION {
             None
         } else {
             Some(self.inertial_mass[i])

@@ -2,11 +2,13 @@
 //! and time.
 
 mod balls;
+mod clumps;
 mod material;
 mod state;
 mod wall;
 
 pub use balls::{dof, BallSpec, Balls};
+pub use clumps::{mass_properties, ClumpSpec, Clumps, MassSpec, PebbleSpec, NO_CLUMP, ROTATIONS};
 pub use material::Material;
 pub use state::{Model, ModelError, Phases, Settings};
 pub use wall::{side, Resolution, Wall, WallMotion, WallSpec};

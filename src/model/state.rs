@@ -1,6 +1,6 @@
 //! The model: everything the cycle reads and writes.
 
-use super::{BallSpec, Balls, Material, Wall, WallMotion, WallSpec};
+use super::{BallSpec, Balls, ClumpSpec, Clumps, Material, Wall, WallMotion, WallSpec};
 use crate::contact::{Contacts, FacetContacts, NO_LAW};
 use crate::detect::BroadPhase;
 use crate::law::ContactModel;
@@ -62,24 +62,26 @@ pub enum ModelError {
     #[error("no contact model for materials \"{0}\" and \"{1}\"")]
     NoContactModel(String, String),
     /// A state that is no longer finite during a run.
-    #[error("cycle {cycle}: ball {id}: {what} is not finite (the run blew up; is the timestep too large?)")]
+    #[error(
+        "cycle {cycle}: {body}: {what} is not finite (the run blew up; is the timestep too large?)"
+    )]
     BlewUp {
         /// Cycle number (1 is the first).
         cycle: u64,
-        /// Ball id.
-        id: u64,
+        /// The body ("ball 3", "clump 2").
+        body: String,
         /// Which quantity.
         what: &'static str,
     },
     /// Two pieces overlapping by more than the smaller radius: the run has lost its physics.
-    #[error("cycle {cycle}: balls {a} and {b} overlap by {overlap:.3e} m, more than the smaller radius (is the timestep too large?)")]
+    #[error("cycle {cycle}: {a} and {b} overlap by {overlap:.3e} m, more than the smaller radius (is the timestep too large?)")]
     Interpenetration {
         /// Cycle number.
         cycle: u64,
-        /// Id of the first ball.
-        a: u64,
-        /// Id of the second ball.
-        b: u64,
+        /// The first piece ("ball 3", "clump 2 pebble 1").
+        a: String,
+        /// The second piece.
+        b: String,
         /// The overlap, m.
         overlap: Real,
     },
@@ -88,6 +90,14 @@ pub enum ModelError {
     BadWall {
         /// Wall name.
         wall: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A clump that cannot be built.
+    #[error("clump {id}: {reason}")]
+    BadClump {
+        /// Clump id.
+        id: u64,
         /// What is wrong.
         reason: String,
     },
@@ -126,8 +136,10 @@ pub struct Model {
     pub laws: Vec<ContactModel>,
     /// Contact model of each ordered pair of materials: `pair_law[a * n + b]`, or [`NO_LAW`].
     pub pair_law: Vec<u16>,
-    /// The balls.
+    /// The balls, and the pebbles of the clumps (pieces that [`Balls::is_pebble`] marks).
     pub balls: Balls,
+    /// The clumps: rigid bodies whose pebbles are pieces in `balls`.
+    pub clumps: Clumps,
     /// The contacts between balls.
     pub contacts: Contacts,
     /// The faceted walls.
@@ -181,6 +193,7 @@ impl Model {
             laws: Vec::new(),
             pair_law: Vec::new(),
             balls: Balls::default(),
+            clumps: Clumps::default(),
             contacts: Contacts::default(),
             walls: Vec::new(),
             facet_contacts: FacetContacts::default(),
@@ -266,11 +279,178 @@ impl Model {
                 return Err(ModelError::NotFinite { id, what });
             }
         }
-        if self.balls.id.contains(&id) {
+        if self.ball_index(id).is_some() || self.clump_index(id).is_some() {
             return Err(ModelError::DuplicateId(id));
         }
         self.primed = false;
         Ok(self.balls.push(spec, mat.density))
+    }
+
+    /// Adds a clump and its pebbles; returns its index.
+    ///
+    /// # Errors
+    /// As [`Model::add_ball`] for each pebble, and [`ModelError::BadClump`]: no pebble, rotations
+    /// fixed in part, explicit mass properties that are not positive, an inertia tensor that is
+    /// not symmetric positive definite.
+    pub fn add_clump(&mut self, spec: &ClumpSpec) -> Result<usize, ModelError> {
+        let id = spec.id;
+        let bad = |reason: String| ModelError::BadClump { id, reason };
+        if spec.pebbles.is_empty() {
+            return Err(bad("needs at least one pebble".into()));
+        }
+        let rot = spec.fixed & super::ROTATIONS;
+        if rot != 0 && rot != super::ROTATIONS {
+            return Err(bad(
+                "fix: the rotations of a clump are fixed all three (\"rx\", \"ry\", \"rz\") or not at all"
+                    .into(),
+            ));
+        }
+        let Some(mat) = self.materials.get(spec.material) else {
+            return Err(ModelError::UnknownMaterial {
+                id,
+                material: spec.material,
+            });
+        };
+        if !(mat.density.is_finite() && mat.density > 0.0) && spec.mass.is_none() {
+            return Err(ModelError::BadDensity {
+                name: mat.name.clone(),
+                density: mat.density,
+            });
+        }
+        for (what, v) in [
+            ("pos", &spec.pos),
+            ("vel", &spec.vel),
+            ("spin", &spec.spin),
+            ("force", &spec.applied_force),
+        ] {
+            if !v.iter().all(|x| x.is_finite()) {
+                return Err(ModelError::NotFinite { id, what });
+            }
+        }
+        for (k, p) in spec.pebbles.iter().enumerate() {
+            if !(p.radius.is_finite() && p.radius > 0.0) {
+                return Err(bad(format!(
+                    "pebble {}: radius {} must be a positive finite number (m)",
+                    k + 1,
+                    p.radius
+                )));
+            }
+            if !p.offset.iter().all(|x| x.is_finite()) {
+                return Err(bad(format!("pebble {}: offset is not finite", k + 1)));
+            }
+        }
+        if let Some(m) = &spec.mass {
+            if !(m.mass.is_finite() && m.mass > 0.0) {
+                return Err(bad(format!(
+                    "mass {} must be a positive finite number (kg)",
+                    m.mass
+                )));
+            }
+            if !(m.inertia.iter().all(|x| x.is_finite())
+                && m.centroid.iter().all(|x| x.is_finite()))
+            {
+                return Err(bad("inertia and centroid must be finite".into()));
+            }
+        }
+        if self.ball_index(id).is_some() || self.clump_index(id).is_some() {
+            return Err(ModelError::DuplicateId(id));
+        }
+        let density = mat.density;
+        let c = self.clumps.len();
+        let first = self.balls.len();
+        let world = self.clumps.push(spec, density, first).map_err(bad)?;
+        let mass = if spec.fixed & super::dof::TRANSLATION == super::dof::TRANSLATION {
+            Real::INFINITY
+        } else {
+            self.clumps.inertial_mass[c]
+        };
+        for (p, x) in spec.pebbles.iter().zip(world) {
+            self.balls
+                .push_pebble(id, x, p.radius, spec.material, c, mass);
+        }
+        self.clumps.place_all(&mut self.balls);
+        self.primed = false;
+        Ok(c)
+    }
+
+    /// Number of bodies that carry DOFs in the stiffness and timestep code: one per piece in
+    /// `balls` (a pebble's are all fixed), then one per clump.
+    pub fn body_count(&self) -> usize {
+        self.balls.len() + self.clumps.len()
+    }
+
+    /// The body of piece `i`: `i` for a ball, `balls.len() + c` for a pebble of clump `c`.
+    #[inline]
+    pub fn body_of(&self, i: usize) -> usize {
+        let c = self.balls.clump[i];
+        if c == super::NO_CLUMP {
+            i
+        } else {
+            self.balls.len() + c as usize
+        }
+    }
+
+    /// Reference point of body `k` (centre of a ball, centroid of a clump), m.
+    pub fn body_pos(&self, k: usize) -> Vec3 {
+        match k.checked_sub(self.balls.len()) {
+            Some(c) => self.clumps.pos[c],
+            None => self.balls.pos[k],
+        }
+    }
+
+    /// Fixed DOFs of body `k`, bits of [`super::dof`] (a clump's rotation bits refer to its
+    /// principal axes; they are set all three or none).
+    pub fn body_fixed(&self, k: usize) -> u8 {
+        match k.checked_sub(self.balls.len()) {
+            Some(c) => self.clumps.fixed[c],
+            None => self.balls.fixed[k],
+        }
+    }
+
+    /// Inertial mass (DOF 0..3) or moment of inertia (3..6) of body `k`; for a clump the
+    /// rotational DOFs are about its principal axes.
+    pub fn body_inertial(&self, k: usize, dof: usize) -> Real {
+        match (k.checked_sub(self.balls.len()), dof < 3) {
+            (Some(c), true) => self.clumps.inertial_mass[c],
+            (Some(c), false) => self.clumps.inertial_principal[c][dof - 3],
+            (None, true) => self.balls.inertial_mass[k],
+            (None, false) => self.balls.inertial_inertia[k],
+        }
+    }
+
+    /// The principal axes of a clump body as the columns of a rotation matrix (world frame);
+    /// None for a ball, whose rotational DOFs are about the world axes.
+    pub fn body_axes(&self, k: usize) -> Option<nalgebra::Matrix3<Real>> {
+        k.checked_sub(self.balls.len())
+            .map(|c| self.clumps.orient[c].to_rotation_matrix().into_inner())
+    }
+
+    /// How a body is named in messages: "ball 3", "clump 2".
+    pub fn body_label(&self, k: usize) -> String {
+        match k.checked_sub(self.balls.len()) {
+            Some(c) => format!("clump {}", self.clumps.id.get(c).copied().unwrap_or(0)),
+            None => self.piece_label(k),
+        }
+    }
+
+    /// Index of the clump with the given id.
+    pub fn clump_index(&self, id: u64) -> Option<usize> {
+        self.clumps.id.iter().position(|&x| x == id)
+    }
+
+    /// How a piece is named in messages: "ball 3" or "clump 2 pebble 1" (pebbles from 1).
+    pub fn piece_label(&self, i: usize) -> String {
+        let b = &self.balls;
+        if b.is_pebble(i) {
+            let c = b.clump[i] as usize;
+            format!(
+                "clump {} pebble {}",
+                self.clumps.id[c],
+                i - self.clumps.first[c] as usize + 1
+            )
+        } else {
+            format!("ball {}", b.id[i])
+        }
     }
 
     /// Adds a faceted wall; returns its index.
@@ -337,7 +517,12 @@ impl Model {
     pub fn check_contact_models(&self) -> Result<(), ModelError> {
         let n = self.materials.len();
         let mut count = vec![0usize; n];
-        for &m in &self.balls.material {
+        let b = &self.balls;
+        for (i, &m) in b.material.iter().enumerate() {
+            // a clump counts once (its pebbles never touch each other)
+            if b.is_pebble(i) && i != self.clumps.first[b.clump[i] as usize] as usize {
+                continue;
+            }
             count[m as usize] += 1;
         }
         for a in 0..n {
@@ -361,9 +546,10 @@ impl Model {
         Ok(())
     }
 
-    /// Index of the ball with the given id.
+    /// Index of the ball with the given id (pebbles are not balls: see [`Model::clump_index`]).
     pub fn ball_index(&self, id: u64) -> Option<usize> {
-        self.balls.id.iter().position(|&x| x == id)
+        let b = &self.balls;
+        (0..b.len()).find(|&i| b.id[i] == id && !b.is_pebble(i))
     }
 
     /// Acceleration of ball `i` at the current positions, m/s^2 (zero along fixed DOFs).
@@ -383,16 +569,28 @@ impl Model {
             + crate::motion::angular_acceleration(&self.balls, i) * (0.5 * self.last_dt)
     }
 
-    /// Kinetic energy (translation and rotation) at the time of the positions, J.
+    /// Velocity of the centroid of clump `c` at the time of the positions, m/s.
+    pub fn clump_velocity(&self, c: usize) -> Vec3 {
+        self.clumps.vel[c]
+            + self.clumps.acceleration(c, &self.settings.gravity) * (0.5 * self.last_dt)
+    }
+
+    /// Kinetic energy (translation and rotation) of balls and clumps at the time of the
+    /// positions, J (a clump's rotation: `L·ω/2` with the real moments of inertia).
     pub fn kinetic_energy(&self) -> Real {
-        (0..self.balls.len())
-            .map(|i| {
-                let v = self.synchronized_velocity(i);
-                let w = self.synchronized_spin(i);
-                0.5 * self.balls.mass[i] * v.norm_squared()
-                    + 0.5 * self.balls.inertia[i] * w.norm_squared()
-            })
-            .fold(0.0, |a, b| a + b)
+        let balls = (0..self.balls.len()).map(|i| {
+            let v = self.synchronized_velocity(i);
+            let w = self.synchronized_spin(i);
+            0.5 * self.balls.mass[i] * v.norm_squared()
+                + 0.5 * self.balls.inertia[i] * w.norm_squared()
+        });
+        let cl = &self.clumps;
+        let clumps = (0..cl.len()).map(|c| {
+            let v = self.clump_velocity(c);
+            let w = cl.synchronized_spin(c, self.last_dt);
+            0.5 * cl.mass[c] * v.norm_squared() + 0.5 * w.dot(&(cl.inertia(c) * w))
+        });
+        balls.chain(clumps).fold(0.0, |a, b| a + b)
     }
 
     /// Elastic energy stored in the active contacts (ball-ball and ball-facet), J.
@@ -440,6 +638,15 @@ impl Model {
             sum += f.norm();
             n += 1;
         }
+        let cl = &self.clumps;
+        for c in 0..cl.len() {
+            if cl.fixed[c] & super::dof::TRANSLATION == super::dof::TRANSLATION {
+                continue;
+            }
+            let a = cl.acceleration(c, &self.settings.gravity);
+            sum += (a * cl.inertial_mass[c]).norm();
+            n += 1;
+        }
         let (mut fc, mut m) = (0.0, 0usize);
         for c in self.contacts.list.iter().filter(|c| c.active) {
             fc += c.force.norm();
@@ -461,8 +668,10 @@ impl Model {
     /// Gravitational potential energy -m g . x, J (zero at the origin).
     pub fn potential_energy(&self) -> Real {
         let g = self.settings.gravity;
+        let cl = &self.clumps;
         (0..self.balls.len())
             .map(|i| -self.balls.mass[i] * g.dot(&self.balls.pos[i]))
+            .chain((0..cl.len()).map(|c| -cl.mass[c] * g.dot(&cl.pos[c])))
             .fold(0.0, |a, b| a + b)
     }
 }

@@ -36,6 +36,19 @@ pub enum PairQuantity {
     Touching,
 }
 
+/// A quantity of one clump (project extension of `ball/<id>/...`, SPEC section 3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClumpQuantity {
+    /// A quantity that balls have too, about the centroid.
+    Body(BallQuantity),
+    /// Angular momentum about the centroid (world frame), kg m^2/s.
+    AngMom,
+    /// Centre of pebble `k` (from 0), m.
+    Pebble(usize),
+    /// Resultant contact force on pebble `k` (from 0), N.
+    PebbleForce(usize),
+}
+
 /// A quantity of one wall.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WallQuantity {
@@ -56,6 +69,14 @@ pub enum Source {
     Pair(usize, usize, PairQuantity),
     /// `interaction/<ball id>/<wall name>/<quantity>` (ball index, wall index).
     BallWall(usize, usize, PairQuantity),
+    /// `clump/<id>/<quantity>` (clump index).
+    Clump(usize, ClumpQuantity),
+    /// `interaction/<id>/<id>/<quantity>` when one body is a clump: every contact between
+    /// their pieces (pieces of each body as index ranges).
+    Group(Pieces, Pieces, PairQuantity),
+    /// `interaction/<clump id>/<wall name>/<quantity>`: every contact of its pebbles with the
+    /// wall (pieces, wall index).
+    GroupWall(Pieces, usize, PairQuantity),
     /// `wall/<name>/<quantity>` (wall index).
     Wall(usize, WallQuantity),
     /// `contacts/active`: ball-ball and ball-facet.
@@ -91,6 +112,9 @@ pub enum Source {
     UnbalancedRatio,
 }
 
+/// The pieces of a body: a ball (one) or the pebbles of a clump, as indices into the balls.
+pub type Pieces = (usize, usize);
+
 impl Source {
     /// Resolves a series name against a model.
     ///
@@ -106,7 +130,74 @@ impl Source {
                 .ball_index(id)
                 .ok_or_else(|| format!("\"{name}\": there is no ball with id {id}"))
         };
+        let clump =
+            |s: &str| -> Option<usize> { s.parse().ok().and_then(|id| model.clump_index(id)) };
+        let pieces = |c: usize| -> Pieces {
+            let first = model.clumps.first[c] as usize;
+            (first, first + model.clumps.count[c] as usize)
+        };
+        let body_quantity = |q: &str| -> Option<BallQuantity> {
+            Some(match q {
+                "pos" => BallQuantity::Pos,
+                "vel" => BallQuantity::Vel,
+                "spin" => BallQuantity::Spin,
+                "force" => BallQuantity::Force,
+                "moment" => BallQuantity::Moment,
+                _ => return None,
+            })
+        };
         Ok(match parts.as_slice() {
+            ["clump", id, rest @ ..] => {
+                let c = clump(id)
+                    .ok_or_else(|| format!("\"{name}\": there is no clump with id {id}"))?;
+                let q = match rest {
+                    ["angmom"] => ClumpQuantity::AngMom,
+                    [q] if body_quantity(q).is_some() => {
+                        ClumpQuantity::Body(body_quantity(q).unwrap_or(BallQuantity::Pos))
+                    }
+                    ["pebble", k, q @ ("pos" | "force")] => {
+                        let n = model.clumps.count[c] as usize;
+                        match k.parse::<usize>() {
+                            Ok(k) if (1..=n).contains(&k) && *q == "pos" => ClumpQuantity::Pebble(k - 1),
+                            Ok(k) if (1..=n).contains(&k) => ClumpQuantity::PebbleForce(k - 1),
+                            _ => return Err(format!("\"{name}\": pebble \"{k}\": the clump has pebbles 1 to {n}")),
+                        }
+                    }
+                    _ => return Err(format!("\"{name}\": unknown clump quantity (pos, vel, spin, force, moment, angmom, pebble/<k>/pos, pebble/<k>/force)")),
+                };
+                Source::Clump(c, q)
+            }
+            ["interaction", a, b, q] if clump(a).is_some() || clump(b).is_some() => {
+                let q = pair_quantity(name, q)?;
+                let body = |s: &str| -> Result<Pieces, String> {
+                    match clump(s) {
+                        Some(c) => Ok(pieces(c)),
+                        None => ball(s).map(|i| (i, i + 1)),
+                    }
+                };
+                let pa = body(a)?;
+                if clump(b).is_none() {
+                    if let Some(w) = b
+                        .parse::<u64>()
+                        .map_or(true, |id| model.ball_index(id).is_none())
+                        .then(|| model.wall_index(b))
+                        .flatten()
+                    {
+                        return Ok(Source::GroupWall(pa, w, q));
+                    }
+                }
+                let pb =
+                    body(b).map_err(|e| format!("{e} (nor a clump, nor a wall named \"{b}\")"))?;
+                if q == PairQuantity::Touching {
+                    return Err(format!(
+                        "\"{name}\": touching applies to interactions with a wall"
+                    ));
+                }
+                if pa == pb {
+                    return Err(format!("\"{name}\": a body does not interact with itself"));
+                }
+                Source::Group(pa, pb, q)
+            }
             ["ball", id, q] => {
                 let q = match *q {
                     "pos" => BallQuantity::Pos,
@@ -123,15 +214,7 @@ impl Source {
                 Source::Ball(ball(id)?, q)
             }
             ["interaction", a, b, q] => {
-                let q = match *q {
-                    "active" => PairQuantity::Active,
-                    "normal_force" => PairQuantity::NormalForce,
-                    "shear_force" => PairQuantity::ShearForce,
-                    "normal" => PairQuantity::Normal,
-                    "overlap" => PairQuantity::Overlap,
-                    "touching" => PairQuantity::Touching,
-                    _ => return Err(format!("\"{name}\": unknown interaction quantity \"{q}\" (active, normal_force, shear_force, normal, overlap, touching)")),
-                };
+                let q = pair_quantity(name, q)?;
                 let a = ball(a)?;
                 if b.parse::<u64>()
                     .map_or(true, |id| model.ball_index(id).is_none())
@@ -189,6 +272,9 @@ impl Source {
         matches!(
             self,
             Source::Ball(..)
+                | Source::Clump(..)
+                | Source::Group(_, _, PairQuantity::Normal)
+                | Source::GroupWall(_, _, PairQuantity::Normal)
                 | Source::Pair(_, _, PairQuantity::Normal)
                 | Source::BallWall(_, _, PairQuantity::Normal)
                 | Source::Wall(..)
@@ -231,7 +317,25 @@ impl Source {
                     PairQuantity::Touching => out.push(Real::NAN),
                 }
             }
-            Source::BallWall(i, w, q) => sample_ball_wall(model, i, w, q, out),
+            Source::BallWall(i, w, q) => sample_ball_wall(model, (i, i + 1), w, q, out),
+            Source::GroupWall(p, w, q) => sample_ball_wall(model, p, w, q, out),
+            Source::Group(pa, pb, q) => sample_group(model, pa, pb, q, out),
+            Source::Clump(c, q) => {
+                let cl = &model.clumps;
+                let v = match q {
+                    ClumpQuantity::Body(BallQuantity::Pos) => cl.pos[c],
+                    ClumpQuantity::Body(BallQuantity::Vel) => model.clump_velocity(c),
+                    ClumpQuantity::Body(BallQuantity::Spin) => {
+                        cl.synchronized_spin(c, model.last_dt)
+                    }
+                    ClumpQuantity::Body(BallQuantity::Force) => cl.force[c],
+                    ClumpQuantity::Body(BallQuantity::Moment) => cl.moment[c],
+                    ClumpQuantity::AngMom => cl.synchronized_angmom(c, model.last_dt),
+                    ClumpQuantity::Pebble(k) => b.pos[cl.first[c] as usize + k],
+                    ClumpQuantity::PebbleForce(k) => b.force[cl.first[c] as usize + k],
+                };
+                out.extend_from_slice(v.as_slice());
+            }
             Source::Wall(w, q) => {
                 let wall = &model.walls[w];
                 let v = match q {
@@ -260,7 +364,7 @@ impl Source {
             Source::FixedForce => {
                 let all = crate::model::dof::TRANSLATION;
                 let f = (0..b.len())
-                    .filter(|&i| b.fixed[i] & all == all)
+                    .filter(|&i| b.fixed[i] & all == all && !b.is_pebble(i))
                     .fold(crate::math::Vec3::zeros(), |acc, i| acc + b.force[i]);
                 out.extend_from_slice(f.as_slice());
             }
@@ -278,21 +382,35 @@ impl Source {
 /// the wall), the normal and shear parts of the resultant force on the ball along `N`, and the
 /// largest overlap. Without: zeros, the direction to the nearest facet, and the (negative)
 /// overlap `R - d` to it, found over every facet of the wall.
-fn sample_ball_wall(model: &Model, i: usize, w: usize, q: PairQuantity, out: &mut Vec<Real>) {
+/// For a clump, the interactions of all its pebbles with the wall count as one; the nearest
+/// facet is the one closest to a pebble's surface.
+fn sample_ball_wall(model: &Model, p: Pieces, w: usize, q: PairQuantity, out: &mut Vec<Real>) {
     use crate::math::Vec3;
     let fc = &model.facet_contacts;
-    let active: Vec<&crate::contact::FacetContact> = fc
-        .interaction(i as u32, w as u32)
-        .map(|it| fc.contacts_of(it).iter().filter(|c| c.active).collect())
-        .unwrap_or_default();
-    let nearest = || {
-        let x = model.balls.pos[i];
+    let runs = || (p.0..p.1).filter_map(|i| fc.interaction(i as u32, w as u32));
+    let active: Vec<&crate::contact::FacetContact> = runs()
+        .flat_map(|it| fc.contacts_of(it).iter().filter(|c| c.active))
+        .collect();
+    // (vector from the piece's centre to the nearest point, that piece's index)
+    let nearest_of = || {
         let wall = &model.walls[w];
-        (0..wall.mesh.len())
-            .map(|f| crate::geom::closest_point(&x, &wall.mesh.corners(f)).point - x)
-            .min_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
-            .unwrap_or_else(Vec3::zeros)
+        (p.0..p.1)
+            .flat_map(|i| {
+                let x = model.balls.pos[i];
+                (0..wall.mesh.len()).map(move |f| {
+                    (
+                        crate::geom::closest_point(&x, &wall.mesh.corners(f)).point - x,
+                        i,
+                    )
+                })
+            })
+            .min_by(|a, b| {
+                (a.0.norm() - model.balls.radius[a.1])
+                    .total_cmp(&(b.0.norm() - model.balls.radius[b.1]))
+            })
+            .unwrap_or((Vec3::zeros(), p.0))
     };
+    let nearest = || nearest_of().0;
     let normal = || {
         let s = active
             .iter()
@@ -303,9 +421,11 @@ fn sample_ball_wall(model: &Model, i: usize, w: usize, q: PairQuantity, out: &mu
     let force = || active.iter().fold(Vec3::zeros(), |a, c| a + c.force);
     match q {
         PairQuantity::Active => out.push(active.len() as Real),
-        PairQuantity::Touching => out.push(fc.interaction(i as u32, w as u32).map_or(0, |it| {
-            fc.contacts_of(it).iter().filter(|c| c.touching).count()
-        }) as Real),
+        PairQuantity::Touching => out.push(
+            runs()
+                .map(|it| fc.contacts_of(it).iter().filter(|c| c.touching).count())
+                .sum::<usize>() as Real,
+        ),
         PairQuantity::NormalForce => out.push(force().dot(&normal()).abs()),
         PairQuantity::ShearForce => {
             let (f, n) = (force(), normal());
@@ -315,8 +435,75 @@ fn sample_ball_wall(model: &Model, i: usize, w: usize, q: PairQuantity, out: &mu
         PairQuantity::Overlap => {
             out.push(match active.iter().map(|c| c.overlap).reduce(Real::max) {
                 Some(u) => u,
-                None => model.balls.radius[i] - nearest().norm(),
+                None => {
+                    let (d, i) = nearest_of();
+                    model.balls.radius[i] - d.norm()
+                }
             })
         }
+    }
+}
+
+fn pair_quantity(name: &str, q: &str) -> Result<PairQuantity, String> {
+    Ok(match q {
+        "active" => PairQuantity::Active,
+        "normal_force" => PairQuantity::NormalForce,
+        "shear_force" => PairQuantity::ShearForce,
+        "normal" => PairQuantity::Normal,
+        "overlap" => PairQuantity::Overlap,
+        "touching" => PairQuantity::Touching,
+        _ => return Err(format!("\"{name}\": unknown interaction quantity \"{q}\" (active, normal_force, shear_force, normal, overlap, touching)")),
+    })
+}
+
+/// The interaction of two bodies of which one at least is a clump: every contact between a
+/// piece of `a` and a piece of `b`. With active contacts: their number, the overlap-weighted
+/// resultant normal from `a` towards `b`, the normal and shear parts of the resultant force on
+/// `b` along it, the largest overlap. Without: zeros, the direction of the closest pair of
+/// pieces and their (negative) overlap.
+fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut Vec<Real>) {
+    use crate::math::Vec3;
+    let balls = &model.balls;
+    let mut active = Vec::new();
+    // closest pair of pieces: (overlap, unit vector from a's piece to b's)
+    let mut closest = (Real::NEG_INFINITY, Vec3::zeros());
+    for i in a.0..a.1 {
+        for j in b.0..b.1 {
+            let g = crate::contact::ball_ball::geometry(
+                &balls.pos[i],
+                &balls.pos[j],
+                balls.radius[i],
+                balls.radius[j],
+            );
+            if g.overlap > closest.0 {
+                closest = (g.overlap, g.normal);
+            }
+            if let Some(c) = model.contacts.find(i as u32, j as u32).filter(|c| c.active) {
+                // the contact's normal and force point from its lower index to the higher
+                let sign = if c.a as usize == i { 1.0 } else { -1.0 };
+                active.push((c.overlap, c.normal * sign, c.force * sign));
+            }
+        }
+    }
+    let normal = active
+        .iter()
+        .fold(Vec3::zeros(), |s, (u, n, _)| s + n * *u)
+        .try_normalize(0.0)
+        .unwrap_or(closest.1);
+    let force = active.iter().fold(Vec3::zeros(), |s, (_, _, f)| s + f);
+    match q {
+        PairQuantity::Active => out.push(active.len() as Real),
+        PairQuantity::NormalForce => out.push(force.dot(&normal).abs()),
+        PairQuantity::ShearForce => out.push((force - normal * force.dot(&normal)).norm()),
+        PairQuantity::Normal => out.extend_from_slice(normal.as_slice()),
+        PairQuantity::Overlap => out.push(
+            active
+                .iter()
+                .map(|x| x.0)
+                .reduce(Real::max)
+                .unwrap_or(closest.0),
+        ),
+        // Refused by `parse`.
+        PairQuantity::Touching => out.push(Real::NAN),
     }
 }

@@ -40,7 +40,9 @@ impl Estimator {
     }
 }
 
-/// Per-DOF stiffness of every body (index = ball, then DOF `x, y, z, rx, ry, rz`).
+/// Per-DOF stiffness of every body (index = [`Model::body_of`], then DOF `x, y, z, rx, ry, rz`;
+/// a clump's rotations about its principal axes, pebbles' contacts acting through their lever
+/// arms from the centroid).
 #[derive(Clone, Debug, Default)]
 pub struct DofStiffness {
     /// Sum of the diagonal contact-stiffness terms, `K_ii` (N/m or N m/rad).
@@ -58,7 +60,7 @@ pub struct DofStiffness {
 pub struct CriticalEstimate {
     /// The estimated critical timestep, s (infinite when no free DOF has stiffness).
     pub dt: Real,
-    /// Index of the ball that sets it.
+    /// Index of the body that sets it ([`Model::body_of`]).
     pub ball: usize,
     /// Its DOF: 0..3 translation x, y, z; 3..6 rotation about x, y, z.
     pub dof: usize,
@@ -76,24 +78,22 @@ impl DofStiffness {
     /// [`Estimator::Diagonal`] only `diagonal` is filled (from the closed-form diagonal, no 12x12
     /// matrix); with [`Estimator::Bound`] the row sums too. Buffers are reused.
     pub fn compute(&mut self, model: &Model, estimator: Estimator, with_inactive: bool) {
-        let b = &model.balls;
-        let n = b.len();
+        let n = model.body_count();
         self.diagonal.clear();
         self.diagonal.resize(n, [0.0; 6]);
         self.row_abs.clear();
         self.row_abs_scaled.clear();
-        let free = |i: usize, k: usize| b.fixed[i] & (1 << k) == 0;
-        let mass = |i: usize, k: usize| {
-            if k < 3 {
-                b.inertial_mass[i]
-            } else {
-                b.inertial_inertia[i]
-            }
-        };
+        let free = |i: usize, k: usize| model.body_fixed(i) & (1 << k) == 0;
+        let mass = |i: usize, k: usize| model.body_inertial(i, k);
         match estimator {
             Estimator::Diagonal => {
                 for t in terms(model, with_inactive) {
-                    let d = contact_diagonal_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
+                    let d = if t.has_clump(model) {
+                        let k = t.matrix(model);
+                        std::array::from_fn(|i| k[(i, i)])
+                    } else {
+                        contact_diagonal_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
+                    };
                     for k in 0..6 {
                         if let Some(ia) = t.a {
                             self.diagonal[ia][k] += d[k];
@@ -111,7 +111,11 @@ impl DofStiffness {
                 blocks.clear();
                 blocks.resize(n, [[0.0; 6]; 6]);
                 for t in terms(model, with_inactive) {
-                    let k = contact_matrix_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
+                    let k = if t.has_clump(model) {
+                        t.matrix(model)
+                    } else {
+                        contact_matrix_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
+                    };
                     let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
                     for (me, other, o_me, o_other) in sides {
                         let Some(me) = me else { continue };
@@ -148,7 +152,6 @@ impl DofStiffness {
     /// The critical-timestep estimate of the given kind over all free DOFs (call
     /// [`DofStiffness::compute`] with the same estimator first).
     pub fn critical(&self, model: &Model, estimator: Estimator) -> CriticalEstimate {
-        let b = &model.balls;
         // Per norm: the largest row value and where it is (ball, dof).
         let mut worst = [(0.0, 0, 0); 2];
         let mut best = CriticalEstimate {
@@ -156,13 +159,10 @@ impl DofStiffness {
             ball: 0,
             dof: 0,
         };
-        for i in 0..b.len() {
-            for k in (0..6).filter(|&k| b.fixed[i] & (1 << k) == 0) {
-                let m = if k < 3 {
-                    b.inertial_mass[i]
-                } else {
-                    b.inertial_inertia[i]
-                };
+        for i in 0..model.body_count() {
+            let fixed = model.body_fixed(i);
+            for k in (0..6).filter(|&k| fixed & (1 << k) == 0) {
+                let m = model.body_inertial(i, k);
                 match estimator {
                     // Seed 000, eq. 11.
                     Estimator::Diagonal => {

@@ -11,9 +11,11 @@ use crate::math::Vec3;
 use crate::model::Model;
 use nalgebra::{DMatrix, DVector};
 
-/// What the stiffness matrix of one contact needs: the two ball indices (`a` is `None` for a
-/// wall, which has no DOF), the contact model's stiffnesses at the current overlap, the normal
-/// and the lever arms `x_c - x_a`, `x_c - x_b`.
+/// What the stiffness matrix of one contact needs: the two body indices ([`Model::body_of`];
+/// `a` is `None` for a wall, which has no DOF), the contact model's stiffnesses at the current
+/// overlap, the normal and the lever arms `x_c - x_a`, `x_c - x_b` from each body's reference
+/// point (a ball's centre, a clump's centroid: a pebble's contact acts on its clump through the
+/// lever arm from the centroid).
 pub(crate) struct Term {
     pub a: Option<usize>,
     pub b: usize,
@@ -44,13 +46,14 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
                 let g = crate::contact::ball_ball::geometry(&pos[a], &pos[b], r[a], r[b]);
                 (g.overlap, g.radius, g.normal, g.point)
             };
+            let (ba, bb) = (model.body_of(a), model.body_of(b));
             Term {
-                a: Some(a),
-                b,
+                a: Some(ba),
+                b: bb,
                 s: model.laws[c.law as usize].stiffness(overlap, radius),
                 normal,
-                r_a: point - pos[a],
-                r_b: point - pos[b],
+                r_a: point - model.body_pos(ba),
+                r_b: point - model.body_pos(bb),
             }
         });
     let fc = &model.facet_contacts;
@@ -65,17 +68,48 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
             .filter(move |&(k, c)| c.active || first == Some(k))
             .map(move |(_, c)| {
                 let b = c.ball as usize;
+                let body = model.body_of(b);
                 Term {
                     a: None,
-                    b,
+                    b: body,
                     s: model.laws[c.law as usize].stiffness(c.overlap, model.balls.radius[b]),
                     normal: c.normal,
                     r_a: Vec3::zeros(),
-                    r_b: c.point - pos[b],
+                    r_b: c.point - model.body_pos(body),
                 }
             })
     });
     balls.chain(walls)
+}
+
+impl Term {
+    /// The 12x12 stiffness matrix over the two bodies' DOFs: world axes for balls; for a
+    /// clump, translations along the world axes and rotations about its principal axes
+    /// (`θ_world = R θ'`, so the block is `Tᵀ K T` with `T = diag(I, R)`), where its mass
+    /// matrix is diagonal.
+    pub(crate) fn matrix(&self, model: &Model) -> Matrix12 {
+        let mut k = contact_matrix_3d(&self.s, &self.normal, &self.r_a, &self.r_b);
+        let axes = [
+            self.a.and_then(|a| model.body_axes(a)),
+            model.body_axes(self.b),
+        ];
+        for (side, r) in axes.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let o = 6 * side + 3;
+            // columns then rows of the rotational DOFs of this side
+            let cols = k.columns(o, 3) * r;
+            k.columns_mut(o, 3).copy_from(&cols);
+            let rows = r.transpose() * k.rows(o, 3);
+            k.rows_mut(o, 3).copy_from(&rows);
+        }
+        k
+    }
+
+    /// True when a side is a clump (whose rotational DOFs are not the world axes).
+    pub(crate) fn has_clump(&self, model: &Model) -> bool {
+        let n = model.balls.len();
+        self.b >= n || self.a.is_some_and(|a| a >= n)
+    }
 }
 
 /// Marks a fixed DOF in [`DofMap::index`].
@@ -84,29 +118,26 @@ pub const FIXED: u32 = u32::MAX;
 /// Numbering of the free DOFs of a model.
 #[derive(Clone, Debug, Default)]
 pub struct DofMap {
-    /// For each ball, the global index of its DOFs `(x, y, z, rx, ry, rz)`, or [`FIXED`].
+    /// For each body ([`Model::body_of`]: pieces, then clumps), the global index of its DOFs
+    /// `(x, y, z, rx, ry, rz)` (a clump's rotations about its principal axes), or [`FIXED`].
     pub index: Vec<[u32; 6]>,
     /// Mass (kg) or moment of inertia (kg m^2) of each free DOF: the inertial values.
     pub mass: Vec<Real>,
-    /// The ball and local DOF (0..6) of each free DOF.
+    /// The body and local DOF (0..6) of each free DOF.
     pub owner: Vec<(u32, u8)>,
 }
 
 impl DofMap {
-    /// Numbers the free DOFs of every ball of the model.
+    /// Numbers the free DOFs of every body of the model.
     pub fn new(model: &Model) -> Self {
-        let b = &model.balls;
         let mut map = DofMap::default();
-        for i in 0..b.len() {
+        for i in 0..model.body_count() {
             let mut idx = [FIXED; 6];
+            let fixed = model.body_fixed(i);
             for (k, slot) in idx.iter_mut().enumerate() {
-                if b.fixed[i] & (1 << k) == 0 {
+                if fixed & (1 << k) == 0 {
                     *slot = map.mass.len() as u32;
-                    map.mass.push(if k < 3 {
-                        b.inertial_mass[i]
-                    } else {
-                        b.inertial_inertia[i]
-                    });
+                    map.mass.push(model.body_inertial(i, k));
                     map.owner.push((i as u32, k as u8));
                 }
             }
@@ -142,7 +173,7 @@ impl GlobalStiffness {
         let dofs = DofMap::new(model);
         let blocks = terms(model, false)
             .map(|t| {
-                let k = contact_matrix_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
+                let k = t.matrix(model);
                 (t.a.map_or(FIXED, |a| a as u32), t.b as u32, k)
             })
             .collect();
