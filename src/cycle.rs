@@ -132,6 +132,7 @@ impl Model {
         let laws = &self.laws;
         let flags = self.settings.frame;
         let install_bonds = self.cycle == 0;
+        let planar = self.planar;
         // Each contact also writes its force and contact point (zero force when inactive) to a
         // compact array, so that the gather reads 48 bytes per contact, not the whole contact;
         // it reports whether it interpenetrates (checked in full only when one does).
@@ -140,15 +141,19 @@ impl Model {
             Option<&mut crate::contact::Frame>,
         )|
          -> bool {
-            ball_ball::update(
-                c,
-                frame,
-                balls,
-                &laws[c.law as usize],
-                dt,
-                flags,
-                install_bonds,
-            );
+            if planar {
+                ball_ball::update_2d(c, balls, &laws[c.law as usize], dt, install_bonds);
+            } else {
+                ball_ball::update(
+                    c,
+                    frame,
+                    balls,
+                    &laws[c.law as usize],
+                    dt,
+                    flags,
+                    install_bonds,
+                );
+            }
             *out = if c.active {
                 [c.force, c.point]
             } else {

@@ -183,7 +183,13 @@ fn each_malformed_case_names_file_key_and_reason() {
             "[[wall]]\nname = \"w\"\n[[ball]]\npos = [0.0",
             "wall",
         ),
-        ("2D not yet", "[run]", "dim = 2\n[run]", "dim"),
+        (
+            "3D positions in a 2D case",
+            "[run]",
+            "dim = 2\n[run]",
+            "ball[1].pos: 3 components: give 2",
+        ),
+        ("dim 4", "[run]", "dim = 4\n[run]", "dim"),
     ];
     for (what, from, to, needle) in cases {
         assert!(

@@ -52,8 +52,8 @@ pub struct RunSection {
     pub steps: Option<u64>,
     /// Simulated duration, s.
     pub duration: Option<f64>,
-    /// Gravitational acceleration, m/s^2.
-    pub gravity: Option<[f64; 3]>,
+    /// Gravitational acceleration, m/s^2 (2 components in 2D).
+    pub gravity: Option<Vec<f64>>,
     /// Extent enlargement, m.
     pub margin: Option<f64>,
     /// Stop once the mean unbalanced force over the mean contact force is below this value
@@ -152,20 +152,24 @@ pub struct ContactSection {
 pub struct BallSection {
     /// Identifier (default: position in file order, from 1).
     pub id: Option<u64>,
-    /// m.
-    pub pos: [f64; 3],
+    /// m (3 components; 2 in 2D).
+    pub pos: Vec<f64>,
     /// m.
     pub radius: f64,
     /// Material name.
     pub material: String,
-    /// m/s.
-    pub vel: Option<[f64; 3]>,
-    /// rad/s.
-    pub spin: Option<[f64; 3]>,
-    /// N.
-    pub force: Option<[f64; 3]>,
+    /// m/s (3 components; 2 in 2D).
+    pub vel: Option<Vec<f64>>,
+    /// rad/s (3 components; one number in 2D).
+    pub spin: Option<toml::Value>,
+    /// N (3 components; 2 in 2D).
+    pub force: Option<Vec<f64>>,
     /// Fixed DOF names.
     pub fix: Option<Vec<String>>,
+    /// Mass, kg (with `inertia`: instead of the solid sphere's or disk's).
+    pub mass: Option<f64>,
+    /// Moment of inertia, kg m^2 (with `mass`).
+    pub inertia: Option<f64>,
 }
 
 /// `[[clump]]`.

@@ -98,16 +98,28 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         toml::from_str(source).map_err(|e| CaseError::from_toml(f, source, &e, ""))?;
     let err = |key: &str, reason: String| CaseError::new(f, key, reason);
 
-    match file.dim.unwrap_or(3) {
-        3 => {}
-        2 => {
-            return Err(err(
-                "dim",
-                "the 2D disk mode is not available yet (issue #7)".into(),
-            ))
-        }
+    let dim = match file.dim.unwrap_or(3) {
+        d @ (2 | 3) => d as usize,
         d => return Err(err("dim", format!("{d}: must be 3 (spheres) or 2 (disks)"))),
+    };
+    if dim == 2 {
+        for (what, present) in [
+            ("clump", !file.clump.is_empty()),
+            ("generate", !file.generate.is_empty()),
+        ] {
+            if present {
+                return Err(err(what, format!("[[{what}]] is not available in the 2D mode (dim = 2): give the disks one by one with [[ball]]")));
+            }
+        }
     }
+    // A point or vector of the case: 3 components, or 2 in 2D (z = 0).
+    let point = |key: &str, v: &[f64]| -> Result<Vec3, CaseError> {
+        match (dim, v.len()) {
+            (3, 3) => finite3(f, key, [v[0], v[1], v[2]]),
+            (2, 2) => finite3(f, key, [v[0], v[1], 0.0]),
+            (d, n) => Err(err(key, format!("{n} components: give {d} (dim = {d})"))),
+        }
+    };
     let name = file.name.clone().unwrap_or_else(|| {
         path.file_stem()
             .map_or("case".into(), |s| s.to_string_lossy().into_owned())
@@ -138,7 +150,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         }
         _ => {}
     }
-    let gravity = finite3(f, "run.gravity", run.gravity.unwrap_or([0.0; 3]))?;
+    let gravity = match &run.gravity {
+        Some(g) => point("run.gravity", g)?,
+        None => Vec3::zeros(),
+    };
 
     // [material.*]
     let mut materials = Vec::new();
@@ -216,15 +231,62 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         let key = |s: &str| format!("ball[{}].{s}", k + 1);
         let material = material_index(&key("material"), &b.material)?;
         positive(f, &key("radius"), b.radius)?;
+        let zero = vec![0.0; dim];
+        let spin = match (&b.spin, dim) {
+            (None, _) => Vec3::zeros(),
+            (Some(toml::Value::Float(w)), 2) => finite3(f, &key("spin"), [0.0, 0.0, *w])?,
+            (Some(toml::Value::Integer(w)), 2) => finite3(f, &key("spin"), [0.0, 0.0, *w as f64])?,
+            (Some(v), 3) => {
+                let a: Option<Vec<f64>> = v.as_array().map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_float().or(x.as_integer().map(|i| i as f64)))
+                        .collect()
+                });
+                match a {
+                    Some(a) if a.len() == 3 && v.as_array().is_some_and(|x| x.len() == 3) => {
+                        finite3(f, &key("spin"), [a[0], a[1], a[2]])?
+                    }
+                    _ => return Err(err(&key("spin"), "give three numbers (rad/s)".into())),
+                }
+            }
+            (Some(_), _) => {
+                return Err(err(
+                    &key("spin"),
+                    "in 2D the spin is one number (rad/s, about z)".into(),
+                ))
+            }
+        };
+        let fixed = dofs(f, &key("fix"), b.fix.as_deref())?;
+        if dim == 2 && fixed & (dof::Z | dof::RX | dof::RY) != 0 {
+            return Err(err(
+                &key("fix"),
+                "in 2D a disk has the DOFs \"x\", \"y\" and \"rz\" only".into(),
+            ));
+        }
+        let mass = match (b.mass, b.inertia) {
+            (None, None) => None,
+            (Some(m), Some(i)) => {
+                positive(f, &key("mass"), m)?;
+                positive(f, &key("inertia"), i)?;
+                Some((m, i))
+            }
+            _ => {
+                return Err(err(
+                    &key("mass"),
+                    "give `mass` and `inertia` together".into(),
+                ))
+            }
+        };
         balls.push(BallSpec {
             id: b.id.unwrap_or(k as u64 + 1),
-            pos: finite3(f, &key("pos"), b.pos)?,
+            pos: point(&key("pos"), &b.pos)?,
             radius: b.radius,
             material,
-            vel: finite3(f, &key("vel"), b.vel.unwrap_or([0.0; 3]))?,
-            spin: finite3(f, &key("spin"), b.spin.unwrap_or([0.0; 3]))?,
-            applied_force: finite3(f, &key("force"), b.force.unwrap_or([0.0; 3]))?,
-            fixed: dofs(f, &key("fix"), b.fix.as_deref())?,
+            vel: point(&key("vel"), b.vel.as_ref().unwrap_or(&zero))?,
+            spin,
+            applied_force: point(&key("force"), b.force.as_ref().unwrap_or(&zero))?,
+            fixed,
+            mass,
         });
     }
     for (k, b) in balls.iter().enumerate() {
@@ -272,6 +334,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                     spin: Vec3::zeros(),
                     applied_force: Vec3::zeros(),
                     fixed,
+                    mass: None,
                 });
             }
             continue;
@@ -358,6 +421,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                 spin: Vec3::zeros(),
                 applied_force: Vec3::zeros(),
                 fixed,
+                mass: None,
             });
         }
     }
@@ -507,6 +571,13 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     if out.every == Some(0) {
         return Err(err("output.every", "must be at least 1".into()));
     }
+    if dim == 2 {
+        for (_, _, law) in &contact_models {
+            if matches!(law, ContactModel::Hertz(_) | ContactModel::HertzHistory(_)) {
+                return Err(err("contact", format!("model \"{}\": Hertz's law is for spheres; a 2D disk (a cylinder of unit thickness) has no such law here: use a linear-family model", law.name())));
+            }
+        }
+    }
     let series = out
         .series
         .clone()
@@ -548,6 +619,15 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
 }
 
 impl Case {
+    /// 3 (spheres) or 2 (disks).
+    pub fn dim(&self) -> usize {
+        if self.file.dim == Some(2) {
+            2
+        } else {
+            3
+        }
+    }
+
     /// The timestep of a fixed-step run, s (`None` when the timestep varies).
     pub fn fixed_dt(&self) -> Option<Real> {
         match self.timestep {
@@ -582,6 +662,9 @@ impl Case {
             timestep,
             frame: self.frame,
         });
+        if self.dim() == 2 {
+            model.set_planar();
+        }
         for m in &self.materials {
             model.add_material(m.clone());
         }

@@ -155,3 +155,82 @@ pub fn update(
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = c.overlap > 0.0 || law.holds(&c.state);
 }
+
+/// The 2D force-displacement law of a disk-disk contact (seed 004, eqs. 8.14-8.19), derived.
+///
+/// With `n = (x_b - x_a)/|x_b - x_a|` (direction cosines `n_x, n_y`) and the tangent
+/// `q = (-n_y, n_x)` (`n x q = e_z`), the contact point `C = x_a + (r_a - U/2) n` and the
+/// relative velocity of b's material point at C with respect to a's,
+/// `v = (v_b + w_b e_z x (C - x_b)) - (v_a + w_a e_z x (C - x_a))`, the contact model turns the
+/// overlap `U`, `v . n` and the shear increment `(v . q_mid) dt` (tangent at mid-step, from the
+/// normals before and after the step) into a normal force `F_n` and a shear force `F_s`.
+/// The force of a on b is `F_C = F_n n + F_s q`, i.e. `F_Cx = F_n n_x + F_s q_x`,
+/// `F_Cy = F_n n_y + F_s q_y` (eqs. 8.14-8.15); b gets `F_C` and a gets `-F_C` (8.16-8.17); the
+/// moments about the centres are the z components of `(C - x) x F`:
+/// - `M_Bz = (x_C - x_B) F_Cy - (y_C - y_B) F_Cx`,
+/// - `M_Az = -[(x_C - x_A) F_Cy - (y_C - y_A) F_Cx]`.
+///
+/// (The print's eqs. 8.18-8.19 add all four products `(x_C - x_A)(F_Cx + F_Cy) + (y_C - y_A)(F_Cx + F_Cy)`:
+/// not a cross product; for a contact on the line of centres the moment must be `∓ r F_s`, which
+/// the report's 2D page shows numerically.) The moments are summed by the gather from the
+/// force and the contact point, as in 3D; the shear force is kept as a scalar along `q`, which
+/// turns with the normal.
+#[inline]
+pub fn update_2d(
+    c: &mut Contact,
+    balls: &Balls,
+    law: &ContactModel,
+    dt: Real,
+    install_bonds: bool,
+) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let (ra, rb) = (balls.radius[a], balls.radius[b]);
+    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    let previous = c.normal;
+    let g = geometry(pa, pb, ra, rb);
+    (c.overlap, c.radius, c.normal, c.point) = (g.overlap, g.radius, g.normal, g.point);
+    if install_bonds {
+        if let ContactModel::LinearBond(m) = law {
+            c.state.bonded = c.overlap >= -m.bond_gap;
+        }
+    }
+    if c.overlap <= 0.0 && !law.holds(&c.state) {
+        c.active = false;
+        c.state = LawState::default();
+        c.normal_force = 0.0;
+        c.force = Vec3::zeros();
+        return;
+    }
+    let n = c.normal;
+    let q = Vec3::new(-n.y, n.x, 0.0);
+    // tangent at mid-step (the normal of the previous cycle, when the contact was active)
+    let q_mid = if c.active {
+        let m = (n + previous).normalize();
+        Vec3::new(-m.y, m.x, 0.0)
+    } else {
+        q
+    };
+    let (wa, wb) = (balls.spin[a].z, balls.spin[b].z);
+    let (da, db) = (c.point - pa, c.point - pb);
+    // e_z x d = (-d_y, d_x)
+    let v = (balls.vel[b] + Vec3::new(-db.y, db.x, 0.0) * wb)
+        - (balls.vel[a] + Vec3::new(-da.y, da.x, 0.0) * wa);
+    let vs = v.dot(&q_mid);
+    if !c.active {
+        c.state = LawState::default();
+        c.active = true;
+    }
+    let k = Kinematics {
+        overlap: c.overlap,
+        vn: v.dot(&n),
+        vel_t: Vec3::new(0.0, vs, 0.0),
+        du_t: Vec3::new(0.0, vs * dt, 0.0),
+        mass: effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
+        radius: c.radius,
+    };
+    let f = law.force(&k, &mut c.state);
+    // F_C = F_n n + F_s q (eqs. 8.14-8.15)
+    c.force = n * f.local.x + q * f.local.y;
+    c.normal_force = f.local.x;
+    c.active = c.overlap > 0.0 || law.holds(&c.state);
+}

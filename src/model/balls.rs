@@ -54,6 +54,9 @@ pub struct BallSpec {
     pub applied_force: Vec3,
     /// Fixed degrees of freedom, bits of [`dof`]: their velocity stays at its initial value.
     pub fixed: u8,
+    /// Mass (kg) and moment of inertia (kg m^2) given explicitly instead of those of a solid
+    /// sphere of the material's density.
+    pub mass: Option<(Real, Real)>,
 }
 
 impl BallSpec {
@@ -68,6 +71,7 @@ impl BallSpec {
             spin: Vec3::zeros(),
             applied_force: Vec3::zeros(),
             fixed: 0,
+            mass: None,
         }
     }
 }
@@ -127,15 +131,18 @@ impl Balls {
     /// Appends a ball of the given density; returns its index.
     pub fn push(&mut self, spec: &BallSpec, density: Real) -> usize {
         let r = spec.radius;
-        // A solid sphere: m = rho 4/3 pi r^3, I = 2/5 m r^2.
-        let mass = density * 4.0 / 3.0 * PI * r * r * r;
+        // A solid sphere: m = rho 4/3 pi r^3, I = 2/5 m r^2 (unless given).
+        let (mass, inertia) = spec.mass.unwrap_or_else(|| {
+            let m = density * 4.0 / 3.0 * PI * r * r * r;
+            (m, 0.4 * m * r * r)
+        });
         self.id.push(spec.id);
         self.radius.push(r);
         self.material.push(spec.material as u16);
         self.mass.push(mass);
         self.inertial_mass.push(mass);
-        self.inertia.push(0.4 * mass * r * r);
-        self.inertial_inertia.push(0.4 * mass * r * r);
+        self.inertia.push(inertia);
+        self.inertial_inertia.push(inertia);
         self.pos.push(spec.pos);
         self.vel.push(spec.vel);
         self.spin.push(spec.spin);

@@ -4,7 +4,7 @@ use super::{BallSpec, Balls, ClumpSpec, Clumps, Material, Wall, WallMotion, Wall
 use crate::contact::{Contacts, FacetContacts, NO_LAW};
 use crate::detect::BroadPhase;
 use crate::law::ContactModel;
-use crate::math::{Real, Vec3};
+use crate::math::{Real, Vec3, PI};
 use crate::timestep::TimestepMode;
 
 /// Settings that apply to the whole model.
@@ -39,6 +39,9 @@ pub enum ModelError {
         /// The density given.
         density: Real,
     },
+    /// A 2D disk given a state out of the plane.
+    #[error("ball {0}: a 2D disk stays in the plane z = 0 (z, its velocity and the spin about x and y must be 0)")]
+    OutOfPlane(u64),
     /// Two balls with the same id.
     #[error("ball id {0} is used twice")]
     DuplicateId(u64),
@@ -162,6 +165,9 @@ pub struct Model {
     pub(crate) primed: bool,
     /// Wall time spent in each phase of the cycle, when measured ([`Phases`]; `ballast bench`).
     pub phases: Option<Phases>,
+    /// The 2D disk mode (`dim = 2`): disks in the plane z = 0 with the DOFs x, y, rz (see
+    /// [`Model::set_planar`]).
+    pub planar: bool,
     /// Set by the force update when an active contact overlaps by more than the smaller radius
     /// (or not finitely): the interpenetration check then scans the contacts.
     pub(crate) interpenetrating: bool,
@@ -206,7 +212,16 @@ impl Model {
             primed: false,
             phases: None,
             interpenetrating: false,
+            planar: false,
         }
+    }
+
+    /// Switches to the 2D disk mode (before any body is added): every ball is then a disk of
+    /// unit thickness in the plane z = 0, with mass `rho pi r^2` (kg per metre of thickness) and
+    /// moment of inertia `m r^2 / 2` unless given, and its out-of-plane DOFs (z, rx, ry) fixed;
+    /// ball-ball contacts use the 2D force-displacement law ([`crate::contact::ball_ball::update_2d`]).
+    pub fn set_planar(&mut self) {
+        self.planar = true;
     }
 
     /// Adds a material; returns its index.
@@ -283,6 +298,22 @@ impl Model {
             return Err(ModelError::DuplicateId(id));
         }
         self.primed = false;
+        if self.planar {
+            if spec.pos.z != 0.0 || spec.vel.z != 0.0 || spec.spin.x != 0.0 || spec.spin.y != 0.0 {
+                return Err(ModelError::OutOfPlane(id));
+            }
+            let r = spec.radius;
+            let disk = {
+                let m = mat.density * PI * r * r;
+                (m, 0.5 * m * r * r)
+            };
+            let spec = BallSpec {
+                fixed: spec.fixed | super::dof::Z | super::dof::RX | super::dof::RY,
+                mass: Some(spec.mass.unwrap_or(disk)),
+                ..spec.clone()
+            };
+            return Ok(self.balls.push(&spec, mat.density));
+        }
         Ok(self.balls.push(spec, mat.density))
     }
 
@@ -497,6 +528,22 @@ impl Model {
                 }
                 if let Some(k) = vertex_vel.iter().position(|v| !finite(v)) {
                     return Err(bad(format!("motion: vertex velocity {k} is not finite")));
+                }
+            }
+        }
+        if self.planar {
+            // 2D: a wall is a faceted extrusion across the plane z = 0, met by the disks as
+            // spheres in that plane: normals in the plane, every facet crossing it.
+            for f in 0..mesh.len() {
+                let c = mesh.corners(f);
+                let n = (c[1] - c[0]).cross(&(c[2] - c[0]));
+                let (lo, hi) = c
+                    .iter()
+                    .fold((Real::INFINITY, -Real::INFINITY), |(a, b), v| {
+                        (a.min(v.z), b.max(v.z))
+                    });
+                if n.z.abs() > 1e-9 * n.norm() || !(lo < 0.0 && hi > 0.0) {
+                    return Err(bad(format!("facet {f}: in 2D every facet must be perpendicular to the plane z = 0 and cross it (a wall seen in the plane is its trace, a line)")));
                 }
             }
         }

@@ -81,6 +81,9 @@ impl SeriesTable {
 #[derive(Clone, Debug)]
 pub struct Recorder {
     sources: Vec<Source>,
+    /// Per source, the components of a vector that are recorded (all three in 3D).
+    picks: Vec<Vec<usize>>,
+    sample: Vec<Real>,
     row: Vec<Real>,
     /// The table being filled.
     pub table: SeriesTable,
@@ -93,23 +96,28 @@ impl Recorder {
     /// An unknown series name.
     pub fn new(names: &[String], model: &Model) -> Result<Recorder, String> {
         let mut sources = Vec::new();
+        let mut picks = Vec::new();
         let mut columns = Vec::new();
         for name in names {
             let s = Source::parse(name, model)?;
             if sources.contains(&s) {
                 continue;
             }
+            let pick = s.components(model.planar);
             if s.is_vector() {
-                for c in ["x", "y", "z"] {
-                    columns.push(format!("{name}.{c}"));
+                for &c in &pick {
+                    columns.push(format!("{name}.{}", ["x", "y", "z"][c]));
                 }
             } else {
                 columns.push(name.clone());
             }
             sources.push(s);
+            picks.push(pick);
         }
         Ok(Recorder {
             sources,
+            picks,
+            sample: Vec::new(),
             row: Vec::new(),
             table: SeriesTable {
                 data: vec![Vec::new(); columns.len()],
@@ -122,8 +130,14 @@ impl Recorder {
     /// Appends one row with the model's current state.
     pub fn record(&mut self, model: &Model) {
         self.row.clear();
-        for s in &self.sources {
-            s.sample(model, &mut self.row);
+        for (s, pick) in self.sources.iter().zip(&self.picks) {
+            if s.is_vector() {
+                self.sample.clear();
+                s.sample(model, &mut self.sample);
+                self.row.extend(pick.iter().map(|&c| self.sample[c]));
+            } else {
+                s.sample(model, &mut self.row);
+            }
         }
         self.table.t.push(model.time);
         for (col, v) in self.table.data.iter_mut().zip(&self.row) {

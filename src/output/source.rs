@@ -283,6 +283,27 @@ impl Source {
         )
     }
 
+    /// The components of a vector series that are recorded: all three in 3D; in 2D (SPEC
+    /// section 3) `z` alone for angular quantities (spin, moment, angular momentum, a wall's
+    /// rotation) and `x, y` for the others.
+    pub fn components(&self, planar: bool) -> Vec<usize> {
+        let angular = matches!(
+            self,
+            Source::Ball(_, BallQuantity::Spin | BallQuantity::Moment)
+                | Source::Clump(
+                    _,
+                    ClumpQuantity::Body(BallQuantity::Spin | BallQuantity::Moment)
+                )
+                | Source::Clump(_, ClumpQuantity::AngMom)
+                | Source::Wall(_, WallQuantity::Moment | WallQuantity::Rotation)
+        );
+        match (planar, angular) {
+            (false, _) => vec![0, 1, 2],
+            (true, true) => vec![2],
+            (true, false) => vec![0, 1],
+        }
+    }
+
     /// Appends the current value(s) to `out`.
     pub fn sample(&self, model: &Model, out: &mut Vec<Real>) {
         let b = &model.balls;

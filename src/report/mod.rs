@@ -374,6 +374,8 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          <a href=\"chung_ooi.html\">Chung &amp; Ooi</a> (contact models against the 2011 impact benchmarks), \
          <a href=\"full_mode.html\">Full wall resolution mode</a> (line of sight, continuity of contact state, proximity contacts: \
          reduced and full mode side by side), \
+         <a href=\"clumps.html\">Clumps</a> (mass properties of overlapping pebbles, torque-free rotation, drift against the timestep), \
+         <a href=\"planar.html\">2D disk mode</a> (the 2D force and moment law against the print, 2D against 3D), \
          <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p><table>\
          <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
         summaries.len()
@@ -395,6 +397,8 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     write_stiffness_page(reports)?;
     write_chung_ooi_page(reports, summaries)?;
     write_full_mode_page(reports, summaries)?;
+    topics::write_clumps_page(reports, summaries)?;
+    topics::write_planar_page(reports, summaries)?;
     // The performance page comes from `ballast bench`; rebuild it when its results exist.
     let bench = reports.join("bench").join("results.json");
     if let Ok(text) = std::fs::read_to_string(&bench) {

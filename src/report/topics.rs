@@ -1179,3 +1179,166 @@ pub(crate) fn empty_performance_page() -> String {
          reports/bench/results.json and this page.</p>",
     )
 }
+
+/// The outcome of a case's check whose sentence names `needle`.
+fn outcome<'a>(
+    summaries: &'a [Summary],
+    case: &str,
+    kind: &str,
+    needle: &str,
+) -> Option<&'a crate::check::CheckOutcome> {
+    summaries
+        .iter()
+        .find(|s| s.case == case)?
+        .checks
+        .iter()
+        .find(|c| {
+            c.kind == kind && (c.what.contains(needle) || c.series.as_deref() == Some(needle))
+        })
+}
+
+/// A check's plots, its table and its verdict, or a note that the case has not run.
+fn outcome_block(summaries: &[Summary], case: &str, kind: &str, needle: &str) -> String {
+    let Some(c) = outcome(summaries, case, kind, needle) else {
+        return format!(
+            "<p>(run <code>ballast verify</code> to fill this: case {case} not found)</p>"
+        );
+    };
+    let mut h = format!(
+        "<p><b>{}</b> — {} ({}). <a href=\"cases/{case}/index.html\">{case}</a></p>",
+        super::verdict(c.passed),
+        esc(&c.what),
+        esc(&c.message)
+    );
+    if !c.table.is_empty() {
+        h.push_str(&table(&c.table));
+    }
+    for p in c.plots.iter().take(1) {
+        h.push_str(&super::plot::svg(p));
+    }
+    h
+}
+
+/// Writes `reports/clumps.html`: what a clump is in ballast, how its mass properties and
+/// motion are computed, and the evidence (issue #7).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_clumps_page(reports: &Path, summaries: &[Summary]) -> std::io::Result<()> {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<p>A <b>clump</b> is a rigid body made of spherical pebbles (<code>[[clump]]</code>, seeds 000 and 001). Each pebble is a piece \
+         that contact detection and the contact models treat like a ball (pebble-pebble contacts of different bodies, pebble-facet contacts \
+         with the associative logic); pebbles of one clump never form contacts; all contacts of a pair of bodies are reported as one \
+         interaction (<code>interaction/&lt;clump&gt;/&lt;body or wall&gt;/...</code>). Code: {}, {}.</p>\
+         <h2>Mass properties of a union of overlapping pebbles</h2>\
+         <p>The union is cut into slices of constant z. A slice is a union of disks whose area and first and second moments follow exactly \
+         from Green's theorem over the arcs that no other disk covers (A = ∮x dy, ∫x dA = ∮x²/2 dy, ∫x² dA = ∮x³/3 dy, ∫xy dA = ∮x²y/2 dy, …). \
+         The slice moments are integrated in z by Gauss-Legendre between the heights where the picture changes (sphere poles, the extremes of \
+         each intersection circle, triple points), in the variable θ of z = (a+b)/2 − (b−a)/2·cos θ, which removes the square-root \
+         behaviour at those heights. The error is estimated by doubling the nodes (about 1e-15 relative); tests/clumps.rs compares it with \
+         exact cap integrals of two overlapping spheres in random directions (1e-13), disjoint, coincident and nested spheres, and a ray \
+         integration of unions with triple overlaps (3e-5, the ray grid's own accuracy). The inertia tensor is diagonalized: the body frame \
+         is the principal frame. Mass properties may instead be given (<code>mass</code>, <code>inertia</code>, <code>centroid</code>).</p>\
+         <h2>Motion with a full inertia tensor</h2>\
+         <p>Translation: the balls' leapfrog. Rotation: the angular momentum L (world frame) is integrated exactly from the moment; the \
+         body turns by exp(ω dt) with ω at mid-step, found from L(t+dt/2) at the orientation predicted half a step ahead with ω(t) \
+         (the leapfrog for rigid bodies of Fincham and Omelyan, as in Yade's exactAsphericalRot). Without a moment, L is conserved to \
+         round-off; the kinetic energy is not exactly, and its drift is measured below. Pebbles are placed at x + R d and move with the \
+         velocity of their displacement over the step.</p>\
+         <h2>Torque-free rotation: angular momentum and energy against the timestep</h2>\
+         <p>A two-pebble clump (radii 1 and 0.8 cm, 1.2 cm apart) spinning off its principal axes: the symmetry axis must precess about L at \
+         |L|/I₁ (closed form; I₁, I₃ from exact cap integrals in cases/clumps/make_cases.py).</p>{}{}{}\
+         <p>A three-pebble clump with three different principal moments (no closed form): L and E as above.</p>{}{}\
+         <h2>Timestep</h2><p>The stiffness seen by a clump's DOFs sums its pebbles' contacts with lever arms from the centroid; its rotational \
+         DOFs are about its principal axes, where its mass matrix is diagonal, so the diagonal estimate, the bound and the exact eigen-analysis \
+         all apply (tests/clumps.rs: the diagonal against a hand derivation, the exact critical step against a generalized eigenproblem in \
+         world axes with the full inertia tensor). The kinematic constraint uses each pebble's velocity v + ω × d and acceleration; timestep \
+         scaling gives a clump one fictitious mass and one fictitious moment of inertia.</p>\
+         <h2>A clump at rest on a faceted floor</h2>{}\
+         <h2>The same sphere as a ball and as a clump of one pebble</h2>{}",
+        code_link(reports, "src/model/clumps.rs"),
+        code_link(reports, "src/geom/union.rs"),
+        outcome_block(summaries, "torque_free", "analytic", "clump/1/pebble/2/pos.z"),
+        outcome_block(summaries, "torque_free", "drift", "clump/1/angmom"),
+        outcome_block(summaries, "torque_free", "drift", "energy/kinetic"),
+        outcome_block(summaries, "torque_free_asymmetric", "drift", "clump/1/angmom"),
+        outcome_block(summaries, "torque_free_asymmetric", "drift", "energy/kinetic"),
+        case_table(summaries, "tripod_rest"),
+        case_table(summaries, "one_pebble_clump"),
+    );
+    std::fs::write(reports.join("clumps.html"), page("Clumps", &h))
+}
+
+/// A table of a case's checks: kind, series, value, expected, verdict.
+fn case_table(summaries: &[Summary], case: &str) -> String {
+    let Some(s) = summaries.iter().find(|s| s.case == case) else {
+        return format!("<p>(run <code>ballast verify</code>: case {case} not found)</p>");
+    };
+    let mut rows = vec![["check", "series", "value", "expected", "verdict"]
+        .map(String::from)
+        .to_vec()];
+    for c in &s.checks {
+        rows.push(vec![
+            c.kind.clone(),
+            c.series.clone().unwrap_or_default(),
+            c.value.map_or("-".into(), |v| format!("{v:.9e}")),
+            c.expected.map_or("-".into(), |v| format!("{v:.9e}")),
+            if c.passed { "pass" } else { "FAIL" }.into(),
+        ]);
+    }
+    format!(
+        "<p>{} <a href=\"cases/{case}/index.html\">{case}</a></p>{}",
+        esc(&s.description),
+        table(&rows)
+    )
+}
+
+/// Writes `reports/planar.html`: the 2D disk mode (`dim = 2`, issue #7): what it is, the
+/// derived moments against the seed's print, and the evidence.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_planar_page(reports: &Path, summaries: &[Summary]) -> std::io::Result<()> {
+    // A numeric demonstration of the erratum: a contact on the line of centres.
+    let (ra, fn_, fs) = (0.01, 3.0, 1.2);
+    let n = Vector2::new(0.6, 0.8);
+    let q = Vector2::new(-n.y, n.x);
+    let fc = n * fn_ + q * fs;
+    let d = n * ra; // x_C - x_A
+    let derived = -(d.x * fc.y - d.y * fc.x);
+    let printed = -(d.x * fc.x + d.x * fc.y + d.y * fc.x + d.y * fc.y);
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<p>With <code>dim = 2</code> every ball is a <b>disk</b> of unit thickness in the plane z = 0 with 3 DOFs (u, v, θ_z): mass \
+         m = ρπr² (kg per metre of thickness) and moment of inertia m r²/2, unless <code>mass</code> and <code>inertia</code> are given; \
+         positions, velocities and forces have two components in the case file, the spin is one number, and vector series are recorded as \
+         .x, .y (spin, moment: .z). The disks live in the 3D arrays with z, ω_x, ω_y held at zero, so the law of motion is the \
+         central-difference (leapfrog) loop of seed 004 on the three free DOFs. Hertz's law is refused (it is a law for spheres). \
+         <b>Walls</b> are faceted walls perpendicular to the plane that cross it (an extrusion; their trace in the plane is a line); a disk \
+         meets them as a sphere in the plane, through the 3D facet logic; other walls are refused, naming the facet. Clumps and generators \
+         are 3D only for now.</p>\
+         <h2>The 2D force-displacement law (seed 004, eqs. 8.14-8.19), derived</h2>\
+         <p>n = (x_B − x_A)/|x_B − x_A|, q = (−n_y, n_x); contact point C = x_A + (r_A − U/2) n; the model turns the overlap U, v·n and the \
+         shear increment (v·q) dt (tangent at mid-step) into F_n and F_s; F_C = F_n n + F_s q (8.14-8.15); B gets F_C, A gets −F_C (8.16-8.17). \
+         The moments are the z components of (C − x) × F:</p><ul>\
+         <li>M_Bz = (x_C − x_B) F_Cy − (y_C − y_B) F_Cx</li><li>M_Az = −[(x_C − x_A) F_Cy − (y_C − y_A) F_Cx]</li></ul>\
+         <p>The print's eq. 8.18 adds all four products, −[(x_C − x_A)F_Cx + (x_C − x_A)F_Cy + (y_C − y_A)F_Cx + (y_C − y_A)F_Cy], which is \
+         not a moment. Example: r_A = {ra} m, n = (0.6, 0.8), F_n = {fn_} N, F_s = {fs} N: the derived M_Az = {derived:.6} N m = −r_A F_s; the \
+         printed formula gives {printed:.6} N m. Code: {} (<code>update_2d</code>), moments summed by the gather in {}.</p>\
+         <h2>The same collision in 2D and in 3D confined to the plane</h2>{}\
+         <h2>A column of disks at rest</h2>{}\
+         <h2>The 2D critical timestep against the exact eigenvalue</h2>\
+         <p>The 6×6 contact stiffness matrix of the 2D mode is the 3D 12×12 one restricted to (u, v, θ_z): tests/stiffness.rs checks the \
+         corrected 2D formula (seed 000, eqs. 26-27, see the <a href=\"stiffness.html\">Stiffness matrix</a> page) against that restriction \
+         entry by entry, and the global eigen-analysis assembles it over the free DOFs.</p>{}",
+        code_link(reports, "src/contact/ball_ball.rs"),
+        code_link(reports, "src/cycle.rs"),
+        case_table(summaries, "two_disks_2d"),
+        case_table(summaries, "disk_column_2d"),
+        case_table(summaries, "critical_2d"),
+    );
+    std::fs::write(reports.join("planar.html"), page("2D disk mode", &h))
+}
