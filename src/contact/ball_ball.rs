@@ -47,6 +47,26 @@ pub fn geometry(pa: &Vec3, pb: &Vec3, ra: Real, rb: Real) -> Geometry {
     }
 }
 
+/// After the geometry: bonds a linear-bond contact within its gap before the first cycle, and
+/// releases a contact that does not overlap and holds no bond (no force, state cleared).
+/// Returns true when released.
+#[inline]
+fn released(c: &mut Contact, law: &ContactModel, install_bonds: bool) -> bool {
+    if install_bonds {
+        if let ContactModel::LinearBond(m) = law {
+            c.state.bonded = c.overlap >= -m.bond_gap;
+        }
+    }
+    if c.overlap <= 0.0 && !law.holds(&c.state) {
+        c.active = false;
+        c.state = LawState::default();
+        c.normal_force = 0.0;
+        c.force = Vec3::zeros();
+        return true;
+    }
+    false
+}
+
 /// Updates the geometry of a ball-ball contact and, when the balls overlap (or are bonded),
 /// its local frame and force.
 ///
@@ -89,17 +109,8 @@ pub fn update(
     }
     let g = geometry(pa, pb, ra, rb);
     (c.overlap, c.radius, c.normal, c.point) = (g.overlap, g.radius, g.normal, g.point);
-    if install_bonds {
-        if let ContactModel::LinearBond(m) = law {
-            c.state.bonded = c.overlap >= -m.bond_gap;
-        }
-    }
-    if c.overlap <= 0.0 && !law.holds(&c.state) {
-        // touching exactly or apart by round-off: the geometry above is kept
-        c.active = false;
-        c.state = LawState::default();
-        c.normal_force = 0.0;
-        c.force = Vec3::zeros();
+    // touching exactly or apart by round-off: the geometry above is kept
+    if released(c, law, install_bonds) {
         return;
     }
     let n = c.normal;
@@ -189,16 +200,7 @@ pub fn update_2d(
     let previous = c.normal;
     let g = geometry(pa, pb, ra, rb);
     (c.overlap, c.radius, c.normal, c.point) = (g.overlap, g.radius, g.normal, g.point);
-    if install_bonds {
-        if let ContactModel::LinearBond(m) = law {
-            c.state.bonded = c.overlap >= -m.bond_gap;
-        }
-    }
-    if c.overlap <= 0.0 && !law.holds(&c.state) {
-        c.active = false;
-        c.state = LawState::default();
-        c.normal_force = 0.0;
-        c.force = Vec3::zeros();
+    if released(c, law, install_bonds) {
         return;
     }
     let n = c.normal;
