@@ -102,11 +102,15 @@ pub fn describe_limit(model: &Model, limit: Limit) -> String {
             TimestepMode::Scaled(_) => "the scaled timestep".into(),
             _ => "the cap (dt)".into(),
         },
-        Limit::Stiffness { ball, dof } => format!(
-            "critical estimate of {} ({})",
-            model.body_label(ball as usize),
-            crate::stiffness::dof_name(dof as usize)
-        ),
+        Limit::Stiffness { ball, dof } => {
+            let (b, d) = (ball as usize, dof as usize);
+            let what = if b >= model.balls.len() && d >= 3 {
+                format!("rotation about principal axis {}", d - 2)
+            } else {
+                crate::stiffness::dof_name(d).to_string()
+            };
+            format!("critical estimate of {} ({what})", model.body_label(b))
+        }
         Limit::Kinematic { ball } => format!(
             "kinematic constraint of {}",
             model.piece_label(ball as usize)
@@ -348,7 +352,11 @@ pub fn run_case(
         time: sim.model.time,
         dt: sim.dt.clone(),
         wall_seconds: sim.wall_seconds,
-        bodies: sim.model.balls.len(),
+        // balls and clumps (a clump's pebbles are pieces, not bodies)
+        bodies: (0..sim.model.balls.len())
+            .filter(|&i| !sim.model.balls.is_pebble(i))
+            .count()
+            + sim.model.clumps.len(),
         contacts: sim.model.contacts.len(),
         contacts_active: sim.model.contacts.active_count(),
         passed: false,

@@ -298,7 +298,7 @@ impl Model {
             let alpha = if cl.rotation_fixed(c) {
                 Vec3::zeros()
             } else {
-                let l = cl.inverse_inertia(c).try_inverse().unwrap_or_default() * w;
+                let l = cl.inertial_tensor(c) * w;
                 cl.inverse_inertia(c) * (cl.moment[c] - w.cross(&l))
             };
             let first = cl.first[c] as usize;

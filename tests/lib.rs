@@ -11,6 +11,7 @@ mod frame;
 mod full;
 mod history;
 mod models;
+mod planar;
 mod stiffness;
 mod timestep;
 mod walls;

@@ -19,6 +19,27 @@ pub fn fit_line(x: &[Real], y: &[Real]) -> (Real, Real) {
     (slope, my - slope * mx)
 }
 
+/// Runs the case with the fixed timestep `dt`, recording `series` (a column or a vector
+/// series); an error sentence when it cannot be built or stops early (studies over dt share it).
+pub(super) fn run_at(
+    ctx: &Context,
+    dt: Real,
+    series: &str,
+) -> Result<crate::harness::Simulation, String> {
+    let sim = crate::harness::simulate(
+        ctx.case,
+        Some(dt),
+        &[base_series(series).to_string()],
+        false,
+        None,
+    )
+    .map_err(|e| format!("dt = {dt}: {e}"))?;
+    match &sim.error {
+        Some(e) => Err(format!("dt = {dt}: the run stopped: {e}")),
+        None => Ok(sim),
+    }
+}
+
 /// Runs the case at each timestep and fits the order.
 pub fn evaluate(
     ctx: &Context,
@@ -40,19 +61,10 @@ pub fn evaluate(
             .to_vec(),
     );
     for &dt in dts {
-        let sim = match crate::harness::simulate(
-            ctx.case,
-            Some(dt),
-            &[base_series(series).to_string()],
-            false,
-            None,
-        ) {
+        let sim = match run_at(ctx, dt, series) {
             Ok(s) => s,
-            Err(e) => return out.fail(format!("dt = {dt}: {e}")),
+            Err(e) => return out.fail(e),
         };
-        if let Some(e) = &sim.error {
-            return out.fail(format!("dt = {dt}: the run stopped: {e}"));
-        }
         let Some(y) = sim.table.column(series) else {
             return out.fail(format!("series {series} was not recorded"));
         };

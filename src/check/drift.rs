@@ -7,10 +7,10 @@
 //! an order `p` is expected, when the slope of log(drift) against log(dt) is `p` within
 //! `abs_tolerance`.
 
-use super::convergence::fit_line;
+use super::convergence::{fit_line, run_at};
 use super::{CheckOutcome, Context, Tolerance};
 use crate::math::Real;
-use crate::output::{base_series, Curve, Plot};
+use crate::output::{Curve, Plot};
 
 /// The timesteps and the order a drift check expects.
 pub struct DriftSpec<'a> {
@@ -22,15 +22,6 @@ pub struct DriftSpec<'a> {
     pub tolerance: Real,
     /// Expected order of the drift in dt, and its absolute tolerance.
     pub order: Option<(Real, Real)>,
-}
-
-/// The columns a series name stands for.
-fn columns(series: &str, vector: bool) -> Vec<String> {
-    if vector {
-        ["x", "y", "z"].map(|c| format!("{series}.{c}")).to_vec()
-    } else {
-        vec![series.to_string()]
-    }
 }
 
 /// Runs the case at each timestep and measures the drift.
@@ -52,26 +43,19 @@ pub fn evaluate(ctx: &Context, spec: &DriftSpec, out: &mut CheckOutcome) {
     let mut drifts = Vec::new();
     let mut curves = Vec::new();
     for &dt in spec.dts {
-        let sim = match crate::harness::simulate(
-            ctx.case,
-            Some(dt),
-            &[base_series(series).to_string()],
-            false,
-            None,
-        ) {
+        let sim = match run_at(ctx, dt, series) {
             Ok(s) => s,
-            Err(e) => return out.fail(format!("dt = {dt}: {e}")),
+            Err(e) => return out.fail(e),
         };
-        if let Some(e) = &sim.error {
-            return out.fail(format!("dt = {dt}: the run stopped: {e}"));
-        }
-        let cols: Option<Vec<&[Real]>> = columns(series, vector)
-            .iter()
-            .map(|c| sim.table.column(c))
-            .collect();
-        let Some(cols) = cols else {
+        // a vector series is recorded as its components (three in 3D, fewer in 2D)
+        let names: Vec<String> = match sim.table.column(series) {
+            Some(_) => vec![series.to_string()],
+            None => ["x", "y", "z"].map(|c| format!("{series}.{c}")).to_vec(),
+        };
+        let cols: Vec<&[Real]> = names.iter().filter_map(|c| sim.table.column(c)).collect();
+        if cols.is_empty() {
             return out.fail(format!("series {series} was not recorded"));
-        };
+        }
         let at = |k: usize| -> Vec<Real> { cols.iter().map(|c| c[k]).collect() };
         let norm = |v: &[Real]| v.iter().map(|x| x * x).sum::<Real>().sqrt();
         let y0 = at(0);

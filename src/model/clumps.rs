@@ -218,6 +218,11 @@ impl Clumps {
         world_tensor(&self.orient[c], &inv)
     }
 
+    /// `R I Rᵀ` with the inertial principal moments of clump `c` (world frame), kg m^2.
+    pub fn inertial_tensor(&self, c: usize) -> Matrix3<Real> {
+        world_tensor(&self.orient[c], &self.inertial_principal[c])
+    }
+
     /// The inertia tensor of clump `c` in the world frame (real moments), kg m^2.
     pub fn inertia(&self, c: usize) -> Matrix3<Real> {
         world_tensor(&self.orient[c], &self.principal[c])

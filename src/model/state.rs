@@ -109,6 +109,22 @@ pub enum ModelError {
     BadTimestep(Real),
 }
 
+/// Checks a body's initial state: position, velocity, spin and applied force finite.
+fn finite_state(
+    id: u64,
+    pos: &Vec3,
+    vel: &Vec3,
+    spin: &Vec3,
+    force: &Vec3,
+) -> Result<(), ModelError> {
+    for (what, v) in [("pos", pos), ("vel", vel), ("spin", spin), ("force", force)] {
+        if !v.iter().all(|x| x.is_finite()) {
+            return Err(ModelError::NotFinite { id, what });
+        }
+    }
+    Ok(())
+}
+
 /// The state of a DEM model.
 ///
 /// # Examples
@@ -284,16 +300,7 @@ impl Model {
                 density: mat.density,
             });
         }
-        for (what, v) in [
-            ("pos", &spec.pos),
-            ("vel", &spec.vel),
-            ("spin", &spec.spin),
-            ("force", &spec.applied_force),
-        ] {
-            if !v.iter().all(|x| x.is_finite()) {
-                return Err(ModelError::NotFinite { id, what });
-            }
-        }
+        finite_state(id, &spec.pos, &spec.vel, &spec.spin, &spec.applied_force)?;
         if self.ball_index(id).is_some() || self.clump_index(id).is_some() {
             return Err(ModelError::DuplicateId(id));
         }
@@ -320,12 +327,15 @@ impl Model {
     /// Adds a clump and its pebbles; returns its index.
     ///
     /// # Errors
-    /// As [`Model::add_ball`] for each pebble, and [`ModelError::BadClump`]: no pebble, rotations
+    /// As [`Model::add_ball`] for each pebble, and [`ModelError::BadClump`]: a 2D model, no pebble, rotations
     /// fixed in part, explicit mass properties that are not positive, an inertia tensor that is
     /// not symmetric positive definite.
     pub fn add_clump(&mut self, spec: &ClumpSpec) -> Result<usize, ModelError> {
         let id = spec.id;
         let bad = |reason: String| ModelError::BadClump { id, reason };
+        if self.planar {
+            return Err(bad("clumps are 3D only (the 2D mode has disks)".into()));
+        }
         if spec.pebbles.is_empty() {
             return Err(bad("needs at least one pebble".into()));
         }
@@ -348,16 +358,7 @@ impl Model {
                 density: mat.density,
             });
         }
-        for (what, v) in [
-            ("pos", &spec.pos),
-            ("vel", &spec.vel),
-            ("spin", &spec.spin),
-            ("force", &spec.applied_force),
-        ] {
-            if !v.iter().all(|x| x.is_finite()) {
-                return Err(ModelError::NotFinite { id, what });
-            }
-        }
+        finite_state(id, &spec.pos, &spec.vel, &spec.spin, &spec.applied_force)?;
         for (k, p) in spec.pebbles.iter().enumerate() {
             if !(p.radius.is_finite() && p.radius > 0.0) {
                 return Err(bad(format!(
