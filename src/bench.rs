@@ -85,11 +85,8 @@ fn cpu_seconds() -> f64 {
 /// The final-state summary of a model (SCENE.md, section 8).
 pub fn final_state(model: &Model) -> (usize, usize, f64, f64, f64) {
     let b = &model.balls;
-    let pp = model
-        .contacts
-        .list
-        .iter()
-        .filter(|c| c.overlap >= 0.0)
+    let pp = (0..model.contacts.len())
+        .filter(|&k| model.contacts.geometry(k, b).overlap >= 0.0)
         .count();
     let nw = model.facet_contacts.active_count();
     let (mut kt, mut kr, mut z) = (0.0, 0.0, 0.0);

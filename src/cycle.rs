@@ -6,6 +6,13 @@ use crate::math::Vec3;
 use crate::model::{Model, ModelError, Resolution};
 use rayon::prelude::*;
 
+/// What a ball-ball contact's update needs besides its record: its 2D normal, or its local
+/// frame (when some contact model uses one).
+enum Side<'a> {
+    Normal(&'a mut Vec3),
+    Frame(Option<&'a mut crate::contact::Frame>),
+}
+
 /// Below this many contacts the force loop runs on one thread (threads cost more than they save).
 const PARALLEL_CONTACTS: usize = 4096;
 
@@ -110,11 +117,12 @@ impl Model {
         }
         let n = self.materials.len();
         let (mat, table) = (&self.balls.material, &self.pair_law);
-        let frames = self.laws.iter().any(|l| !l.frame_free());
+        let frames = !self.planar && self.laws.iter().any(|l| !l.frame_free());
         self.contacts.merge(
             &self.broad_phase.pairs,
             |a, b| table[mat[a as usize] as usize * n + mat[b as usize] as usize],
             frames,
+            self.planar,
         );
         self.contacts.build_incidence(self.balls.len());
         let walls = &self.walls;
@@ -133,68 +141,76 @@ impl Model {
         let flags = self.settings.frame;
         let install_bonds = self.cycle == 0;
         let planar = self.planar;
-        // Each contact also writes its force and contact point (zero force when inactive) to a
-        // compact array, so that the gather reads 48 bytes per contact, not the whole contact;
-        // it reports whether it interpenetrates (checked in full only when one does).
-        let update = |((c, out), frame): (
-            (&mut crate::contact::Contact, &mut [Vec3; 2]),
-            Option<&mut crate::contact::Frame>,
-        )|
-         -> bool {
-            if planar {
-                ball_ball::update_2d(c, balls, &laws[c.law as usize], dt, install_bonds);
-            } else {
-                ball_ball::update(
-                    c,
-                    frame,
-                    balls,
-                    &laws[c.law as usize],
-                    dt,
-                    flags,
-                    install_bonds,
-                );
-            }
-            *out = if c.active {
-                [c.force, c.point]
-            } else {
-                [Vec3::zeros(); 2]
+        // Each contact writes its force and contact point to a compact array (an inactive one
+        // leaves its zero entry alone), so that the gather reads 48 bytes per contact, not the
+        // record; it reports whether it interpenetrates (checked in full only when one does).
+        let update =
+            |((c, out), side): ((&mut crate::contact::Contact, &mut [Vec3; 2]), Side)| -> bool {
+                let overlap = match side {
+                    Side::Normal(normal) => ball_ball::update_2d(
+                        c,
+                        out,
+                        normal,
+                        balls,
+                        &laws[c.law as usize],
+                        dt,
+                        install_bonds,
+                    ),
+                    Side::Frame(frame) => ball_ball::update(
+                        c,
+                        out,
+                        frame,
+                        balls,
+                        &laws[c.law as usize],
+                        dt,
+                        flags,
+                        install_bonds,
+                    ),
+                };
+                c.active
+                    && (overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
+                        || overlap.is_nan())
             };
-            c.active
-                && (c.overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
-                    || c.overlap.is_nan())
-        };
         let t = self.clock();
         let contacts = &mut self.contacts;
-        contacts.out.resize(contacts.list.len(), [Vec3::zeros(); 2]);
-        let with_frames = !contacts.frames.is_empty();
-        self.interpenetrating = match (contacts.list.len() >= PARALLEL_CONTACTS, with_frames) {
-            (true, true) => contacts
-                .list
-                .par_iter_mut()
-                .zip(contacts.out.par_iter_mut())
-                .zip(contacts.frames.par_iter_mut().map(Some))
-                .map(update)
-                .reduce(|| false, |x, y| x | y),
-            (true, false) => contacts
-                .list
-                .par_iter_mut()
-                .zip(contacts.out.par_iter_mut())
-                .map(|p| update((p, None)))
-                .reduce(|| false, |x, y| x | y),
-            // every contact must update: no short circuit
-            (false, true) => contacts
-                .list
-                .iter_mut()
-                .zip(contacts.out.iter_mut())
-                .zip(contacts.frames.iter_mut().map(Some))
-                .map(update)
-                .fold(false, |x, y| x | y),
-            (false, false) => contacts
-                .list
-                .iter_mut()
-                .zip(contacts.out.iter_mut())
-                .map(|p| update((p, None)))
-                .fold(false, |x, y| x | y),
+        debug_assert_eq!(contacts.out.len(), contacts.list.len());
+        let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
+        let (list, out) = (&mut contacts.list, &mut contacts.out);
+        // every contact must update: no short circuit
+        self.interpenetrating = if planar {
+            let normals = &mut contacts.normals;
+            if parallel {
+                (list.par_iter_mut().zip(out.par_iter_mut()))
+                    .zip(normals.par_iter_mut().map(Side::Normal))
+                    .map(update)
+                    .reduce(|| false, |x, y| x | y)
+            } else {
+                (list.iter_mut().zip(out.iter_mut()))
+                    .zip(normals.iter_mut().map(Side::Normal))
+                    .map(update)
+                    .fold(false, |x, y| x | y)
+            }
+        } else if !contacts.frames.is_empty() {
+            let frames = &mut contacts.frames;
+            if parallel {
+                (list.par_iter_mut().zip(out.par_iter_mut()))
+                    .zip(frames.par_iter_mut().map(|f| Side::Frame(Some(f))))
+                    .map(update)
+                    .reduce(|| false, |x, y| x | y)
+            } else {
+                (list.iter_mut().zip(out.iter_mut()))
+                    .zip(frames.iter_mut().map(|f| Side::Frame(Some(f))))
+                    .map(update)
+                    .fold(false, |x, y| x | y)
+            }
+        } else if parallel {
+            (list.par_iter_mut().zip(out.par_iter_mut()))
+                .map(|p| update((p, Side::Frame(None))))
+                .reduce(|| false, |x, y| x | y)
+        } else {
+            (list.iter_mut().zip(out.iter_mut()))
+                .map(|p| update((p, Side::Frame(None))))
+                .fold(false, |x, y| x | y)
         };
         let t = self.lap(t, |p| &mut p.contacts);
         // Each ball sums its contacts in list order (see `Contacts::incidence`): the same
@@ -365,14 +381,21 @@ impl Model {
             return Ok(());
         }
         let b = &self.balls;
-        for c in self.contacts.list.iter().filter(|c| c.active) {
+        for (k, c) in self
+            .contacts
+            .list
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.active)
+        {
             let (i, j) = (c.a as usize, c.b as usize);
-            if c.overlap > b.radius[i].min(b.radius[j]) || !c.overlap.is_finite() {
+            let overlap = self.contacts.geometry(k, b).overlap;
+            if overlap > b.radius[i].min(b.radius[j]) || !overlap.is_finite() {
                 return Err(ModelError::Interpenetration {
                     cycle: self.cycle,
                     a: self.piece_label(i),
                     b: self.piece_label(j),
-                    overlap: c.overlap,
+                    overlap,
                 });
             }
         }

@@ -34,7 +34,7 @@ fn head_on(law: ContactModel, v: Real, dt: Real) -> (Real, Real, Real) {
         let c = &m.contacts.list[0];
         if c.active {
             start.get_or_insert(m.time);
-            max = max.max(c.overlap);
+            max = max.max(m.contacts.geometry(0, &m.balls).overlap);
         } else if start.is_some() {
             end = Some(m.time);
             break;

@@ -47,28 +47,52 @@ pub fn geometry(pa: &Vec3, pb: &Vec3, ra: Real, rb: Real) -> Geometry {
     }
 }
 
+/// True when balls at `pa` and `pb` (radii `ra`, `rb`) are apart by more than round-off: the
+/// force loop computes no geometry for such a pair.
+#[inline]
+pub fn clearly_apart(pa: &Vec3, pb: &Vec3, ra: Real, rb: Real) -> bool {
+    let s = ra + rb;
+    (pb - pa).norm_squared() > s * s * (1.0 + 1e-12)
+}
+
+/// Ends a contact's activity: no force, state cleared, zero output.
+#[inline]
+fn deactivate(c: &mut Contact, out: &mut [Vec3; 2]) {
+    c.active = false;
+    c.state = LawState::default();
+    *out = [Vec3::zeros(); 2];
+}
+
 /// After the geometry: bonds a linear-bond contact within its gap before the first cycle, and
 /// releases a contact that does not overlap and holds no bond (no force, state cleared).
 /// Returns true when released.
 #[inline]
-fn released(c: &mut Contact, law: &ContactModel, install_bonds: bool) -> bool {
+fn released(
+    c: &mut Contact,
+    out: &mut [Vec3; 2],
+    overlap: Real,
+    law: &ContactModel,
+    install_bonds: bool,
+) -> bool {
     if install_bonds {
         if let ContactModel::LinearBond(m) = law {
-            c.state.bonded = c.overlap >= -m.bond_gap;
+            c.state.bonded = overlap >= -m.bond_gap;
         }
     }
-    if c.overlap <= 0.0 && !law.holds(&c.state) {
-        c.active = false;
-        c.state = LawState::default();
-        c.normal_force = 0.0;
-        c.force = Vec3::zeros();
+    if overlap <= 0.0 && !law.holds(&c.state) {
+        if c.active {
+            deactivate(c, out);
+        } else {
+            c.state = LawState::default();
+        }
         return true;
     }
     false
 }
 
-/// Updates the geometry of a ball-ball contact and, when the balls overlap (or are bonded),
-/// its local frame and force.
+/// Updates a ball-ball contact: its geometry and, when the balls overlap (or are bonded), its
+/// local frame and force, written with the contact point to `out` (zero when inactive).
+/// Returns the overlap (`-inf` for a pair clearly apart, whose geometry is not computed).
 ///
 /// Geometry: normal `n = (x_b - x_a)/|x_b - x_a|`, overlap `r_a + r_b - |x_b - x_a|`, contact
 /// point `x_a + (r_a - overlap/2) n` (the middle of the overlap). Branch vectors (seed 002):
@@ -79,54 +103,49 @@ fn released(c: &mut Contact, law: &ContactModel, install_bonds: bool) -> bool {
 ///
 /// `install_bonds`: before the first cycle, a linear-bond contact within its `bond_gap` is
 /// bonded.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn update(
     c: &mut Contact,
+    out: &mut [Vec3; 2],
     frame: Option<&mut Frame>,
     balls: &Balls,
     law: &ContactModel,
     dt: Real,
     flags: FrameFlags,
     install_bonds: bool,
-) {
+) -> Real {
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
     // Clearly apart (by more than round-off) and not bonded: no geometry is computed (most
-    // candidate pairs within the margin, most of the time); the overlap is marked -inf and
-    // whoever needs the gap of such a pair computes it with `geometry`, which gives the same
-    // numbers as below.
-    let s = ra + rb;
-    if !install_bonds && !law.holds(&c.state) && (pb - pa).norm_squared() > s * s * (1.0 + 1e-12) {
-        c.overlap = Real::NEG_INFINITY;
+    // candidate pairs within the margin, most of the time); an inactive contact's output is
+    // already zero, so nothing is written.
+    if !install_bonds && !law.holds(&c.state) && clearly_apart(pa, pb, ra, rb) {
         if c.active {
-            c.active = false;
-            c.state = LawState::default();
-            c.normal_force = 0.0;
-            c.force = Vec3::zeros();
+            deactivate(c, out);
         }
-        return;
+        return Real::NEG_INFINITY;
     }
     let g = geometry(pa, pb, ra, rb);
-    (c.overlap, c.radius, c.normal, c.point) = (g.overlap, g.radius, g.normal, g.point);
-    // touching exactly or apart by round-off: the geometry above is kept
-    if released(c, law, install_bonds) {
-        return;
+    // touching exactly or apart by round-off
+    if released(c, out, g.overlap, law, install_bonds) {
+        return g.overlap;
     }
-    let n = c.normal;
+    let n = g.normal;
     let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
-    if let Some((coef, mu)) = law.history(c.overlap, c.radius, m_eff) {
+    if let Some((coef, mu)) = law.history(g.overlap, g.radius, m_eff) {
         // Frame-free history models (LIGGGHTS conventions): world vectors, no local frame;
         // branch vectors from each centre to the contact point.
         if !c.active {
             c.state = LawState::default();
             c.active = true;
         }
-        let (ca, cb) = (ra - 0.5 * c.overlap, rb - 0.5 * c.overlap);
+        let (ca, cb) = (ra - 0.5 * g.overlap, rb - 0.5 * g.overlap);
         let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
-        c.force = history::world_step(coef, mu, c.overlap, &n, &v, dt, &mut c.state.shear);
-        c.normal_force = c.force.dot(&n);
-        return;
+        let force = history::world_step(coef, mu, g.overlap, &n, &v, dt, &mut c.state.shear);
+        *out = [force, g.point];
+        return g.overlap;
     }
     // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
     // is there for such a contact; without it the contact would work in a frame made afresh
@@ -135,18 +154,18 @@ pub fn update(
     let frame = match frame {
         Some(f) => f,
         None => {
-            fresh = Frame::new(&n, -c.overlap);
+            fresh = Frame::new(&n, -g.overlap);
             &mut fresh
         }
     };
     if !c.active {
-        *frame = Frame::new(&n, -c.overlap);
+        *frame = Frame::new(&n, -g.overlap);
         c.active = true;
     }
     let (ba, bb) = if flags.no_ratch {
         (n * ra, -n * rb)
     } else {
-        (c.point - balls.pos[a], c.point - balls.pos[b])
+        (g.point - balls.pos[a], g.point - balls.pos[b])
     };
     let v_rel =
         (balls.vel[b] + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
@@ -155,16 +174,20 @@ pub fn update(
         &v_rel,
         &balls.spin[a],
         &balls.spin[b],
-        -c.overlap,
+        -g.overlap,
         dt,
         flags,
     );
-    let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, m_eff, c.radius);
+    let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius);
     let f = law.force(&k, &mut c.state);
-    c.force = frame.to_world(&f.local);
-    c.normal_force = f.local.x;
     // a bond that broke in this cycle across a gap leaves the contact without force
-    c.active = c.overlap > 0.0 || law.holds(&c.state);
+    c.active = g.overlap > 0.0 || law.holds(&c.state);
+    *out = if c.active {
+        [frame.to_world(&f.local), g.point]
+    } else {
+        [Vec3::zeros(); 2]
+    };
+    g.overlap
 }
 
 /// The 2D force-displacement law of a disk-disk contact (seed 004, eqs. 8.14-8.19), derived.
@@ -174,7 +197,8 @@ pub fn update(
 /// relative velocity of b's material point at C with respect to a's,
 /// `v = (v_b + w_b e_z x (C - x_b)) - (v_a + w_a e_z x (C - x_a))`, the contact model turns the
 /// overlap `U`, `v . n` and the shear increment `(v . q_mid) dt` (tangent at mid-step, from the
-/// normals before and after the step) into a normal force `F_n` and a shear force `F_s`.
+/// normals before and after the step: `normal` holds the one of the previous update) into a
+/// normal force `F_n` and a shear force `F_s`.
 /// The force of a on b is `F_C = F_n n + F_s q`, i.e. `F_Cx = F_n n_x + F_s q_x`,
 /// `F_Cy = F_n n_y + F_s q_y` (eqs. 8.14-8.15); b gets `F_C` and a gets `-F_C` (8.16-8.17); the
 /// moments about the centres are the z components of `(C - x) x F`:
@@ -185,25 +209,26 @@ pub fn update(
 /// not a cross product; for a contact on the line of centres the moment must be `∓ r F_s`, which
 /// the report's 2D page shows numerically.) The moments are summed by the gather from the
 /// force and the contact point, as in 3D; the shear force is kept as a scalar along `q`, which
-/// turns with the normal.
+/// turns with the normal. Returns the overlap.
 #[inline]
 pub fn update_2d(
     c: &mut Contact,
+    out: &mut [Vec3; 2],
+    normal: &mut Vec3,
     balls: &Balls,
     law: &ContactModel,
     dt: Real,
     install_bonds: bool,
-) {
+) -> Real {
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-    let previous = c.normal;
     let g = geometry(pa, pb, ra, rb);
-    (c.overlap, c.radius, c.normal, c.point) = (g.overlap, g.radius, g.normal, g.point);
-    if released(c, law, install_bonds) {
-        return;
+    let previous = std::mem::replace(normal, g.normal);
+    if released(c, out, g.overlap, law, install_bonds) {
+        return g.overlap;
     }
-    let n = c.normal;
+    let n = g.normal;
     let q = Vec3::new(-n.y, n.x, 0.0);
     // tangent at mid-step (the normal of the previous cycle, when the contact was active)
     let q_mid = if c.active {
@@ -213,7 +238,7 @@ pub fn update_2d(
         q
     };
     let (wa, wb) = (balls.spin[a].z, balls.spin[b].z);
-    let (da, db) = (c.point - pa, c.point - pb);
+    let (da, db) = (g.point - pa, g.point - pb);
     // e_z x d = (-d_y, d_x)
     let v = (balls.vel[b] + Vec3::new(-db.y, db.x, 0.0) * wb)
         - (balls.vel[a] + Vec3::new(-da.y, da.x, 0.0) * wa);
@@ -223,16 +248,20 @@ pub fn update_2d(
         c.active = true;
     }
     let k = Kinematics {
-        overlap: c.overlap,
+        overlap: g.overlap,
         vn: v.dot(&n),
         vel_t: Vec3::new(0.0, vs, 0.0),
         du_t: Vec3::new(0.0, vs * dt, 0.0),
         mass: effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
-        radius: c.radius,
+        radius: g.radius,
     };
     let f = law.force(&k, &mut c.state);
+    c.active = g.overlap > 0.0 || law.holds(&c.state);
     // F_C = F_n n + F_s q (eqs. 8.14-8.15)
-    c.force = n * f.local.x + q * f.local.y;
-    c.normal_force = f.local.x;
-    c.active = c.overlap > 0.0 || law.holds(&c.state);
+    *out = if c.active {
+        [n * f.local.x + q * f.local.y, g.point]
+    } else {
+        [Vec3::zeros(); 2]
+    };
+    g.overlap
 }

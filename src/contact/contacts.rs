@@ -2,7 +2,7 @@
 
 use super::Frame;
 use crate::law::LawState;
-use crate::math::{Real, Vec3};
+use crate::math::Vec3;
 
 /// Marks a pair of materials that has no contact model (never created: the model refuses it).
 pub const NO_LAW: u16 = u16::MAX;
@@ -10,7 +10,13 @@ pub const NO_LAW: u16 = u16::MAX;
 /// A contact between two balls `a < b` (indices into [`crate::model::Balls`]).
 ///
 /// A contact exists while the extents of its pieces overlap (at the last rebuild of the
-/// broad phase); it is *active*, and carries force, only while the pieces overlap.
+/// broad phase); it is *active*, and carries force, only while the pieces overlap (or a bond
+/// holds them).
+///
+/// The record holds only what persists from one cycle to the next (56 bytes: the force loop
+/// streams it every cycle, so its size is the loop's memory traffic). Its geometry is a
+/// function of the current positions ([`Contacts::geometry`]: the force loop computes the
+/// same numbers); its force and contact point are in [`Contacts::out`].
 #[derive(Clone, Debug)]
 pub struct Contact {
     /// Index of the first ball (the smaller index).
@@ -19,24 +25,10 @@ pub struct Contact {
     pub b: u32,
     /// Index of the contact model in [`crate::model::Model::laws`].
     pub law: u16,
-    /// True while the pieces overlap and the contact carries force.
+    /// True while the pieces overlap (or are bonded) and the contact carries force.
     pub active: bool,
-    /// Overlap r_a + r_b - |x_b - x_a|, m (negative: gap; -inf for a pair clearly apart, whose
-    /// gap the force loop does not compute: [`super::ball_ball::geometry`] gives it).
-    pub overlap: Real,
-    /// Unit normal from a to b (world frame); with `point` and `radius`, current while the
-    /// pieces touch (or nearly: within round-off), stale for a pair clearly apart.
-    pub normal: Vec3,
-    /// Contact point, m (world frame): the middle of the overlap region along the normal.
-    pub point: Vec3,
-    /// Effective radius r_a r_b / (r_a + r_b), m.
-    pub radius: Real,
-    /// The contact model's state (local coordinates).
+    /// The contact model's state (local coordinates; world coordinates for the history models).
     pub state: LawState,
-    /// Normal force on b along the normal, N (elastic + dashpot; > 0 pushes apart).
-    pub normal_force: Real,
-    /// Total force on b, N (world frame); a receives its opposite.
-    pub force: Vec3,
 }
 
 impl Contact {
@@ -47,19 +39,14 @@ impl Contact {
             b,
             law,
             active: false,
-            overlap: Real::NEG_INFINITY,
-            normal: Vec3::zeros(),
-            point: Vec3::zeros(),
-            radius: 0.0,
             state: LawState::default(),
-            normal_force: 0.0,
-            force: Vec3::zeros(),
         }
     }
 
     /// The elastic shear force on b in the world frame, N: the model's state turned out of the
     /// contact's local `frame` ([`Contacts::frames`]). Frame-based models only: the history
-    /// models keep the shear displacement in `state.shear` (their total force is in `force`).
+    /// models keep the shear displacement in `state.shear` (their total force is in
+    /// [`Contacts::out`]).
     pub fn shear_force(&self, frame: &Frame) -> Vec3 {
         frame.to_world(&self.state.shear)
     }
@@ -86,8 +73,12 @@ pub struct Contacts {
     /// side array aligned with `list`; empty when no contact model of the model uses a frame
     /// (the history models), so that their force loop streams only the compact contacts.
     pub frames: Vec<Frame>,
+    /// 2D mode only (else empty): the normal of each contact at its last force update (the
+    /// 2D law turns its shear with the mid-step tangent), aligned with `list`.
+    pub normals: Vec<Vec3>,
     spare: Vec<Contact>,
     spare_frames: Vec<Frame>,
+    spare_normals: Vec<Vec3>,
     plan: Vec<super::Slot>,
     /// For each ball `i`, its contacts are `incidence[start[i]..start[i + 1]]`, each entry
     /// `2 k + side` (k the contact's index, side 0 when the ball is `a`, 1 when `b`), in
@@ -96,8 +87,11 @@ pub struct Contacts {
     pub incidence: Vec<u32>,
     /// Start of each ball's run in `incidence` (one more entry than balls).
     pub start: Vec<u32>,
-    /// Per contact, written by each force update: the force on b (zero when inactive) and the
-    /// contact point: what the gather reads.
+    /// Per contact, aligned with `list`: the force on b (world frame, N) and the contact point
+    /// (m) of the last force update, both zero while the contact is inactive (the force loop
+    /// writes an entry only when its contact is or was active; a merge zeroes them all, and
+    /// the force loop that always follows rewrites the active ones). The gather reads these
+    /// 48 bytes per contact, not the record.
     pub out: Vec<[Vec3; 2]>,
 }
 
@@ -117,13 +111,36 @@ impl Contacts {
         self.list.iter().filter(|c| c.active).count()
     }
 
-    /// The contact of a pair of ball indices, in either order.
-    pub fn find(&self, i: u32, j: u32) -> Option<&Contact> {
+    /// The index in `list` of the contact of a pair of ball indices, in either order.
+    pub fn find(&self, i: u32, j: u32) -> Option<usize> {
         let key = pair_key(i.min(j), i.max(j));
-        self.list
-            .binary_search_by_key(&key, |c| c.key())
-            .ok()
-            .map(|k| &self.list[k])
+        self.list.binary_search_by_key(&key, |c| c.key()).ok()
+    }
+
+    /// The active contact of a pair of ball indices (either order): its index and the force on
+    /// its ball `b` (N, world frame).
+    pub fn find_active(&self, i: u32, j: u32) -> Option<(usize, Vec3)> {
+        self.find(i, j)
+            .filter(|&k| self.list[k].active)
+            .map(|k| (k, self.out[k][0]))
+    }
+
+    /// The force on ball `b` of contact `k`, N (world frame; zero when inactive).
+    #[inline]
+    pub fn force(&self, k: usize) -> Vec3 {
+        self.out[k][0]
+    }
+
+    /// The geometry of contact `k` at the balls' current positions (the force loop computes
+    /// the same numbers at the same positions).
+    pub fn geometry(&self, k: usize, balls: &crate::model::Balls) -> super::ball_ball::Geometry {
+        let (a, b) = (self.list[k].a as usize, self.list[k].b as usize);
+        super::ball_ball::geometry(
+            &balls.pos[a],
+            &balls.pos[b],
+            balls.radius[a],
+            balls.radius[b],
+        )
     }
 
     /// Rebuilds [`Contacts::incidence`] for `balls` balls (after each merge). O(contacts + balls).
@@ -155,8 +172,15 @@ impl Contacts {
     /// O(contacts + pairs); no allocation once the buffers have grown.
     ///
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
-    /// local frame) or empty.
-    pub fn merge(&mut self, pairs: &[(u32, u32)], law_of: impl Fn(u32, u32) -> u16, frames: bool) {
+    /// local frame) or empty; `planar`: the same for [`Contacts::normals`]. Every entry of
+    /// [`Contacts::out`] is zero afterwards.
+    pub fn merge(
+        &mut self,
+        pairs: &[(u32, u32)],
+        law_of: impl Fn(u32, u32) -> u16,
+        frames: bool,
+        planar: bool,
+    ) {
         super::merge_plan(
             &self.list,
             pairs,
@@ -170,17 +194,45 @@ impl Contacts {
             let (a, b) = pairs[j];
             Contact::new(a, b, law_of(a, b))
         });
-        if frames {
-            if self.frames.len() != self.spare.len() {
-                // the frames were not kept so far: every old contact gets a fresh one
-                self.frames = vec![Frame::new(&Vec3::x(), 0.0); self.spare.len()];
-            }
-            let spare = std::mem::take(&mut self.spare_frames);
-            self.spare_frames = super::apply_plan(&mut self.frames, spare, &self.plan, |_| {
-                Frame::new(&Vec3::x(), 0.0)
-            });
-        } else {
-            self.frames.clear();
-        }
+        side(
+            frames,
+            &mut self.frames,
+            &mut self.spare_frames,
+            &self.plan,
+            self.spare.len(),
+            || Frame::new(&Vec3::x(), 0.0),
+        );
+        side(
+            planar,
+            &mut self.normals,
+            &mut self.spare_normals,
+            &self.plan,
+            self.spare.len(),
+            Vec3::zeros,
+        );
+        self.out.clear();
+        self.out.resize(self.list.len(), [Vec3::zeros(); 2]);
     }
+}
+
+/// Keeps a side array aligned with the list through a merge `plan` (`keep`), or empties it.
+/// `old_len`: the list's length before the merge (a side array not kept so far gets a fresh
+/// entry for every old contact first).
+fn side<T: Clone>(
+    keep: bool,
+    values: &mut Vec<T>,
+    spare: &mut Vec<T>,
+    plan: &[super::Slot],
+    old_len: usize,
+    fresh: impl Fn() -> T,
+) {
+    if !keep {
+        values.clear();
+        return;
+    }
+    if values.len() != old_len {
+        *values = vec![fresh(); old_len];
+    }
+    let buffer = std::mem::take(spare);
+    *spare = super::apply_plan(values, buffer, plan, |_| fresh());
 }

@@ -643,12 +643,13 @@ impl Model {
 
     /// Elastic energy stored in the active contacts (ball-ball and ball-facet), J.
     pub fn strain_energy(&self) -> Real {
-        let balls = self
-            .contacts
-            .list
-            .iter()
-            .filter(|c| c.active)
-            .map(|c| self.laws[c.law as usize].strain_energy(c.overlap, c.radius, &c.state));
+        let contacts = &self.contacts;
+        let balls = (contacts.list.iter().enumerate())
+            .filter(|(_, c)| c.active)
+            .map(|(k, c)| {
+                let g = contacts.geometry(k, &self.balls);
+                self.laws[c.law as usize].strain_energy(g.overlap, g.radius, &c.state)
+            });
         let balls_r = &self.balls.radius;
         let walls = self
             .facet_contacts
@@ -696,9 +697,11 @@ impl Model {
             n += 1;
         }
         let (mut fc, mut m) = (0.0, 0usize);
-        for c in self.contacts.list.iter().filter(|c| c.active) {
-            fc += c.force.norm();
-            m += 1;
+        for (c, out) in self.contacts.list.iter().zip(&self.contacts.out) {
+            if c.active {
+                fc += out[0].norm();
+                m += 1;
+            }
         }
         for c in self.facet_contacts.list.iter().filter(|c| c.active) {
             fc += c.force.norm();

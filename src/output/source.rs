@@ -319,16 +319,20 @@ impl Source {
                 out.extend_from_slice(v.as_slice());
             }
             Source::Pair(i, j, q) => {
-                let contact = model.contacts.find(i as u32, j as u32).filter(|c| c.active);
+                let contacts = &model.contacts;
+                // the force and the normal of the active contact
+                let contact = contacts
+                    .find_active(i as u32, j as u32)
+                    .map(|(k, f)| (f, contacts.geometry(k, b).normal));
                 let d = b.pos[j] - b.pos[i];
                 match q {
                     PairQuantity::Active => out.push(contact.is_some() as u8 as Real),
                     PairQuantity::NormalForce => {
-                        out.push(contact.map_or(0.0, |c| c.force.dot(&c.normal).abs()))
+                        out.push(contact.map_or(0.0, |(f, n)| f.dot(&n).abs()))
                     }
-                    PairQuantity::ShearForce => out.push(contact.map_or(0.0, |c| {
-                        (c.force - c.normal * c.force.dot(&c.normal)).norm()
-                    })),
+                    PairQuantity::ShearForce => {
+                        out.push(contact.map_or(0.0, |(f, n)| (f - n * f.dot(&n)).norm()))
+                    }
                     PairQuantity::Normal => {
                         let n = d.try_normalize(0.0).unwrap_or_default();
                         out.extend_from_slice(n.as_slice());
@@ -499,10 +503,10 @@ fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut 
             if g.overlap > closest.0 {
                 closest = (g.overlap, g.normal);
             }
-            if let Some(c) = model.contacts.find(i as u32, j as u32).filter(|c| c.active) {
-                // the contact's normal and force point from its lower index to the higher
-                let sign = if c.a as usize == i { 1.0 } else { -1.0 };
-                active.push((c.overlap, c.normal * sign, c.force * sign));
+            if let Some((_, f)) = model.contacts.find_active(i as u32, j as u32) {
+                // the contact's force acts on its higher index (`g` is from i to j already)
+                let sign = if i < j { 1.0 } else { -1.0 };
+                active.push((g.overlap, g.normal, f * sign));
             }
         }
     }

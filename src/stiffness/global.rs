@@ -30,30 +30,20 @@ pub(crate) struct Term {
 /// or (with `with_inactive`, none being active) the contact with the largest overlap, the one
 /// the associative logic would make active first; contacts it deactivates carry no stiffness.
 pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
-    let pos = &model.balls.pos;
-    let balls = model
-        .contacts
-        .list
-        .iter()
-        .filter(move |c| c.active || with_inactive)
-        .map(move |c| {
+    let contacts = &model.contacts;
+    let balls = (contacts.list.iter().enumerate())
+        .filter(move |(_, c)| c.active || with_inactive)
+        .map(move |(k, c)| {
             let (a, b) = (c.a as usize, c.b as usize);
-            // An inactive contact's geometry is not kept up to date by the force loop.
-            let (overlap, radius, normal, point) = if c.active {
-                (c.overlap, c.radius, c.normal, c.point)
-            } else {
-                let r = &model.balls.radius;
-                let g = crate::contact::ball_ball::geometry(&pos[a], &pos[b], r[a], r[b]);
-                (g.overlap, g.radius, g.normal, g.point)
-            };
+            let g = contacts.geometry(k, &model.balls);
             let (ba, bb) = (model.body_of(a), model.body_of(b));
             Term {
                 a: Some(ba),
                 b: bb,
-                s: model.laws[c.law as usize].stiffness(overlap, radius),
-                normal,
-                r_a: point - model.body_pos(ba),
-                r_b: point - model.body_pos(bb),
+                s: model.laws[c.law as usize].stiffness(g.overlap, g.radius),
+                normal: g.normal,
+                r_a: g.point - model.body_pos(ba),
+                r_b: g.point - model.body_pos(bb),
             }
         });
     let fc = &model.facet_contacts;
