@@ -224,7 +224,8 @@ impl Model {
             &self.contacts.start,
         );
         // NOTE: an inactive contact adds a zero force and a zero moment: x - 0 = x bit for bit,
-        // so the sums equal those that skip inactive contacts.
+        // so the sums equal those that skip inactive contacts. (Skipping them on a dense
+        // activity flag was slower: the branch is unpredictable.)
         let gather = |(i, (f, m)): (usize, (&mut Vec3, &mut Vec3))| {
             let (mut fi, mut mi) = (Vec3::zeros(), Vec3::zeros());
             for &e in &inc[start[i] as usize..start[i + 1] as usize] {
@@ -275,7 +276,8 @@ impl Model {
         }
         let (balls, walls, laws) = (&self.balls, &self.walls, &self.laws);
         let fc = &mut self.facet_contacts;
-        let parallel = fc.list.len() >= PARALLEL_CONTACTS;
+        // (a ball-facet contact costs several ball-ball ones: a lower threshold)
+        let parallel = fc.list.len() >= PARALLEL_CONTACTS / 4;
         let geometry = |c: &mut crate::contact::FacetContact| {
             ball_facet::update_geometry(c, balls, &walls[c.wall as usize])
         };

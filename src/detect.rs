@@ -37,10 +37,14 @@ impl BroadPhase {
         if self.ref_pos.len() != pos.len() || self.builds == 0 {
             return true;
         }
+        use rayon::prelude::*;
         let limit2 = 0.25 * margin * margin;
-        pos.iter()
-            .zip(&self.ref_pos)
-            .any(|(p, q)| (p - q).norm_squared() > limit2)
+        let moved = |(p, q): (&Vec3, &Vec3)| (p - q).norm_squared() > limit2;
+        if pos.len() >= 4096 {
+            pos.par_iter().zip(&self.ref_pos).any(moved)
+        } else {
+            pos.iter().zip(&self.ref_pos).any(moved)
+        }
     }
 
     /// Rebuilds the candidate pairs: every pair of spheres whose extents overlap.
