@@ -1148,18 +1148,30 @@ pub fn write_performance_page(
     let _ = write!(
         h,
         "<h2>What limits it, and the next step</h2><ul>\
-         <li><b>The contact record is still large.</b> A ball-ball contact takes {} bytes (its local frame, {} more, lives in a side \
-         array kept only when a frame-based model is in use), a ball-facet contact {}; every candidate pair within the margin has one, \
-         the list is double-buffered for the merge after each broad-phase rebuild, and the ball-ball loop streams through it every \
-         step: the cost per particle-step grows once it leaves the cache (N = 1,000 to 50,000), and the peak memory per particle is \
-         several KiB. Next step: a compact record for the history models (pair, law, shear displacement: about 40 bytes) with the \
-         geometry recomputed where needed, merged in place; a branch-free test for pairs clearly apart.</li>\
-         <li><b>Sequential phases.</b> The motion step, the broad phase and the ball-facet resolution run on one thread, and the \
-         parallel loops switch on only above 4,096 contacts (at N = 1,000 the two-thread runs gain little or lose); with the \
-         ball-ball loop and the gather in parallel, the serial share caps the two-thread speed-up. Next step: the motion step and \
-         the wall geometry in parallel over balls and facet contacts, and a parallel counting sort in the broad phase.</li>\
-         <li><b>Per-contact arithmetic.</b> The Hertz history model takes three square roots per active contact (√(R*δ), \
-         √(S_n m*), √(S_t m*)); √(S m*) = √(R*δ)^(1/2) √(c m*) with per-pair constants would take one.</li></ul>",
+         <li><b>Every candidate pair is visited every step.</b> A ball-ball contact record now holds only what persists (pair, \
+         model, activity, model state: {} bytes; it was 152 before this issue's second round; its local frame, {} more bytes, lives \
+         in a side array kept only when a frame-based model is in use; a ball-facet contact takes {}). The geometry is recomputed \
+         from the positions, the force and contact point live only in the gather's 48-byte entry. But a contact exists for every \
+         pair whose extents (boxes enlarged by the margin, 0.2 mm here) overlap: at N = 10,000 that is 6.3 candidate pairs per \
+         ball of which 2.2 touch, and the loop reads each record and both positions every step. Skipping records of pairs known \
+         to be apart (a dense 12-byte key array in front of the records) was slower (49-61 s against 40-42 s for the 152-byte \
+         records at 10k), because the hardware prefetcher no longer streams the records of the touching ones: the records must \
+         stay small and contiguous, not be skipped.</li>\
+         <li><b>Per-contact arithmetic.</b> A touching Hertz contact costs roughly 40 ns on this machine (one thread; the loop's time at \
+         10k less about 3 ns per pair apart): a chain of \
+         dependent square roots and divisions (|d|, √(R*δ), √(S_n m*), √(S_t m*), then the Coulomb test), on a branchy path. \
+         √(S_t m*) = √(S_n m*) √(4G*/E*) would save one root, at the price of a different round-off (the chaotic settle-box \
+         snapshots would have to be re-baselined).</li>\
+         <li><b>The gather</b> reads a 48-byte entry per candidate pair and side, active or not (an inactive one is zero, so the \
+         sums are those over the active contacts); skipping the inactive ones on a dense activity flag was slower (6.7 s to \
+         9.8 s at 10k: an unpredictable branch). Next: an incidence list of the touching pairs only, rebuilt when activity changes.</li>\
+         <li><b>Sequential phases.</b> The broad phase (cell sort, pair search, merge) and the associative resolution of wall \
+         contacts run on one thread; the motion step, the rebuild test, the ball-ball loop, the gather and the wall geometry and \
+         forces are parallel. This VM's two vCPUs slow each other by 20-30 % when both are busy (RESULTS.md), which caps the \
+         two-thread speed-up below 2 for every code.</li>\
+         <li><b>Memory.</b> Per candidate pair: the record twice (the merge writes a new list next to the old one), its gather \
+         entry, two incidence entries, the merge plan and the broad phase's pair: about 200 bytes, times 6.3 pairs per ball. \
+         Next: merge in place, a smaller margin for this scene (fewer candidates, more rebuilds).</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
         std::mem::size_of::<crate::contact::Frame>(),
         std::mem::size_of::<crate::contact::FacetContact>(),
