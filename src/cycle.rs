@@ -146,26 +146,14 @@ impl Model {
         // record; it reports whether it interpenetrates (checked in full only when one does).
         let update =
             |((c, out), side): ((&mut crate::contact::Contact, &mut [Vec3; 2]), Side)| -> bool {
+                let law = &laws[c.law as usize];
                 let overlap = match side {
-                    Side::Normal(normal) => ball_ball::update_2d(
-                        c,
-                        out,
-                        normal,
-                        balls,
-                        &laws[c.law as usize],
-                        dt,
-                        install_bonds,
-                    ),
-                    Side::Frame(frame) => ball_ball::update(
-                        c,
-                        out,
-                        frame,
-                        balls,
-                        &laws[c.law as usize],
-                        dt,
-                        flags,
-                        install_bonds,
-                    ),
+                    Side::Normal(n) => {
+                        ball_ball::update_2d(c, out, n, balls, law, dt, install_bonds)
+                    }
+                    Side::Frame(f) => {
+                        ball_ball::update(c, out, f, balls, law, dt, flags, install_bonds)
+                    }
                 };
                 c.active
                     && (overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
