@@ -40,7 +40,7 @@ impl BroadPhase {
         use rayon::prelude::*;
         let limit2 = 0.25 * margin * margin;
         let moved = |(p, q): (&Vec3, &Vec3)| (p - q).norm_squared() > limit2;
-        if pos.len() >= 4096 {
+        if pos.len() >= crate::motion::PARALLEL_BALLS {
             pos.par_iter().zip(&self.ref_pos).any(moved)
         } else {
             pos.iter().zip(&self.ref_pos).any(moved)

@@ -13,8 +13,9 @@
 use crate::math::{Real, Vec3};
 use crate::model::{dof, Balls};
 
-/// Below this many balls the law of motion runs on one thread.
-const PARALLEL_BALLS: usize = 4096;
+/// Below this many balls the per-ball loops (law of motion, the broad phase's rebuild test)
+/// run on one thread.
+pub(crate) const PARALLEL_BALLS: usize = 4096;
 
 /// Translational acceleration of ball `i`, m/s^2, zero along fixed DOFs (seed 000, eq. 1).
 #[inline]

@@ -202,12 +202,6 @@ impl ContactModel {
         }
     }
 
-    /// True when a contact of this model can carry force without overlap (a linear bond).
-    #[inline]
-    pub fn can_hold(&self) -> bool {
-        matches!(self, ContactModel::LinearBond(_))
-    }
-
     /// True when a contact in this state carries force even without overlap (a bond).
     #[inline]
     pub fn holds(&self, state: &LawState) -> bool {
