@@ -124,7 +124,6 @@ impl Model {
             frames,
             self.planar,
         );
-        self.contacts.build_incidence(self.balls.len());
         let walls = &self.walls;
         self.facet_contacts
             .merge(&self.broad_phase.facet_pairs, |b, w| {
@@ -152,7 +151,7 @@ impl Model {
                         ball_ball::update_2d(c, out, n, balls, law, dt, install_bonds)
                     }
                     Side::Frame(f) => {
-                        ball_ball::update(c, out, f, balls, law, dt, flags, install_bonds)
+                        ball_ball::update(c, out, f, balls, law, dt, flags, install_bonds).0
                     }
                 };
                 c.active
@@ -160,6 +159,13 @@ impl Model {
                         || overlap.is_nan())
             };
         let t = self.clock();
+        if !planar && laws.iter().all(|l| l.frame_free()) {
+            self.history_forces(dt);
+            let t = self.lap(t, |p| &mut p.contacts);
+            self.wall_forces(dt);
+            self.lap(t, |p| &mut p.walls);
+            return;
+        }
         let contacts = &mut self.contacts;
         debug_assert_eq!(contacts.out.len(), contacts.list.len());
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
@@ -201,6 +207,133 @@ impl Model {
                 .fold(false, |x, y| x | y)
         };
         let t = self.lap(t, |p| &mut p.contacts);
+        self.gather();
+        let t = self.lap(t, |p| &mut p.gather);
+        self.wall_forces(dt);
+        if !self.clumps.is_empty() {
+            self.clumps.gather(&self.balls);
+        }
+        self.lap(t, |p| &mut p.walls);
+    }
+
+    /// The ball-ball forces when every contact model is frame-free (3D): runs of
+    /// [`ball_ball::HISTORY_RUN`] contacts ([`ball_ball::update_history_run`]) that add their
+    /// forces to the balls at once. On several threads the balls are split into ranges
+    /// ([`crate::contact::Partition`]): first the forces of the contacts that cross from one
+    /// range to a later one, then each range in parallel sums, in list order, its incoming
+    /// crossing contacts, its internal ones (computed on the way) and its outgoing ones. Every
+    /// ball thus sums its contacts in list order: the same result for any number of threads.
+    fn history_forces(&mut self, dt: f64) {
+        use ball_ball::{update_frame_free, update_history_run, Scatter, HISTORY_RUN};
+        let threads = if self.contacts.list.len() >= PARALLEL_CONTACTS {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        let contacts = &mut self.contacts;
+        if contacts.partition.threads != threads {
+            contacts
+                .partition
+                .build(&contacts.list, self.balls.len(), threads);
+        }
+        let mut force = std::mem::take(&mut self.balls.force);
+        let mut moment = std::mem::take(&mut self.balls.moment);
+        force.fill(Vec3::zeros());
+        moment.fill(Vec3::zeros());
+        let (balls, laws) = (&self.balls, &self.laws);
+        let part = &contacts.partition;
+        let segments = &part.segments;
+        let ball_bounds: Vec<usize> = part.balls.iter().map(|&i| i as usize).collect();
+        let crossing_bounds = &part.crossing_of;
+        // 1. the crossing contacts, in shares of about as many each
+        let crossing_out = &mut contacts.crossing_out;
+        crossing_out.clear();
+        crossing_out.resize(part.crossing.len(), Crossing::default());
+        let (shares, crossing_shares) = (&part.shares, &part.crossing_shares);
+        let mut interpenetrating = (
+            split(&mut contacts.list, shares),
+            split(&mut contacts.out, shares),
+            split(crossing_out, crossing_shares),
+        )
+            .into_par_iter()
+            .enumerate()
+            .map(|(t, (list, out, crossing))| {
+                let (first, ks) = (shares[t], &part.crossing[crossing_shares[t]..]);
+                let mut interpenetrating = false;
+                for (x, &k) in crossing.iter_mut().zip(ks) {
+                    let (c, o) = (&mut list[k as usize - first], &mut out[k as usize - first]);
+                    let (overlap, [f, p]) = update_frame_free(c, o, balls, laws, dt);
+                    let (a, b) = (c.a as usize, c.b as usize);
+                    interpenetrating |= c.active
+                        && (overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan());
+                    *x = Crossing {
+                        a: c.a,
+                        b: c.b,
+                        force: f,
+                        point: p,
+                    };
+                }
+                interpenetrating
+            })
+            .reduce(|| false, |x, y| x | y);
+        // 2. each range: incoming crossing, internal, outgoing crossing contacts, in list order
+        let crossing_out = &contacts.crossing_out;
+        interpenetrating |= (
+            split(&mut contacts.list, segments),
+            split(&mut contacts.out, segments),
+            split(&mut force, &ball_bounds),
+            split(&mut moment, &ball_bounds),
+        )
+            .into_par_iter()
+            .enumerate()
+            .map(|(r, (list, out, force, moment))| {
+                let (first, end) = (ball_bounds[r], ball_bounds[r + 1]);
+                let mut s = Scatter {
+                    force,
+                    moment,
+                    first,
+                };
+                for x in crossing_out[..crossing_bounds[r]]
+                    .iter()
+                    .filter(|x| (first..end).contains(&(x.b as usize)))
+                {
+                    s.add(
+                        x.b as usize,
+                        &x.force,
+                        &x.point,
+                        &balls.pos[x.b as usize],
+                        false,
+                    );
+                }
+                let mut interpenetrating = false;
+                for (l, o) in list
+                    .chunks_mut(HISTORY_RUN)
+                    .zip(out.chunks_mut(HISTORY_RUN))
+                {
+                    interpenetrating |=
+                        update_history_run(l, o, balls, laws, dt, end as u32, Some(&mut s));
+                }
+                for x in &crossing_out[crossing_bounds[r]..crossing_bounds[r + 1]] {
+                    s.add(
+                        x.a as usize,
+                        &x.force,
+                        &x.point,
+                        &balls.pos[x.a as usize],
+                        true,
+                    );
+                }
+                interpenetrating
+            })
+            .reduce(|| false, |x, y| x | y);
+        self.interpenetrating = interpenetrating;
+        self.balls.force = force;
+        self.balls.moment = moment;
+    }
+
+    /// The resultant force and moment of each ball from the ball-ball contacts' entries in
+    /// [`crate::contact::Contacts::out`], in parallel over balls.
+    fn gather(&mut self) {
+        self.contacts.build_incidence(self.balls.len());
         // Each ball sums its contacts in list order (see `Contacts::incidence`): the same
         // result as one sequential pass over the list, for any number of threads.
         let crate::model::Balls {
@@ -243,12 +376,6 @@ impl Model {
                 .enumerate()
                 .for_each(gather);
         }
-        let t = self.lap(t, |p| &mut p.gather);
-        self.wall_forces(dt);
-        if !self.clumps.is_empty() {
-            self.clumps.gather(&self.balls);
-        }
-        self.lap(t, |p| &mut p.walls);
     }
 
     /// Ball-facet contacts: geometry (in parallel), the associative logic per ball-wall
@@ -391,4 +518,25 @@ impl Model {
         }
         Ok(())
     }
+}
+
+/// A crossing contact's balls, force on b and contact point (zero when inactive), kept between
+/// the two passes of [`Model::history_forces`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Crossing {
+    a: u32,
+    b: u32,
+    force: Vec3,
+    point: Vec3,
+}
+
+/// `v` cut at `bounds` (increasing, first 0, last `v.len()`): one mutable slice per range.
+fn split<'a, T>(mut v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
+    let mut parts = Vec::with_capacity(bounds.len().saturating_sub(1));
+    for w in bounds.windows(2) {
+        let (head, tail) = std::mem::take(&mut v).split_at_mut(w[1] - w[0]);
+        parts.push(head);
+        v = tail;
+    }
+    parts
 }

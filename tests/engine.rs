@@ -251,7 +251,7 @@ fn contacts_persist_across_rebuilds() {
 }
 
 /// The settle-box benchmark scene (hertz-history, six walls) gives the same state, bit for
-/// bit, on 1 and 2 threads (issue #8). 4,200 balls (the law of motion goes parallel from
+/// bit, on 1, 2 and 3 threads (issue #8). 4,200 balls (the law of motion goes parallel from
 /// 4,096) and a margin of 1 mm (over 10,000 candidate pairs) make every per-ball and per-contact
 /// loop take its parallel path; 2,500 steps bring the bottom layer onto the floor.
 #[test]
@@ -277,14 +277,62 @@ fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
                 nw > 100,
                 "{nw} wall contacts: the balls have not reached the floor"
             );
-            m.balls
-                .pos
-                .iter()
-                .chain(&m.balls.vel)
-                .chain(&m.balls.spin)
-                .flat_map(|v| v.iter().map(|x| x.to_bits()))
-                .collect::<Vec<u64>>()
+            state_bits(&m)
         })
     };
-    assert!(run(1) == run(2), "1 and 2 threads differ");
+    let one = run(1);
+    assert!(one == run(2), "1 and 2 threads differ");
+    assert!(one == run(3), "1 and 3 threads differ");
+}
+
+/// The force loop of the frame-free models (runs that add each contact's force to its balls
+/// at once, the ball ranges split between threads) against the general loop (every contact,
+/// then a gather per ball over an incidence list), on the same settle-box scene: the general
+/// loop runs when some contact model of the case needs a local frame, here a linear model
+/// for a second material that no ball has. Both must sum every ball's contacts in list order:
+/// the same state bit for bit, on 1 and 2 threads.
+#[test]
+fn the_frame_free_force_loop_gives_the_general_loops_state() {
+    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
+        .unwrap()
+        .replace("count = 1000", "count = 4200")
+        .replace("max = [0.025, 0.025, 0.025]", "max = [0.05, 0.05, 0.0275]");
+    let general = format!(
+        "{text}\n[material.spare]\ndensity = 1000.0\n\n[[contact]]\nbetween = [\"spare\", \"spare\"]\n\
+         model = \"linear\"\nkn = 1e4\nks = 1e4\nfriction = 0.5\n"
+    );
+    let run = |text: &str, threads: usize| {
+        let case = ballast::case::parse(text, std::path::Path::new("cases/bench/x.toml")).unwrap();
+        on_threads(threads, || {
+            let mut m = case.build_model(None).unwrap();
+            for _ in 0..3500 {
+                m.cycle().unwrap();
+            }
+            let active = m.contacts.active_count();
+            assert!(active > 1000, "{active} active contacts: too few");
+            (m.contacts.frames.len(), state_bits(&m))
+        })
+    };
+    let (frames, fast) = run(&text, 1);
+    assert_eq!(frames, 0, "the frame-free loop keeps no frames");
+    for threads in [1, 2] {
+        let (frames, slow) = run(&general, threads);
+        assert!(frames > 0, "the general loop did not run");
+        assert!(fast == slow, "the two loops differ on {threads} thread(s)");
+    }
+    assert!(
+        fast == run(&text, 2).1,
+        "the frame-free loop differs on 2 threads"
+    );
+}
+
+/// Every ball's position, velocity and angular velocity, bit for bit.
+fn state_bits(m: &ballast::model::Model) -> Vec<u64> {
+    m.balls
+        .pos
+        .iter()
+        .chain(&m.balls.vel)
+        .chain(&m.balls.spin)
+        .flat_map(|v| v.iter().map(|x| x.to_bits()))
+        .collect()
 }

@@ -92,7 +92,9 @@ fn released(
 
 /// Updates a ball-ball contact: its geometry and, when the balls overlap (or are bonded), its
 /// local frame and force, written with the contact point to `out` (zero when inactive).
-/// Returns the overlap (`-inf` for a pair clearly apart, whose geometry is not computed).
+/// Returns the overlap (`-inf` for a pair clearly apart, whose geometry is not computed) and
+/// what it wrote to `out` (a caller that needs it uses this copy: reading `out` back at once
+/// would wait on the stores).
 ///
 /// Geometry: normal `n = (x_b - x_a)/|x_b - x_a|`, overlap `r_a + r_b - |x_b - x_a|`, contact
 /// point `x_a + (r_a - overlap/2) n` (the middle of the overlap). Branch vectors (seed 002):
@@ -114,7 +116,7 @@ pub fn update(
     dt: Real,
     flags: FrameFlags,
     install_bonds: bool,
-) -> Real {
+) -> (Real, [Vec3; 2]) {
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
@@ -125,12 +127,12 @@ pub fn update(
         if c.active {
             deactivate(c, out);
         }
-        return Real::NEG_INFINITY;
+        return (Real::NEG_INFINITY, [Vec3::zeros(); 2]);
     }
     let g = geometry(pa, pb, ra, rb);
     // touching exactly or apart by round-off
     if released(c, out, g.overlap, law, install_bonds) {
-        return g.overlap;
+        return (g.overlap, [Vec3::zeros(); 2]);
     }
     let n = g.normal;
     let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
@@ -145,7 +147,7 @@ pub fn update(
         let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
         let force = history::world_step(coef, mu, g.overlap, &n, &v, dt, &mut c.state.shear);
         *out = [force, g.point];
-        return g.overlap;
+        return (g.overlap, *out);
     }
     // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
     // is there for such a contact; without it the contact would work in a frame made afresh
@@ -187,7 +189,7 @@ pub fn update(
     } else {
         [Vec3::zeros(); 2]
     };
-    g.overlap
+    (g.overlap, *out)
 }
 
 /// The 2D force-displacement law of a disk-disk contact (seed 004, eqs. 8.14-8.19), derived.
@@ -264,4 +266,115 @@ pub fn update_2d(
         [Vec3::zeros(); 2]
     };
     g.overlap
+}
+
+/// Contacts per run of [`update_history_run`]: the run's records (56 bytes each) stay in the
+/// first-level cache between its two passes, and its list of touching contacts fits on the
+/// stack.
+pub const HISTORY_RUN: usize = 512;
+
+/// The resultant force and moment of a range of balls, summed in contact order by
+/// [`update_history_run`] (the gather's sums, bit for bit: see there).
+pub struct Scatter<'a> {
+    /// Resultant force of each ball of the range, N (zeroed before the first run).
+    pub force: &'a mut [Vec3],
+    /// Resultant moment of each ball of the range about its centre, N m (zeroed before the
+    /// first run).
+    pub moment: &'a mut [Vec3],
+    /// The range's first ball (`force[0]` is its force).
+    pub first: usize,
+}
+
+impl Scatter<'_> {
+    /// Adds the force `f` applied at `point` to ball `i`, or subtracts it (`sign` < 0): the
+    /// force, and its moment `(point - x_i) x f` about the ball's centre `x_i`.
+    #[inline]
+    pub fn add(&mut self, i: usize, f: &Vec3, point: &Vec3, centre: &Vec3, subtract: bool) {
+        let m = (point - centre).cross(f);
+        let j = i - self.first;
+        if subtract {
+            self.force[j] -= f;
+            self.moment[j] -= m;
+        } else {
+            self.force[j] += f;
+            self.moment[j] += m;
+        }
+    }
+}
+
+/// [`update`] for a run of at most [`HISTORY_RUN`] contacts whose models are all frame-free
+/// (the history models, 3D), in two passes: the first lists the contacts whose balls are not
+/// clearly apart or that are active (a branch-free append), the second updates only those.
+/// The same arithmetic as calling [`update`] on every contact: a contact left out is inactive
+/// and clearly apart, for which [`update`] does nothing. Splitting the loop keeps the
+/// touching/apart test (true for about a third of the candidates, in no predictable order)
+/// out of the branch predictor's way, and lets the processor overlap the square roots of
+/// consecutive touching contacts.
+///
+/// Contacts whose ball `b` is `end` or beyond are skipped (another pass handles them, see
+/// [`super::Partition`]).
+///
+/// With `scatter`, each active contact's force `F` (on b) and contact point `C` are added at
+/// once to its balls: `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`.
+/// Runs taken in list order thus add each ball's contacts in list order, exactly as the
+/// gather over [`super::Contacts::incidence`] does (it adds zero for an inactive contact,
+/// which changes no bit: a sum that starts at +0 never becomes -0), so both give the same
+/// sums. Returns true when an active contact interpenetrates (overlap larger than the smaller
+/// radius, or NaN).
+#[allow(clippy::too_many_arguments)]
+pub fn update_history_run(
+    list: &mut [Contact],
+    out: &mut [[Vec3; 2]],
+    balls: &Balls,
+    laws: &[ContactModel],
+    dt: Real,
+    end: u32,
+    mut scatter: Option<&mut Scatter>,
+) -> bool {
+    debug_assert!(list.len() <= HISTORY_RUN && list.len() == out.len());
+    let mut near = [0u16; HISTORY_RUN];
+    let mut n = 0;
+    for (k, c) in list.iter().enumerate() {
+        let (a, b) = (c.a as usize, c.b as usize);
+        near[n] = k as u16;
+        n += ((c.b < end)
+            & (c.active
+                || !clearly_apart(
+                    &balls.pos[a],
+                    &balls.pos[b],
+                    balls.radius[a],
+                    balls.radius[b],
+                ))) as usize;
+    }
+    let mut interpenetrating = false;
+    for &k in &near[..n] {
+        let (c, o) = (&mut list[k as usize], &mut out[k as usize]);
+        let (overlap, [f, p]) = update_frame_free(c, o, balls, laws, dt);
+        if !c.active {
+            continue;
+        }
+        let (a, b) = (c.a as usize, c.b as usize);
+        interpenetrating |= overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan();
+        if let Some(s) = scatter.as_deref_mut() {
+            s.add(a, &f, &p, &balls.pos[a], true);
+            s.add(b, &f, &p, &balls.pos[b], false);
+        }
+    }
+    interpenetrating
+}
+
+/// [`update`] of a contact whose model is frame-free: returns the overlap and the entry
+/// written to `out` (force on b, contact point).
+#[inline]
+pub fn update_frame_free(
+    c: &mut Contact,
+    out: &mut [Vec3; 2],
+    balls: &Balls,
+    laws: &[ContactModel],
+    dt: Real,
+) -> (Real, [Vec3; 2]) {
+    let law = &laws[c.law as usize];
+    debug_assert!(law.frame_free());
+    // (the history models use no frame flags and hold no bond)
+    update(c, out, None, balls, law, dt, FrameFlags::default(), false)
 }

@@ -87,12 +87,20 @@ pub struct Contacts {
     pub incidence: Vec<u32>,
     /// Start of each ball's run in `incidence` (one more entry than balls).
     pub start: Vec<u32>,
+    /// For how many balls `incidence` was built since the last merge (None: to be built;
+    /// the frame-free force loop needs none).
+    pub incidence_of: Option<usize>,
     /// Per contact, aligned with `list`: the force on b (world frame, N) and the contact point
     /// (m) of the last force update, both zero while the contact is inactive (the force loop
     /// writes an entry only when its contact is or was active; a merge zeroes them all, and
     /// the force loop that always follows rewrites the active ones). The gather reads these
     /// 48 bytes per contact, not the record.
     pub out: Vec<[Vec3; 2]>,
+    /// The split of the list between threads for the frame-free force loop (made again after
+    /// each merge, or for another number of threads).
+    pub partition: super::Partition,
+    /// The crossing contacts' forces between the two passes of that loop.
+    pub(crate) crossing_out: Vec<crate::cycle::Crossing>,
 }
 
 impl Contacts {
@@ -143,8 +151,13 @@ impl Contacts {
         )
     }
 
-    /// Rebuilds [`Contacts::incidence`] for `balls` balls (after each merge). O(contacts + balls).
+    /// Builds [`Contacts::incidence`] for `balls` balls unless it is up to date.
+    /// O(contacts + balls).
     pub fn build_incidence(&mut self, balls: usize) {
+        if self.incidence_of == Some(balls) {
+            return;
+        }
+        self.incidence_of = Some(balls);
         self.start.clear();
         self.start.resize(balls + 1, 0);
         for c in &self.list {
@@ -212,6 +225,8 @@ impl Contacts {
         );
         self.out.clear();
         self.out.resize(self.list.len(), [Vec3::zeros(); 2]);
+        self.partition.threads = 0;
+        self.incidence_of = None;
     }
 }
 

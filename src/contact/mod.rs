@@ -8,10 +8,12 @@ mod contacts;
 mod facet_contacts;
 mod frame;
 pub mod full;
+mod partition;
 
 pub use contacts::{pair_key, Contact, Contacts, NO_LAW};
 pub use facet_contacts::{FacetContact, FacetContacts, WallInteraction};
 pub use frame::{initial_axes, Frame, FrameFlags, FrameStep};
+pub use partition::Partition;
 
 /// Where each entry of a merged list comes from: an old entry (its index) or a new candidate
 /// (its index), see [`merge_plan`].

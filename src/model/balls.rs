@@ -185,6 +185,7 @@ impl Balls {
     /// Mass seen by a contact: infinite (returned as `None`) when every translation is fixed.
     /// A pebble (whose own DOFs are all fixed) sees its clump's mass, kept in its
     /// `inertial_mass` (infinite when the clump's translations are all fixed).
+    #[inline]
     pub fn contact_mass(&self, i: usize) -> Option<Real> {
         if self.is_pebble(i) {
             self.inertial_mass[i]

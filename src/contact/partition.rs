@@ -1,0 +1,204 @@
+//! The split of the ball-ball contact list between threads for the frame-free force loop
+//! ([`crate::contact::ball_ball::update_history_run`] with its scatter), such that every ball
+//! still sums its contacts in list order: the same sums, bit for bit, for any number of
+//! threads.
+//!
+//! The balls are cut into `T` ranges of consecutive indices, at contacts' first balls so that
+//! each range holds about as many contacts (by first ball) as the others. The list is sorted
+//! by pair `(a, b)`, so the contacts whose ball `a` lies in range `r` form one segment of it.
+//! A contact is *internal* when `b` lies in the same range as `a`, *crossing* when `b` lies in
+//! a later range. For a ball `i` of range `r`, list order puts first the crossing contacts
+//! coming in from earlier ranges (`b = i`, `a` smaller than the range's first ball), then its
+//! internal contacts, then the crossing contacts going out to later ranges (`a = i`, `b` beyond
+//! the range's end). So thread `r` can sum, for its balls only: incoming crossing contacts,
+//! its segment's internal contacts (computed and added run by run), outgoing crossing
+//! contacts, once every crossing contact's force is known (a first parallel pass).
+
+use super::Contact;
+
+/// The split of a contact list into ranges of balls (module documentation).
+#[derive(Clone, Debug, Default)]
+pub struct Partition {
+    /// For how many threads it was made (0: to be made).
+    pub threads: usize,
+    /// First ball of each range, and one past the last ball of the last (`threads + 1`).
+    pub balls: Vec<u32>,
+    /// First contact of each range's segment of the list, and the list's length.
+    pub segments: Vec<usize>,
+    /// The crossing contacts (indices into the list, in list order).
+    pub crossing: Vec<u32>,
+    /// First entry of `crossing` whose ball `a` lies in each range, and `crossing.len()`.
+    pub crossing_of: Vec<usize>,
+    /// Where the list is cut for the first pass (over the crossing contacts only): about as
+    /// many crossing contacts in each share (contact indices, first 0, last the length).
+    pub shares: Vec<usize>,
+    /// First entry of `crossing` in each share, and `crossing.len()`.
+    pub crossing_shares: Vec<usize>,
+    /// Work of the contacts before each one (prefix sums; one more entry than contacts).
+    work: Vec<u64>,
+}
+
+/// Work counted for an inactive contact (a distance test) when the list is split.
+pub const IDLE_COST: u64 = 1;
+/// Work counted for an active contact (geometry and force) when the list is split.
+pub const ACTIVE_COST: u64 = 5;
+
+impl Partition {
+    /// Splits `list` (sorted by pair) over `balls` balls for `threads` threads, so that the
+    /// ranges hold about as much internal work each; then cuts the crossing contacts into as
+    /// many shares of equal work for the first pass. A contact's work is counted as
+    /// [`IDLE_COST`] when it is inactive (a distance test) and [`ACTIVE_COST`] when active (a
+    /// force), from its activity at the last cycle. O(contacts + threads log contacts).
+    pub fn build(&mut self, list: &[Contact], balls: usize, threads: usize) {
+        let threads = threads.max(1);
+        self.threads = threads;
+        let cost = |c: &Contact| if c.active { ACTIVE_COST } else { IDLE_COST };
+        let mut work = std::mem::take(&mut self.work);
+        work.clear();
+        work.push(0);
+        let mut total = 0;
+        for c in list {
+            total += cost(c);
+            work.push(total);
+        }
+        let at_work = |w: u64| work.partition_point(|&x| x < w).min(list.len());
+        // first cut: equal shares of work; second: equal shares of internal work, given the
+        // crossing contacts' work the first cut found in each range
+        let mut targets: Vec<usize> = (0..=threads)
+            .map(|t| at_work(t as u64 * total / threads as u64))
+            .collect();
+        targets[threads] = list.len();
+        self.cut(list, balls, &targets);
+        if threads > 1 {
+            let crossing_work = |r: usize| -> u64 {
+                self.crossing[self.crossing_of[r]..self.crossing_of[r + 1]]
+                    .iter()
+                    .map(|&k| cost(&list[k as usize]))
+                    .sum()
+            };
+            let all: u64 = (0..threads).map(crossing_work).sum();
+            let internal = (total - all) / threads as u64;
+            let mut outgoing = 0;
+            for t in 1..threads {
+                outgoing += crossing_work(t - 1);
+                targets[t] = at_work(t as u64 * internal + outgoing);
+            }
+            self.cut(list, balls, &targets);
+        }
+        self.work = work;
+        // the first pass's shares: equal work of crossing contacts
+        let mut sum = 0;
+        let prefix: Vec<u64> = std::iter::once(0)
+            .chain(self.crossing.iter().map(|&k| {
+                sum += cost(&list[k as usize]);
+                sum
+            }))
+            .collect();
+        self.crossing_shares.clear();
+        self.crossing_shares.extend((0..=threads).map(|t| {
+            prefix
+                .partition_point(|&x| x < t as u64 * sum / threads as u64)
+                .min(self.crossing.len())
+        }));
+        self.crossing_shares[threads] = self.crossing.len();
+        self.shares.clear();
+        self.shares.push(0);
+        for t in 1..threads {
+            let at = self
+                .crossing
+                .get(self.crossing_shares[t])
+                .map_or(list.len(), |&k| k as usize);
+            self.shares.push(at.max(self.shares[t - 1]));
+        }
+        self.shares.push(list.len());
+    }
+
+    /// Cuts the balls at the first balls of the contacts at `targets` (contact indices, first
+    /// 0, last the list's length) and finds the segments and the crossing contacts.
+    fn cut(&mut self, list: &[Contact], balls: usize, targets: &[usize]) {
+        let threads = targets.len() - 1;
+        self.balls.clear();
+        self.balls.push(0);
+        for &at in &targets[1..threads] {
+            let cut = list.get(at).map_or(balls as u32, |c| c.a);
+            let previous = *self.balls.last().unwrap_or(&0);
+            self.balls.push(cut.max(previous));
+        }
+        self.balls.push(balls as u32);
+        self.segments.clear();
+        self.segments.extend(
+            self.balls
+                .iter()
+                .map(|&i| list.partition_point(|c| c.a < i)),
+        );
+        self.crossing.clear();
+        self.crossing_of.clear();
+        for r in 0..threads {
+            self.crossing_of.push(self.crossing.len());
+            let end = self.balls[r + 1];
+            let segment = self.segments[r]..self.segments[r + 1];
+            self.crossing
+                .extend(segment.filter(|&k| list[k].b >= end).map(|k| k as u32));
+        }
+        self.crossing_of.push(self.crossing.len());
+    }
+
+    /// The range of balls `r`.
+    #[inline]
+    pub fn range(&self, r: usize) -> std::ops::Range<usize> {
+        self.balls[r] as usize..self.balls[r + 1] as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every contact is in exactly one segment (that of its ball `a`), is crossing exactly
+    /// when `b` lies beyond its range, and the ranges tile the balls; checked against a
+    /// direct classification for several thread counts.
+    #[test]
+    fn the_split_covers_every_contact_once_and_finds_the_crossing_ones() {
+        let pairs = [
+            (0, 1),
+            (0, 7),
+            (1, 2),
+            (2, 3),
+            (2, 9),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (5, 8),
+            (6, 7),
+            (7, 8),
+            (8, 9),
+        ];
+        let list: Vec<Contact> = pairs.iter().map(|&(a, b)| Contact::new(a, b, 0)).collect();
+        for threads in 1..=5 {
+            let mut p = Partition::default();
+            p.build(&list, 10, threads);
+            assert_eq!(p.balls.len(), threads + 1);
+            assert_eq!((p.balls[0], p.balls[threads]), (0, 10));
+            assert!(p.balls.windows(2).all(|w| w[0] <= w[1]));
+            let range_of = |i: u32| (0..threads).find(|&r| p.range(r).contains(&(i as usize)));
+            let mut crossing = vec![];
+            for (k, c) in list.iter().enumerate() {
+                let r = range_of(c.a).unwrap();
+                assert!(p.segments[r] <= k && k < p.segments[r + 1], "{threads} {k}");
+                if range_of(c.b) != Some(r) {
+                    crossing.push(k as u32);
+                }
+            }
+            assert_eq!(p.crossing, crossing, "{threads} threads");
+            assert_eq!(p.segments[threads], list.len());
+            assert_eq!(p.crossing_of[threads], crossing.len());
+            // the first pass's shares cover the list and hold the crossing contacts in order
+            assert_eq!((p.shares[0], p.shares[threads]), (0, list.len()));
+            for t in 0..threads {
+                let share = p.shares[t]..p.shares[t + 1];
+                let mine = &p.crossing[p.crossing_shares[t]..p.crossing_shares[t + 1]];
+                assert!(mine.iter().all(|&k| share.contains(&(k as usize))));
+            }
+        }
+    }
+}
