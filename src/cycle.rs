@@ -244,34 +244,46 @@ impl Model {
         let part = &contacts.partition;
         let segments = &part.segments;
         let ball_bounds: Vec<usize> = part.balls.iter().map(|&i| i as usize).collect();
-        let crossing_bounds = &part.crossing_of;
-        // 1. the crossing contacts, in shares of about as many each
+        // 1. the crossing contacts, in shares of about as much work each; each share keeps
+        // its active ones (the others add nothing), in list order
         let crossing_out = &mut contacts.crossing_out;
-        crossing_out.clear();
-        crossing_out.resize(part.crossing.len(), Crossing::default());
+        crossing_out.resize_with(threads, Vec::new);
         let (shares, crossing_shares) = (&part.shares, &part.crossing_shares);
         let mut interpenetrating = (
             split(&mut contacts.list, shares),
             split(&mut contacts.out, shares),
-            split(crossing_out, crossing_shares),
+            crossing_out,
         )
             .into_par_iter()
             .enumerate()
-            .map(|(t, (list, out, crossing))| {
-                let (first, ks) = (shares[t], &part.crossing[crossing_shares[t]..]);
+            .map(|(t, (list, out, found))| {
+                found.clear();
+                let first = shares[t];
+                let ks = &part.crossing[crossing_shares[t]..crossing_shares[t + 1]];
                 let mut interpenetrating = false;
-                for (x, &k) in crossing.iter_mut().zip(ks) {
-                    let (c, o) = (&mut list[k as usize - first], &mut out[k as usize - first]);
-                    let (overlap, [f, p]) = update_frame_free(c, o, balls, laws, dt);
-                    let (a, b) = (c.a as usize, c.b as usize);
-                    interpenetrating |= c.active
-                        && (overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan());
-                    *x = Crossing {
-                        a: c.a,
-                        b: c.b,
-                        force: f,
-                        point: p,
-                    };
+                for run in ks.chunks(HISTORY_RUN) {
+                    let mut near = [0u32; HISTORY_RUN];
+                    let mut n = 0;
+                    for &k in run {
+                        near[n] = k - first as u32;
+                        n += ball_ball::near(&list[(k as usize) - first], balls) as usize;
+                    }
+                    for &k in &near[..n] {
+                        let (c, o) = (&mut list[k as usize], &mut out[k as usize]);
+                        let (overlap, [f, p]) = update_frame_free(c, o, balls, laws, dt);
+                        if !c.active {
+                            continue;
+                        }
+                        let (a, b) = (c.a as usize, c.b as usize);
+                        interpenetrating |=
+                            overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan();
+                        found.push(Crossing {
+                            a: c.a,
+                            b: c.b,
+                            force: f,
+                            point: p,
+                        });
+                    }
                 }
                 interpenetrating
             })
@@ -293,8 +305,9 @@ impl Model {
                     moment,
                     first,
                 };
-                for x in crossing_out[..crossing_bounds[r]]
+                for x in crossing_out
                     .iter()
+                    .flatten()
                     .filter(|x| (first..end).contains(&(x.b as usize)))
                 {
                     s.add(
@@ -313,7 +326,11 @@ impl Model {
                     interpenetrating |=
                         update_history_run(l, o, balls, laws, dt, end as u32, Some(&mut s));
                 }
-                for x in &crossing_out[crossing_bounds[r]..crossing_bounds[r + 1]] {
+                for x in crossing_out
+                    .iter()
+                    .flatten()
+                    .filter(|x| (first..end).contains(&(x.a as usize)))
+                {
                     s.add(
                         x.a as usize,
                         &x.force,
@@ -520,8 +537,8 @@ impl Model {
     }
 }
 
-/// A crossing contact's balls, force on b and contact point (zero when inactive), kept between
-/// the two passes of [`Model::history_forces`].
+/// An active crossing contact's balls, force on b and contact point, kept between the two
+/// passes of [`Model::history_forces`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Crossing {
     a: u32,

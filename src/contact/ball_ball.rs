@@ -332,22 +332,14 @@ pub fn update_history_run(
     mut scatter: Option<&mut Scatter>,
 ) -> bool {
     debug_assert!(list.len() <= HISTORY_RUN && list.len() == out.len());
-    let mut near = [0u16; HISTORY_RUN];
+    let mut near_ones = [0u16; HISTORY_RUN];
     let mut n = 0;
     for (k, c) in list.iter().enumerate() {
-        let (a, b) = (c.a as usize, c.b as usize);
-        near[n] = k as u16;
-        n += ((c.b < end)
-            & (c.active
-                || !clearly_apart(
-                    &balls.pos[a],
-                    &balls.pos[b],
-                    balls.radius[a],
-                    balls.radius[b],
-                ))) as usize;
+        near_ones[n] = k as u16;
+        n += ((c.b < end) & near(c, balls)) as usize;
     }
     let mut interpenetrating = false;
-    for &k in &near[..n] {
+    for &k in &near_ones[..n] {
         let (c, o) = (&mut list[k as usize], &mut out[k as usize]);
         let (overlap, [f, p]) = update_frame_free(c, o, balls, laws, dt);
         if !c.active {
@@ -361,6 +353,21 @@ pub fn update_history_run(
         }
     }
     interpenetrating
+}
+
+/// True when a contact needs its update: active, or its balls not clearly apart (a
+/// frame-free contact that is neither is left as it is by [`update`]).
+#[inline]
+pub fn near(c: &Contact, balls: &Balls) -> bool {
+    let (a, b) = (c.a as usize, c.b as usize);
+    // (`|`, not `||`: no branch)
+    c.active
+        | !clearly_apart(
+            &balls.pos[a],
+            &balls.pos[b],
+            balls.radius[a],
+            balls.radius[b],
+        )
 }
 
 /// [`update`] of a contact whose model is frame-free: returns the overlap and the entry

@@ -99,8 +99,9 @@ pub struct Contacts {
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
     pub partition: super::Partition,
-    /// The crossing contacts' forces between the two passes of that loop.
-    pub(crate) crossing_out: Vec<crate::cycle::Crossing>,
+    /// The active crossing contacts' forces between the two passes of that loop, one list
+    /// per share of the first pass.
+    pub(crate) crossing_out: Vec<Vec<crate::cycle::Crossing>>,
 }
 
 impl Contacts {
