@@ -224,7 +224,7 @@ impl Model {
     /// crossing contacts, its internal ones (computed on the way) and its outgoing ones. Every
     /// ball thus sums its contacts in list order: the same result for any number of threads.
     fn history_forces(&mut self, dt: f64) {
-        use ball_ball::{update_frame_free, update_history_run, Scatter, HISTORY_RUN};
+        use ball_ball::{update_active, update_history_run, Scatter, HISTORY_RUN};
         let threads = if self.contacts.list.len() >= PARALLEL_CONTACTS {
             rayon::current_num_threads()
         } else {
@@ -269,14 +269,13 @@ impl Model {
                         n += ball_ball::near(&list[(k as usize) - first], balls) as usize;
                     }
                     for &k in &near[..n] {
-                        let (c, o) = (&mut list[k as usize], &mut out[k as usize]);
-                        let (overlap, [f, p]) = update_frame_free(c, o, balls, laws, dt);
-                        if !c.active {
+                        let c = &mut list[k as usize];
+                        let Some((deep, [f, p])) =
+                            update_active(c, &mut out[k as usize], balls, laws, dt)
+                        else {
                             continue;
-                        }
-                        let (a, b) = (c.a as usize, c.b as usize);
-                        interpenetrating |=
-                            overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan();
+                        };
+                        interpenetrating |= deep;
                         found.push(Crossing {
                             a: c.a,
                             b: c.b,
@@ -305,19 +304,17 @@ impl Model {
                     moment,
                     first,
                 };
-                for x in crossing_out
-                    .iter()
-                    .flatten()
-                    .filter(|x| (first..end).contains(&(x.b as usize)))
-                {
-                    s.add(
-                        x.b as usize,
-                        &x.force,
-                        &x.point,
-                        &balls.pos[x.b as usize],
-                        false,
-                    );
-                }
+                // a crossing contact's force on its ball in this range: `b` for the incoming
+                // ones (added), `a` for the outgoing ones (subtracted)
+                let add_crossing = |s: &mut Scatter, outgoing: bool| {
+                    for x in crossing_out.iter().flatten() {
+                        let i = if outgoing { x.a } else { x.b } as usize;
+                        if (first..end).contains(&i) {
+                            s.add(i, &x.force, &x.point, &balls.pos[i], outgoing);
+                        }
+                    }
+                };
+                add_crossing(&mut s, false);
                 let mut interpenetrating = false;
                 for (l, o) in list
                     .chunks_mut(HISTORY_RUN)
@@ -326,19 +323,7 @@ impl Model {
                     interpenetrating |=
                         update_history_run(l, o, balls, laws, dt, end as u32, Some(&mut s));
                 }
-                for x in crossing_out
-                    .iter()
-                    .flatten()
-                    .filter(|x| (first..end).contains(&(x.a as usize)))
-                {
-                    s.add(
-                        x.a as usize,
-                        &x.force,
-                        &x.point,
-                        &balls.pos[x.a as usize],
-                        true,
-                    );
-                }
+                add_crossing(&mut s, true);
                 interpenetrating
             })
             .reduce(|| false, |x, y| x | y);

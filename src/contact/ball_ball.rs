@@ -340,13 +340,12 @@ pub fn update_history_run(
     }
     let mut interpenetrating = false;
     for &k in &near_ones[..n] {
-        let (c, o) = (&mut list[k as usize], &mut out[k as usize]);
-        let (overlap, [f, p]) = update_frame_free(c, o, balls, laws, dt);
-        if !c.active {
+        let c = &mut list[k as usize];
+        let Some((deep, [f, p])) = update_active(c, &mut out[k as usize], balls, laws, dt) else {
             continue;
-        }
+        };
         let (a, b) = (c.a as usize, c.b as usize);
-        interpenetrating |= overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan();
+        interpenetrating |= deep;
         if let Some(s) = scatter.as_deref_mut() {
             s.add(a, &f, &p, &balls.pos[a], true);
             s.add(b, &f, &p, &balls.pos[b], false);
@@ -368,6 +367,28 @@ pub fn near(c: &Contact, balls: &Balls) -> bool {
             balls.radius[a],
             balls.radius[b],
         )
+}
+
+/// [`update_frame_free`] that returns, for a contact active after the update, whether it
+/// interpenetrates (overlap larger than the smaller radius, or NaN) and its force on b and
+/// contact point; None for an inactive one.
+#[inline]
+pub fn update_active(
+    c: &mut Contact,
+    out: &mut [Vec3; 2],
+    balls: &Balls,
+    laws: &[ContactModel],
+    dt: Real,
+) -> Option<(bool, [Vec3; 2])> {
+    let (overlap, entry) = update_frame_free(c, out, balls, laws, dt);
+    if !c.active {
+        return None;
+    }
+    let (a, b) = (c.a as usize, c.b as usize);
+    Some((
+        overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan(),
+        entry,
+    ))
 }
 
 /// [`update`] of a contact whose model is frame-free: returns the overlap and the entry

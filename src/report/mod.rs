@@ -399,9 +399,15 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     write_full_mode_page(reports, summaries)?;
     topics::write_clumps_page(reports, summaries)?;
     topics::write_planar_page(reports, summaries)?;
-    // The performance page comes from `ballast bench`; rebuild it when its results exist.
+    // The performance page comes from `ballast bench`: its latest run here, or else the
+    // newest results committed under benches/results/.
     let bench = reports.join("bench").join("results.json");
-    if let Ok(text) = std::fs::read_to_string(&bench) {
+    let bench = if bench.exists() {
+        Some(bench)
+    } else {
+        topics::newest(Path::new("benches/results"), "settle_box_", ".json")
+    };
+    if let Some(text) = bench.and_then(|b| std::fs::read_to_string(b).ok()) {
         if let Ok(runs) = serde_json::from_str::<Vec<crate::bench::BenchRun>>(&text) {
             write_performance_page(reports, &runs)?;
         }

@@ -1041,6 +1041,9 @@ pub fn write_performance_page(
         }
     }
     let _ = write!(h, "<h2>Targets (issue #8)</h2>{}", table(&t));
+    if let Some(side) = side_by_side() {
+        h.push_str(&side);
+    }
     // Plots.
     let mut vs_n = Vec::new();
     for m in ["hertz", "hooke"] {
@@ -1140,38 +1143,39 @@ pub fn write_performance_page(
         "<h2>Where the time goes</h2><p>Wall time of each phase of the cycle over the whole run (a clock read between phases, \
          about ten reads per cycle). Motion: timestep and velocity Verlet for balls and walls (with the blow-up check); \
          detection: cell-grid broad phase and merge into the sorted contact lists; ball-ball contacts: geometry and force of \
-         every candidate pair (in parallel above 4,096 contacts); gather: forces and moments summed per ball over its contacts in \
-         list order (in parallel over balls above 4,096 contacts, bit-identical for any number of threads); walls: ball-facet \
+         every candidate pair (in parallel above 4,096 contacts), and for the history models also their sum into the balls \
+         (the gather column is then zero); gather: forces and moments summed per ball over its contacts in list order (in \
+         parallel over balls above 4,096 contacts, bit-identical for any number of threads); walls: ball-facet \
          geometry, resolution, force and gather; checks: the interpenetration scan, run only when a contact flags one.</p>{}",
         table(&p)
     );
     let _ = write!(
         h,
         "<h2>What limits it, and the next step</h2><ul>\
-         <li><b>Every candidate pair is visited every step.</b> A ball-ball contact record now holds only what persists (pair, \
-         model, activity, model state: {} bytes; it was 152 before this issue's second round; its local frame, {} more bytes, lives \
-         in a side array kept only when a frame-based model is in use; a ball-facet contact takes {}). The geometry is recomputed \
-         from the positions, the force and contact point live only in the gather's 48-byte entry. But a contact exists for every \
-         pair whose extents (boxes enlarged by the margin, 0.2 mm here) overlap: at N = 10,000 that is 6.3 candidate pairs per \
-         ball of which 2.2 touch, and the loop reads each record and both positions every step. Skipping records of pairs known \
-         to be apart (a dense 12-byte key array in front of the records) was slower (49-61 s against 40-42 s for the 152-byte \
-         records at 10k), because the hardware prefetcher no longer streams the records of the touching ones: the records must \
-         stay small and contiguous, not be skipped.</li>\
-         <li><b>Per-contact arithmetic.</b> A touching Hertz contact costs roughly 40 ns on this machine (one thread; the loop's time at \
-         10k less about 3 ns per pair apart): a chain of \
-         dependent square roots and divisions (|d|, √(R*δ), √(S_n m*), √(S_t m*), then the Coulomb test), on a branchy path. \
-         √(S_t m*) = √(S_n m*) √(4G*/E*) would save one root, at the price of a different round-off (the chaotic settle-box \
-         snapshots would have to be re-baselined).</li>\
-         <li><b>The gather</b> reads a 48-byte entry per candidate pair and side, active or not (an inactive one is zero, so the \
-         sums are those over the active contacts); skipping the inactive ones on a dense activity flag was slower (6.7 s to \
-         9.8 s at 10k: an unpredictable branch). Next: an incidence list of the touching pairs only, rebuilt when activity changes.</li>\
-         <li><b>Sequential phases.</b> The broad phase (cell sort, pair search, merge) and the associative resolution of wall \
-         contacts run on one thread; the motion step, the rebuild test, the ball-ball loop, the gather and the wall geometry and \
-         forces are parallel. This VM's two vCPUs slow each other by 20-30 % when both are busy (RESULTS.md), which caps the \
-         two-thread speed-up below 2 for every code.</li>\
-         <li><b>Memory.</b> Per candidate pair: the record twice (the merge writes a new list next to the old one), its gather \
-         entry, two incidence entries, the merge plan and the broad phase's pair: about 200 bytes, times 6.3 pairs per ball. \
-         Next: merge in place, a smaller margin for this scene (fewer candidates, more rebuilds).</li></ul>",
+         <li><b>Every candidate pair is visited every step.</b> A ball-ball contact record holds only what persists (pair, \
+         model, activity, model state: {} bytes; 152 before this issue's second round; a frame-based model's local frame, {} \
+         more bytes, lives in a side array; a ball-facet contact takes {}). A contact exists for every pair whose extents \
+         (boxes enlarged by the margin, 0.2 mm here) overlap: at N = 10,000, 6.3 candidate pairs per ball of which 2.2 touch. \
+         For the history models the loop goes in runs of 512 records: a branch-free pass lists the pairs not clearly apart, a \
+         second computes their forces and adds each at once to its two balls (third round: settle-box Hertz 10k, one thread, \
+         36.9 s to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). The \
+         records are still streamed every step: 3.5 MB at 10k, 17.6 MB at 50k, more than the caches hold, which is most of \
+         the cost's growth with N.</li>\
+         <li><b>Per-contact arithmetic.</b> A touching Hertz contact costs about 30 ns (one thread): a chain of dependent \
+         square roots (|d|, √(R*δ), √(S_n m*)) and the Coulomb test. Taking one reciprocal instead of three divisions for the \
+         normal and for the slip, and √(S_t m*) = √(S_n m*) √(4G*/E*) instead of a third root, gained nothing measurable \
+         (27.1 s against 25.9 s at 10k, within this VM's noise) and would change the round-off, so it was not kept: the \
+         loop is not bound by the divider but by the dependency chain and the memory stream.</li>\
+         <li><b>Two threads.</b> The balls are cut into two ranges of equal work and each range sums its contacts in list \
+         order, but the contacts that cross from one range to the other (13 % of the pairs at 10k: ball indices lose their \
+         spatial order as the bed settles) are computed first, in a pass that reads their records out of order. The broad \
+         phase (cell sort, pair search, merge), the associative resolution of wall contacts and the wall gather run on one \
+         thread, and the law of motion gains little from a second thread (it streams memory). This VM's two vCPUs slow each \
+         other by 20-30 % when both are busy (RESULTS.md). Next: renumber the balls along a space-filling curve at rebuilds \
+         (fewer crossing pairs, and neighbours close in memory, which also serves the 50k case), then a parallel broad phase.</li>\
+         <li><b>Memory.</b> Per candidate pair: the record twice (the merge writes a new list next to the old one), its \
+         48-byte force entry, the merge plan and the broad phase's pair; the incidence list is built only for the gather of \
+         the frame-based models. Next: merge in place, a smaller margin for this scene (fewer candidates, more rebuilds).</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
         std::mem::size_of::<crate::contact::Frame>(),
         std::mem::size_of::<crate::contact::FacetContact>(),
@@ -1180,6 +1184,85 @@ pub fn write_performance_page(
         reports.join("performance.html"),
         page("Performance: settle-box against LIGGGHTS", &h),
     )
+}
+
+/// The newest file of `dir` whose name starts with `prefix` and ends with `suffix` (names
+/// carry the date, so the newest sorts last).
+pub(crate) fn newest(dir: &Path, prefix: &str, suffix: &str) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix))
+        })
+        .max()
+}
+
+/// The table of the newest side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh,
+/// its results.tsv committed as benches/results/peers_*.tsv), or None.
+fn side_by_side() -> Option<String> {
+    let path = newest(Path::new("benches/results"), "peers_", ".tsv")?;
+    let text = std::fs::read_to_string(&path).ok()?;
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next()?.split('\t').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name);
+    let (code, model, n, par, mps, pp, mean_z) = (
+        col("code")?,
+        col("model")?,
+        col("N")?,
+        col("par")?,
+        col("Mps_s")?,
+        col("pp")?,
+        col("mean_z")?,
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    let mut t = vec![[
+        "model",
+        "N",
+        "threads / processes",
+        "LIGGGHTS (Mps/s)",
+        "ballast (Mps/s)",
+        "ratio",
+        "contacts LIGGGHTS / ballast",
+        "mean z (mm) LIGGGHTS / ballast",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for b in rows.iter().filter(|r| r.get(code) == Some(&"ballast")) {
+        let Some(l) = rows.iter().find(|r| {
+            r.get(code) == Some(&"liggghts")
+                && [model, n, par].iter().all(|&c| r.get(c) == b.get(c))
+        }) else {
+            continue;
+        };
+        let num = |r: &Vec<&str>, c: usize| r.get(c).and_then(|x| x.parse::<f64>().ok());
+        let (lm, bm) = (num(l, mps)?, num(b, mps)?);
+        t.push(vec![
+            b[model].into(),
+            b[n].into(),
+            b[par].into(),
+            format!("{lm:.3}"),
+            format!("{bm:.3}"),
+            format!("{:.2}", bm / lm),
+            format!("{} / {}", l[pp], b[pp]),
+            format!(
+                "{:.4} / {:.4}",
+                num(l, mean_z)? * 1e3,
+                num(b, mean_z)? * 1e3
+            ),
+        ]);
+    }
+    Some(format!(
+        "<h2>Side by side on this machine</h2><p>LIGGGHTS 3.8.0 (Debian's package) and ballast run one after the other on \
+         the same scenes by <code>benches/peers/run.sh</code> ({}): LIGGGHTS's loop time from its log, ballast's from \
+         <code>ballast bench-one</code>. These LIGGGHTS figures were measured in the same hour as ballast's, so the ratio \
+         does not depend on how busy the VM was on another day; RESULTS.md's figures (the table above) are the reference \
+         the targets are stated against.</p>{}",
+        path.display(),
+        table(&t)
+    ))
 }
 
 /// The performance page before any benchmark has run.
