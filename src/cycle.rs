@@ -135,6 +135,28 @@ impl Model {
     /// the resultant force and moment of each body, gathered in contact order so that the
     /// result is the same for any number of threads.
     pub fn force_displacement(&mut self, dt: f64) {
+        let t = self.clock();
+        let t = if !self.planar && self.laws.iter().all(|l| l.frame_free()) {
+            // forces and their sums into the balls in one loop: no gather
+            self.history_forces(dt);
+            self.lap(t, |p| &mut p.contacts)
+        } else {
+            self.general_forces(dt);
+            let t = self.lap(t, |p| &mut p.contacts);
+            self.gather();
+            self.lap(t, |p| &mut p.gather)
+        };
+        self.wall_forces(dt);
+        if !self.clumps.is_empty() {
+            self.clumps.gather(&self.balls);
+        }
+        self.lap(t, |p| &mut p.walls);
+    }
+
+    /// The ball-ball forces of every contact (any contact model, 3D or 2D), written to
+    /// [`crate::contact::Contacts::out`] (in parallel above 4,096 contacts); [`Model::gather`]
+    /// sums them into the balls.
+    fn general_forces(&mut self, dt: f64) {
         let balls = &self.balls;
         let laws = &self.laws;
         let flags = self.settings.frame;
@@ -158,14 +180,6 @@ impl Model {
                     && (overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
                         || overlap.is_nan())
             };
-        let t = self.clock();
-        if !planar && laws.iter().all(|l| l.frame_free()) {
-            self.history_forces(dt);
-            let t = self.lap(t, |p| &mut p.contacts);
-            self.wall_forces(dt);
-            self.lap(t, |p| &mut p.walls);
-            return;
-        }
         let contacts = &mut self.contacts;
         debug_assert_eq!(contacts.out.len(), contacts.list.len());
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
@@ -206,14 +220,6 @@ impl Model {
                 .map(|p| update((p, Side::Frame(None))))
                 .fold(false, |x, y| x | y)
         };
-        let t = self.lap(t, |p| &mut p.contacts);
-        self.gather();
-        let t = self.lap(t, |p| &mut p.gather);
-        self.wall_forces(dt);
-        if !self.clumps.is_empty() {
-            self.clumps.gather(&self.balls);
-        }
-        self.lap(t, |p| &mut p.walls);
     }
 
     /// The ball-ball forces when every contact model is frame-free (3D): runs of
@@ -243,7 +249,7 @@ impl Model {
         let (balls, laws) = (&self.balls, &self.laws);
         let part = &contacts.partition;
         let segments = &part.segments;
-        let ball_bounds: Vec<usize> = part.balls.iter().map(|&i| i as usize).collect();
+        let ball_bounds = &part.balls;
         // 1. the crossing contacts, in shares of about as much work each; each share keeps
         // its active ones (the others add nothing), in list order
         let crossing_out = &mut contacts.crossing_out;
@@ -292,8 +298,8 @@ impl Model {
         interpenetrating |= (
             split(&mut contacts.list, segments),
             split(&mut contacts.out, segments),
-            split(&mut force, &ball_bounds),
-            split(&mut moment, &ball_bounds),
+            split(&mut force, ball_bounds),
+            split(&mut moment, ball_bounds),
         )
             .into_par_iter()
             .enumerate()

@@ -398,3 +398,38 @@ fn scaled_clump_with_the_bound_is_stable_and_keeps_its_angular_momentum() {
     let exact = GlobalStiffness::assemble(&m).exact_critical();
     assert!(exact.dt >= 2.0 * (1.0 - 1e-12), "{}", exact.dt);
 }
+
+/// A clump resting on a floor through the frame-free contact models (their force loop has its
+/// own path, `Model::history_forces`): the tripod_rest case with `hooke-history` contacts
+/// instead of linear ones. At rest the floor carries the clump's weight, `F_z = m g` with
+/// m = 7.335461428e-03 kg (the case's exact sphere-minus-lens integral), and the centroid
+/// stays above the floor. Fails if the wall forces do not reach the clump.
+#[test]
+fn a_clump_rests_on_a_floor_with_a_history_model() {
+    let text = std::fs::read_to_string("cases/clumps/tripod_rest.toml")
+        .unwrap()
+        .replace(
+            "model = \"linear\"\nkn = 100000.0\nks = 100000.0\nfriction = 0.5\ndamp_n = 0.5\ndamp_s = 0.5",
+            "model = \"hooke-history\"\nkn = 100000.0\nks = 100000.0\ngamma_n = 10.0\ngamma_t = 10.0\nfriction = 0.5",
+        );
+    assert!(
+        text.contains("hooke-history"),
+        "the case's contact block changed"
+    );
+    let case = ballast::case::parse(&text, std::path::Path::new("cases/clumps/x.toml")).unwrap();
+    let mut m = case.build_model(None).unwrap();
+    while m.time < 0.25 {
+        m.cycle().unwrap();
+    }
+    let weight = 7.335461428e-3 * 9.81;
+    let fz = m.clumps.force[0].z;
+    assert!(
+        (fz - weight).abs() < 1e-3 * weight,
+        "floor force {fz} N against the weight {weight} N"
+    );
+    assert!(
+        m.clumps.pos[0].z > 0.004,
+        "centroid at {} m",
+        m.clumps.pos[0].z
+    );
+}

@@ -22,7 +22,7 @@ pub struct Partition {
     /// For how many threads it was made (0: to be made).
     pub threads: usize,
     /// First ball of each range, and one past the last ball of the last (`threads + 1`).
-    pub balls: Vec<u32>,
+    pub balls: Vec<usize>,
     /// First contact of each range's segment of the list, and the list's length.
     pub segments: Vec<usize>,
     /// The crossing contacts (indices into the list, in list order).
@@ -120,16 +120,16 @@ impl Partition {
         self.balls.clear();
         self.balls.push(0);
         for &at in &targets[1..threads] {
-            let cut = list.get(at).map_or(balls as u32, |c| c.a);
+            let cut = list.get(at).map_or(balls, |c| c.a as usize);
             let previous = *self.balls.last().unwrap_or(&0);
             self.balls.push(cut.max(previous));
         }
-        self.balls.push(balls as u32);
+        self.balls.push(balls);
         self.segments.clear();
         self.segments.extend(
             self.balls
                 .iter()
-                .map(|&i| list.partition_point(|c| c.a < i)),
+                .map(|&i| list.partition_point(|c| (c.a as usize) < i)),
         );
         self.crossing.clear();
         self.crossing_of.clear();
@@ -137,8 +137,11 @@ impl Partition {
             self.crossing_of.push(self.crossing.len());
             let end = self.balls[r + 1];
             let segment = self.segments[r]..self.segments[r + 1];
-            self.crossing
-                .extend(segment.filter(|&k| list[k].b >= end).map(|k| k as u32));
+            self.crossing.extend(
+                segment
+                    .filter(|&k| list[k].b as usize >= end)
+                    .map(|k| k as u32),
+            );
         }
         self.crossing_of.push(self.crossing.len());
     }
@@ -146,7 +149,7 @@ impl Partition {
     /// The range of balls `r`.
     #[inline]
     pub fn range(&self, r: usize) -> std::ops::Range<usize> {
-        self.balls[r] as usize..self.balls[r + 1] as usize
+        self.balls[r]..self.balls[r + 1]
     }
 }
 
