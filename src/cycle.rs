@@ -1,7 +1,7 @@
 //! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
 //! force-displacement.
 
-use crate::contact::{associative, ball_ball, ball_facet, full};
+use crate::contact::{associative, ball_ball, ball_facet, full, lanes};
 use crate::math::Vec3;
 use crate::model::{Model, ModelError, Resolution};
 use rayon::prelude::*;
@@ -230,7 +230,7 @@ impl Model {
     /// crossing contacts, its internal ones (computed on the way) and its outgoing ones. Every
     /// ball thus sums its contacts in list order: the same result for any number of threads.
     fn history_forces(&mut self, dt: f64) {
-        use ball_ball::{update_active, update_history_run, Scatter, HISTORY_RUN};
+        use ball_ball::{update_history_run, Scatter, HISTORY_RUN};
         let threads = if self.contacts.list.len() >= PARALLEL_CONTACTS {
             rayon::current_num_threads()
         } else {
@@ -274,21 +274,23 @@ impl Model {
                         near[n] = k - first as u32;
                         n += ball_ball::near(&list[(k as usize) - first], balls) as usize;
                     }
-                    for &k in &near[..n] {
-                        let c = &mut list[k as usize];
-                        let Some((deep, [f, p])) =
-                            update_active(c, &mut out[k as usize], balls, laws, dt)
-                        else {
-                            continue;
-                        };
-                        interpenetrating |= deep;
-                        found.push(Crossing {
-                            a: c.a,
-                            b: c.b,
-                            force: f,
-                            point: p,
-                        });
-                    }
+                    lanes::update_history(
+                        list,
+                        out,
+                        &near[..n],
+                        balls,
+                        laws,
+                        dt,
+                        |c, deep, f, p| {
+                            interpenetrating |= deep;
+                            found.push(Crossing {
+                                a: c.a,
+                                b: c.b,
+                                force: f,
+                                point: p,
+                            });
+                        },
+                    );
                 }
                 interpenetrating
             })

@@ -156,3 +156,130 @@ fn a_dragged_ball_sticks_then_slides_at_the_coulomb_limit() {
         assert!(c.force.x < 0.0, "the wall's friction opposes the drag");
     }
 }
+
+/// The four-lane update (`contact::lanes`) against the one-contact path
+/// (`ball_ball::update_frame_free`), bit for bit, on 203 random pairs (not a multiple of the
+/// lane count): both models mixed, sticking and sliding shear, contacts forming, active ones
+/// separating, a ball of fixed position (no contact mass), coincident centres.
+#[test]
+fn the_four_lane_update_gives_the_one_contact_path_bits() {
+    use ballast::case::generate::SplitMix64;
+    use ballast::contact::{ball_ball, lanes, Contact};
+    use ballast::model::Balls;
+    let laws = [
+        ContactModel::HertzHistory(HertzHistory::new(
+            HertzPair::of(5e6, 0.3, 5e6, 0.3),
+            0.5,
+            0.5,
+        )),
+        ContactModel::HookeHistory(HookeHistory {
+            kn: 500.0,
+            kt: 500.0 * 2.0 / 7.0,
+            gamma_n: 0.022,
+            gamma_t: 0.0063,
+            friction: 0.3,
+        }),
+    ];
+    let mut rng = SplitMix64::new(7);
+    let mut u = move |lo: Real, hi: Real| lo + (hi - lo) * rng.next_unit();
+    let mut balls = Balls::default();
+    let mut list = Vec::new();
+    for k in 0..203u32 {
+        let r = u(0.8e-3, 1.2e-3);
+        let mut a = BallSpec::at_rest(2 * k as u64, [0.0, 0.0, 0.0], r, 0);
+        // overlaps from -2 % to +2 % of r, in random directions
+        let (rb, d) = (u(0.8e-3, 1.2e-3), u(-0.02, 0.02));
+        let dir = Vec3::new(u(-1.0, 1.0), u(-1.0, 1.0), u(-1.0, 1.0)).normalize();
+        let mut b = BallSpec::at_rest(2 * k as u64 + 1, [0.0; 3], rb, 0);
+        b.pos = dir * (r + rb) * (1.0 - d);
+        if k == 17 {
+            b.pos = a.pos; // coincident centres
+        }
+        for s in [&mut a, &mut b] {
+            s.vel = Vec3::new(u(-0.5, 0.5), u(-0.5, 0.5), u(-0.5, 0.5));
+            s.spin = Vec3::new(u(-300.0, 300.0), u(-300.0, 300.0), u(-300.0, 300.0));
+        }
+        if k % 29 == 3 {
+            a.fixed = dof::TRANSLATION;
+        }
+        let (ia, ib) = (balls.push(&a, 2500.0), balls.push(&b, 2500.0));
+        let mut c = Contact::new(ia as u32, ib as u32, (k % 3 == 0) as u16);
+        // two thirds active, with a shear displacement that makes some slide
+        if k % 3 != 1 {
+            c.active = true;
+            c.state.shear = Vec3::new(u(-1.0, 1.0), u(-1.0, 1.0), u(-1.0, 1.0)) * u(0.0, 2e-5);
+        }
+        list.push(c);
+    }
+    let dt = 1e-5;
+    let zero = [Vec3::new(7.0, 7.0, 7.0); 2];
+    let (mut one, mut one_out) = (list.clone(), vec![zero; list.len()]);
+    let mut expected = Vec::new();
+    for (k, (c, out)) in one.iter_mut().zip(&mut one_out).enumerate() {
+        let (overlap, [f, p]) = ball_ball::update_frame_free(c, out, &balls, &laws, dt);
+        if c.active {
+            let deep = overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
+                || overlap.is_nan();
+            expected.push((k, deep, f, p));
+        }
+    }
+    let (mut four, mut four_out) = (list.clone(), vec![zero; list.len()]);
+    let ks: Vec<u32> = (0..list.len() as u32).collect();
+    let mut got = Vec::new();
+    lanes::update_history(
+        &mut four,
+        &mut four_out,
+        &ks,
+        &balls,
+        &laws,
+        dt,
+        |c, deep, f, p| got.push((c.a as usize / 2, deep, f, p)),
+    );
+    let bits = |v: &Vec3| v.map(|x| x.to_bits());
+    let (sheared, active) = (
+        one.iter()
+            .filter(|c| c.active && c.state.shear.norm() > 0.0)
+            .count(),
+        expected.len(),
+    );
+    assert!(
+        active > 100 && sheared > 50,
+        "{active} active, {sheared} with shear"
+    );
+    assert_eq!(got.len(), expected.len());
+    for ((k, deep, f, p), (k2, deep2, f2, p2)) in expected.iter().zip(&got) {
+        assert_eq!((k, deep, bits(f), bits(p)), (k2, deep2, bits(f2), bits(p2)));
+    }
+    for k in 0..list.len() {
+        assert_eq!(one[k].active, four[k].active, "contact {k}");
+        assert_eq!(
+            bits(&one[k].state.shear),
+            bits(&four[k].state.shear),
+            "contact {k}"
+        );
+        assert_eq!(
+            one_out[k].map(|v| bits(&v)),
+            four_out[k].map(|v| bits(&v)),
+            "contact {k}"
+        );
+    }
+    // the sample covers the Coulomb limit: some contact's shear force sits on it
+    let on_limit = one.iter().zip(&one_out).filter(|(c, o)| {
+        let n = (balls.pos[c.b as usize] - balls.pos[c.a as usize]).normalize();
+        let fn_ = o[0].dot(&n);
+        let ft = (o[0] - n * fn_).norm();
+        c.active && fn_ > 0.0 && (ft - laws_mu(c.law) * fn_).abs() <= 1e-9 * ft
+    });
+    assert!(
+        on_limit.count() > 10,
+        "too few sliding contacts in the sample"
+    );
+}
+
+fn laws_mu(law: u16) -> Real {
+    if law == 0 {
+        0.5
+    } else {
+        0.3
+    }
+}

@@ -332,25 +332,29 @@ pub fn update_history_run(
     mut scatter: Option<&mut Scatter>,
 ) -> bool {
     debug_assert!(list.len() <= HISTORY_RUN && list.len() == out.len());
-    let mut near_ones = [0u16; HISTORY_RUN];
+    let mut near_ones = [0u32; HISTORY_RUN];
     let mut n = 0;
     for (k, c) in list.iter().enumerate() {
-        near_ones[n] = k as u16;
+        near_ones[n] = k as u32;
         n += ((c.b < end) & near(c, balls)) as usize;
     }
     let mut interpenetrating = false;
-    for &k in &near_ones[..n] {
-        let c = &mut list[k as usize];
-        let Some((deep, [f, p])) = update_active(c, &mut out[k as usize], balls, laws, dt) else {
-            continue;
-        };
-        let (a, b) = (c.a as usize, c.b as usize);
-        interpenetrating |= deep;
-        if let Some(s) = scatter.as_deref_mut() {
-            s.add(a, &f, &p, &balls.pos[a], true);
-            s.add(b, &f, &p, &balls.pos[b], false);
-        }
-    }
+    super::lanes::update_history(
+        list,
+        out,
+        &near_ones[..n],
+        balls,
+        laws,
+        dt,
+        |c, deep, f, p| {
+            let (a, b) = (c.a as usize, c.b as usize);
+            interpenetrating |= deep;
+            if let Some(s) = scatter.as_deref_mut() {
+                s.add(a, &f, &p, &balls.pos[a], true);
+                s.add(b, &f, &p, &balls.pos[b], false);
+            }
+        },
+    );
     interpenetrating
 }
 

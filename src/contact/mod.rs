@@ -8,6 +8,7 @@ mod contacts;
 mod facet_contacts;
 mod frame;
 pub mod full;
+pub mod lanes;
 mod partition;
 
 pub use contacts::{pair_key, Contact, Contacts, NO_LAW};

@@ -1,0 +1,257 @@
+//! The frame-free ball-ball update ([`super::ball_ball::update`] with a history model) for
+//! [`LANES`] contacts at once: their inputs are copied into lane arrays, the arithmetic runs
+//! lane by lane in a loop the compiler turns into vector instructions (four square roots in
+//! one instruction), and the results are written back contact by contact, in order.
+//!
+//! Every lane performs exactly the operations of the one-contact path, in the same order
+//! (the geometry of [`super::ball_ball::geometry`], the coefficients of
+//! [`crate::law::history`], [`crate::law::history::world_step`]); the branches of that path
+//! become selects between both sides, each computed as the one-contact path would. Vector
+//! instructions round each lane as the scalar ones do (no fused multiply-add is formed), so
+//! the results are the same bits: the test
+//! `the_frame_free_force_loop_gives_the_general_loops_state` compares this path with the
+//! general one contact by contact.
+
+use super::Contact;
+use crate::law::{ContactModel, LawState};
+use crate::math::{Real, Vec3};
+use crate::model::Balls;
+
+/// Contacts per batch.
+pub const LANES: usize = 4;
+
+type Lane = [Real; LANES];
+type Lane3 = [Lane; 3];
+
+/// The inputs of a batch, one lane per contact.
+#[derive(Default)]
+struct Input {
+    pa: Lane3,
+    pb: Lane3,
+    ra: Lane,
+    rb: Lane,
+    va: Lane3,
+    vb: Lane3,
+    wa: Lane3,
+    wb: Lane3,
+    /// Shear displacement before the step (0 for a contact not active yet).
+    xi: Lane3,
+    /// The balls' contact masses ([`Balls::contact_mass`]; when None, the flag is false).
+    ma: Lane,
+    mb: Lane,
+    has_ma: [bool; LANES],
+    has_mb: [bool; LANES],
+    /// 1 for Hertz coefficients, 0 for constant ones.
+    hertz: [bool; LANES],
+    /// Hertz: `2 E*`, `8 G*`, damping factor.
+    e2: Lane,
+    g8: Lane,
+    damping: Lane,
+    /// Constant (Hooke) coefficients.
+    kn: Lane,
+    kt: Lane,
+    gn: Lane,
+    gt: Lane,
+    mu: Lane,
+}
+
+/// The results of a batch.
+#[derive(Default)]
+struct Output {
+    overlap: Lane,
+    force: Lane3,
+    point: Lane3,
+    xi: Lane3,
+}
+
+impl Input {
+    /// Copies contact `c` into lane `l`.
+    #[inline]
+    fn load(&mut self, l: usize, c: &Contact, balls: &Balls, laws: &[ContactModel]) {
+        // (l < LANES, a power of two: the mask spares the bounds checks)
+        let l = l & (LANES - 1);
+        let (a, b) = (c.a as usize, c.b as usize);
+        let xi = if c.active {
+            c.state.shear
+        } else {
+            Vec3::zeros()
+        };
+        let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+        let (va, vb) = (&balls.vel[a], &balls.vel[b]);
+        let (wa, wb) = (&balls.spin[a], &balls.spin[b]);
+        for d in 0..3 {
+            self.pa[d][l] = pa[d];
+            self.pb[d][l] = pb[d];
+            self.va[d][l] = va[d];
+            self.vb[d][l] = vb[d];
+            self.wa[d][l] = wa[d];
+            self.wb[d][l] = wb[d];
+            self.xi[d][l] = xi[d];
+        }
+        self.ra[l] = balls.radius[a];
+        self.rb[l] = balls.radius[b];
+        let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
+        self.has_ma[l] = ma.is_some();
+        self.has_mb[l] = mb.is_some();
+        self.ma[l] = ma.unwrap_or(0.0);
+        self.mb[l] = mb.unwrap_or(0.0);
+        match &laws[c.law as usize] {
+            ContactModel::HertzHistory(h) => {
+                self.hertz[l] = true;
+                self.e2[l] = 2.0 * h.pair.e_star;
+                self.g8[l] = 8.0 * h.pair.g_star;
+                self.damping[l] = h.damping;
+                self.mu[l] = h.friction;
+            }
+            ContactModel::HookeHistory(h) => {
+                self.hertz[l] = false;
+                self.kn[l] = h.kn;
+                self.kt[l] = h.kt;
+                self.gn[l] = h.gamma_n;
+                self.gt[l] = h.gamma_t;
+                self.mu[l] = h.friction;
+            }
+            // (callers pass frame-free models only; a lane left as it was computes a
+            // result nobody reads)
+            _ => debug_assert!(false, "not a frame-free model"),
+        }
+    }
+
+    /// The step of every lane (module documentation): written as one loop over the lanes
+    /// with no branch, so that it becomes vector instructions.
+    #[inline]
+    fn step(&self, dt: Real) -> Output {
+        let mut o = Output::default();
+        for l in 0..LANES {
+            // geometry: d = x_b - x_a, |d|, overlap, unit normal a -> b, contact point
+            let d = [
+                self.pb[0][l] - self.pa[0][l],
+                self.pb[1][l] - self.pa[1][l],
+                self.pb[2][l] - self.pa[2][l],
+            ];
+            let dist = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            let (ra, rb) = (self.ra[l], self.rb[l]);
+            let overlap = ra + rb - dist;
+            let apart = dist > 0.0;
+            let n = [
+                if apart { d[0] / dist } else { 0.0 },
+                if apart { d[1] / dist } else { 0.0 },
+                if apart { d[2] / dist } else { 1.0 },
+            ];
+            let radius = ra * rb / (ra + rb);
+            let (ca, cb) = (ra - 0.5 * overlap, rb - 0.5 * overlap);
+            // coefficients: Hertz (S_n = 2E* sqrt(R* d), S_t = 8G* sqrt(R* d)) or constant
+            // effective mass, as [`super::ball_ball::effective_mass`] (no mass: infinitely heavy)
+            let (ma, mb) = (self.ma[l], self.mb[l]);
+            let m = match (self.has_ma[l], self.has_mb[l]) {
+                (true, true) => ma * mb / (ma + mb),
+                (true, false) => ma,
+                (false, true) => mb,
+                (false, false) => 0.0,
+            };
+            let a = (radius * overlap).sqrt();
+            let (sn, st) = (self.e2[l] * a, self.g8[l] * a);
+            let hz = self.hertz[l];
+            let kn = if hz { (2.0 / 3.0) * sn } else { self.kn[l] };
+            let kt = if hz { st } else { self.kt[l] };
+            let gn = if hz {
+                self.damping[l] * (sn * m).sqrt()
+            } else {
+                self.gn[l]
+            };
+            let gt = if hz {
+                self.damping[l] * (st * m).sqrt()
+            } else {
+                self.gt[l]
+            };
+            // relative velocity of b at the contact point: v_b - v_a + n x (c_a w_a + c_b w_b)
+            let w = [
+                self.wa[0][l] * ca + self.wb[0][l] * cb,
+                self.wa[1][l] * ca + self.wb[1][l] * cb,
+                self.wa[2][l] * ca + self.wb[2][l] * cb,
+            ];
+            let v = [
+                (self.vb[0][l] - self.va[0][l]) + (n[1] * w[2] - n[2] * w[1]),
+                (self.vb[1][l] - self.va[1][l]) + (n[2] * w[0] - n[0] * w[2]),
+                (self.vb[2][l] - self.va[2][l]) + (n[0] * w[1] - n[1] * w[0]),
+            ];
+            let vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+            let vt = [v[0] - n[0] * vn, v[1] - n[1] * vn, v[2] - n[2] * vn];
+            // clamped normal force, shear spring turned into the tangent plane
+            let f_n = (kn * overlap - gn * vn).max(0.0);
+            let mut xi = [
+                self.xi[0][l] + vt[0] * dt,
+                self.xi[1][l] + vt[1] * dt,
+                self.xi[2][l] + vt[2] * dt,
+            ];
+            let xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+            xi = [xi[0] - n[0] * xn, xi[1] - n[1] * xn, xi[2] - n[2] * xn];
+            let ft = [-kt * xi[0], -kt * xi[1], -kt * xi[2]];
+            let limit = self.mu[l] * f_n;
+            let f2 = ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2];
+            let sliding = f2 > limit * limit;
+            // sliding: F_t on the Coulomb limit, xi = -F_t/k_t; sticking: F_t - g_t v_t
+            let scale = limit / f2.sqrt();
+            for k in 0..3 {
+                let slid = ft[k] * scale;
+                let xi_slid = if kt > 0.0 { -slid / kt } else { 0.0 };
+                let f_t = if sliding { slid } else { ft[k] - vt[k] * gt };
+                o.xi[k][l] = if sliding { xi_slid } else { xi[k] };
+                o.force[k][l] = n[k] * f_n + f_t;
+                o.point[k][l] = self.pa[k][l] + n[k] * ca;
+            }
+            o.overlap[l] = overlap;
+        }
+        o
+    }
+}
+
+/// Updates the contacts `list[k]` for `k` in `ks` (history models, 3D; each one active or
+/// with its balls not clearly apart), as [`super::ball_ball::update`] does one by one: a
+/// contact that overlaps becomes or stays active, with its new shear displacement and its
+/// force on b and contact point in `out[k]`; one that does not is released. Calls
+/// `active(c, deep, force, point)`, in the order of `ks`, for every contact active after its
+/// update (`deep`: overlap larger than the smaller radius, or NaN).
+pub fn update_history(
+    list: &mut [Contact],
+    out: &mut [[Vec3; 2]],
+    ks: &[u32],
+    balls: &Balls,
+    laws: &[ContactModel],
+    dt: Real,
+    mut active: impl FnMut(&Contact, bool, Vec3, Vec3),
+) {
+    let mut input = Input::default();
+    for batch in ks.chunks(LANES) {
+        // (a short batch repeats its first contact in the spare lanes, whose results are
+        // not used)
+        for l in 0..LANES {
+            let k = batch[if l < batch.len() { l } else { 0 }] as usize;
+            input.load(l, &list[k], balls, laws);
+        }
+        let o = input.step(dt);
+        for (l, &k) in batch.iter().enumerate() {
+            let (k, overlap) = (k as usize, o.overlap[l]);
+            let c = &mut list[k];
+            // (`overlap <= 0` false for NaN: such a contact stays active and is reported)
+            if overlap <= 0.0 {
+                if c.active {
+                    c.active = false;
+                    out[k] = [Vec3::zeros(); 2];
+                }
+                c.state = LawState::default();
+                continue;
+            }
+            if !c.active {
+                c.state = LawState::default();
+                c.active = true;
+            }
+            c.state.shear = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
+            let f = Vec3::new(o.force[0][l], o.force[1][l], o.force[2][l]);
+            let p = Vec3::new(o.point[0][l], o.point[1][l], o.point[2][l]);
+            out[k] = [f, p];
+            let deep = overlap > input.ra[l].min(input.rb[l]) || overlap.is_nan();
+            active(c, deep, f, p);
+        }
+    }
+}
