@@ -157,12 +157,12 @@ fn a_dragged_ball_sticks_then_slides_at_the_coulomb_limit() {
     }
 }
 
-/// The four-lane update (`contact::lanes`) against the one-contact path
+/// The lane update (`contact::lanes`, eight contacts at a time) against the one-contact path
 /// (`ball_ball::update_frame_free`), bit for bit, on 203 random pairs (not a multiple of the
 /// lane count): both models mixed, sticking and sliding shear, contacts forming, active ones
 /// separating, a ball of fixed position (no contact mass), coincident centres.
 #[test]
-fn the_four_lane_update_gives_the_one_contact_path_bits() {
+fn the_lane_update_gives_the_one_contact_path_bits() {
     use ballast::case::generate::SplitMix64;
     use ballast::contact::{ball_ball, lanes, Contact};
     use ballast::model::Balls;
@@ -223,12 +223,12 @@ fn the_four_lane_update_gives_the_one_contact_path_bits() {
             expected.push((k, deep, f, p));
         }
     }
-    let (mut four, mut four_out) = (list.clone(), vec![zero; list.len()]);
+    let (mut batched, mut batched_out) = (list.clone(), vec![zero; list.len()]);
     let ks: Vec<u32> = (0..list.len() as u32).collect();
     let mut got = Vec::new();
     lanes::update_history(
-        &mut four,
-        &mut four_out,
+        &mut batched,
+        &mut batched_out,
         &ks,
         &balls,
         &laws,
@@ -251,15 +251,15 @@ fn the_four_lane_update_gives_the_one_contact_path_bits() {
         assert_eq!((k, deep, bits(f), bits(p)), (k2, deep2, bits(f2), bits(p2)));
     }
     for k in 0..list.len() {
-        assert_eq!(one[k].active, four[k].active, "contact {k}");
+        assert_eq!(one[k].active, batched[k].active, "contact {k}");
         assert_eq!(
             bits(&one[k].state.shear),
-            bits(&four[k].state.shear),
+            bits(&batched[k].state.shear),
             "contact {k}"
         );
         assert_eq!(
             one_out[k].map(|v| bits(&v)),
-            four_out[k].map(|v| bits(&v)),
+            batched_out[k].map(|v| bits(&v)),
             "contact {k}"
         );
     }
