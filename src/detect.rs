@@ -129,16 +129,17 @@ impl BroadPhase {
         let push = |pairs: &mut Vec<(u32, u32)>, i: u32, j: u32| {
             pairs.push((i.min(j), i.max(j)));
         };
-        for cz in 0..nc[2] {
+        let (order, cell_start) = (&self.order, &self.cell_start);
+        // the pairs of one layer of cells (z = cz) and its forward neighbours
+        let layer = |cz: usize, pairs: &mut Vec<(u32, u32)>| {
             for cy in 0..nc[1] {
                 for cx in 0..nc[0] {
                     let c = index([cx, cy, cz]);
-                    let own =
-                        &self.order[self.cell_start[c] as usize..self.cell_start[c + 1] as usize];
+                    let own = &order[cell_start[c] as usize..cell_start[c + 1] as usize];
                     for (k, &i) in own.iter().enumerate() {
                         for &j in &own[k + 1..] {
                             if overlaps(i as usize, j as usize) {
-                                push(&mut self.pairs, i, j);
+                                push(pairs, i, j);
                             }
                         }
                     }
@@ -155,18 +156,36 @@ impl BroadPhase {
                             continue;
                         }
                         let d = index([x as usize, y as usize, z as usize]);
-                        let other = &self.order
-                            [self.cell_start[d] as usize..self.cell_start[d + 1] as usize];
+                        let other = &order[cell_start[d] as usize..cell_start[d + 1] as usize];
                         for &i in own {
                             for &j in other {
                                 if overlaps(i as usize, j as usize) {
-                                    push(&mut self.pairs, i, j);
+                                    push(pairs, i, j);
                                 }
                             }
                         }
                     }
                 }
             }
+        };
+        // The sorted list does not depend on the order the layers are visited in, so the
+        // layers may go in parallel.
+        if n >= crate::motion::PARALLEL_BALLS {
+            use rayon::prelude::*;
+            let layers: Vec<Vec<(u32, u32)>> = (0..nc[2])
+                .into_par_iter()
+                .map(|cz| {
+                    let mut pairs = Vec::new();
+                    layer(cz, &mut pairs);
+                    pairs
+                })
+                .collect();
+            self.pairs.extend(layers.into_iter().flatten());
+            self.pairs.par_sort_unstable();
+            return;
+        }
+        for cz in 0..nc[2] {
+            layer(cz, &mut self.pairs);
         }
         self.pairs.sort_unstable();
     }

@@ -15,11 +15,18 @@ fn model(dt: Real, gravity: Vec3, law: ContactModel) -> (Model, usize) {
 }
 
 /// The cell grid finds exactly the pairs an all-pairs test finds, for dense, polydisperse and
-/// sparse (one far-away ball: the grid must coarsen, not explode) scenes.
+/// sparse (one far-away ball: the grid must coarsen, not explode) scenes, and one large enough
+/// for the parallel build.
 #[test]
 fn broad_phase_equals_all_pairs() {
     let mut rng = SplitMix64::new(11);
-    for (n, spread, far) in [(1500, 0.1, false), (800, 0.05, true), (3, 0.02, false)] {
+    // (5000 balls: the layers of cells go in parallel)
+    for (n, spread, far) in [
+        (1500, 0.1, false),
+        (800, 0.05, true),
+        (3, 0.02, false),
+        (5000, 0.2, false),
+    ] {
         let mut pos: Vec<Vec3> = (0..n)
             .map(|_| Vec3::new(rng.next_unit(), rng.next_unit(), rng.next_unit()) * spread)
             .collect();
