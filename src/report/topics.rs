@@ -1161,18 +1161,25 @@ pub fn write_performance_page(
          36.9 s to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). The \
          records are still streamed every step: 3.5 MB at 10k, 17.6 MB at 50k, more than the caches hold, which is most of \
          the cost's growth with N.</li>\
-         <li><b>Per-contact arithmetic.</b> A touching Hertz contact costs about 30 ns (one thread): a chain of dependent \
-         square roots (|d|, √(R*δ), √(S_n m*)) and the Coulomb test. Taking one reciprocal instead of three divisions for the \
-         normal and for the slip, and √(S_t m*) = √(S_n m*) √(4G*/E*) instead of a third root, gained nothing measurable \
-         (27.1 s against 25.9 s at 10k, within this VM's noise) and would change the round-off, so it was not kept: the \
-         loop is not bound by the divider but by the dependency chain and the memory stream.</li>\
+         <li><b>Per-contact arithmetic.</b> The history update goes eight contacts at a time (fourth round, \
+         src/contact/lanes.rs): the inputs of eight touching pairs are copied into lane arrays and one branch-free loop \
+         computes them with vector instructions (AVX-512 here: eight square roots in one instruction; .cargo/config.toml \
+         builds for the building machine's processor), with the same bits as the one-contact path (tested). Settle-box \
+         Hertz 10k, one thread: 26.8 s to 23.2 s. At 50k it gains nothing (191 s against 190 s): there the loop waits on \
+         memory, not on arithmetic. Copying a lane's inputs is now the largest single cost of the loop (about a fifth of \
+         its samples): the velocities and spins of the two balls, read in no spatial order. Earlier (third round) one \
+         reciprocal instead of three divisions gained nothing measurable and would have changed the round-off.</li>\
          <li><b>Two threads.</b> The balls are cut into two ranges of equal work and each range sums its contacts in list \
          order, but the contacts that cross from one range to the other (13 % of the pairs at 10k: ball indices lose their \
          spatial order as the bed settles) are computed first, in a pass that reads their records out of order. The broad \
-         phase (cell sort, pair search, merge), the associative resolution of wall contacts and the wall gather run on one \
-         thread, and the law of motion gains little from a second thread (it streams memory). This VM's two vCPUs slow each \
+         phase's merge, the search for ball-facet candidates, the associative resolution of wall contacts and the wall \
+         gather run on one thread (the pair search and sort go in parallel since the fourth round), and the law of motion \
+         gains little from a second thread (it streams memory). At N = 1,000 (6,300 candidate pairs) two threads are \
+         slower than one: the per-step hand-over between threads costs more than the work it shares. This VM's two vCPUs slow each \
          other by 20-30 % when both are busy (RESULTS.md). Next: renumber the balls along a space-filling curve at rebuilds \
-         (fewer crossing pairs, and neighbours close in memory, which also serves the 50k case), then a parallel broad phase.</li>\
+         (fewer crossing pairs, and the two balls of a pair close in memory: the fourth round's 50k figures, unchanged by \
+         faster arithmetic, show that this is what the 50k case waits on), then the merge and the wall phase in parallel, \
+         and one thread below some 20,000 candidate pairs.</li>\
          <li><b>Memory.</b> Per candidate pair: the record twice (the merge writes a new list next to the old one), its \
          48-byte force entry, the merge plan and the broad phase's pair; the incidence list is built only for the gather of \
          the frame-based models. Next: merge in place, a smaller margin for this scene (fewer candidates, more rebuilds).</li></ul>",
