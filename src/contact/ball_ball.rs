@@ -373,28 +373,6 @@ pub fn near(c: &Contact, balls: &Balls) -> bool {
         )
 }
 
-/// [`update_frame_free`] that returns, for a contact active after the update, whether it
-/// interpenetrates (overlap larger than the smaller radius, or NaN) and its force on b and
-/// contact point; None for an inactive one.
-#[inline]
-pub fn update_active(
-    c: &mut Contact,
-    out: &mut [Vec3; 2],
-    balls: &Balls,
-    laws: &[ContactModel],
-    dt: Real,
-) -> Option<(bool, [Vec3; 2])> {
-    let (overlap, entry) = update_frame_free(c, out, balls, laws, dt);
-    if !c.active {
-        return None;
-    }
-    let (a, b) = (c.a as usize, c.b as usize);
-    Some((
-        overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan(),
-        entry,
-    ))
-}
-
 /// [`update`] of a contact whose model is frame-free: returns the overlap and the entry
 /// written to `out` (force on b, contact point).
 #[inline]
