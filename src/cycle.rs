@@ -466,39 +466,36 @@ impl Model {
     }
 
     fn check_finite(&self) -> Result<(), ModelError> {
+        // which of a body's position, velocity and angular velocity is not finite, if any
+        let non_finite = |pos: &Vec3, vel: &Vec3, spin: &Vec3| {
+            [
+                (pos, "position"),
+                (vel, "velocity"),
+                (spin, "angular velocity"),
+            ]
+            .into_iter()
+            .find(|(v, _)| !v.iter().all(|x| x.is_finite()))
+            .map(|(_, what)| what)
+        };
         let cl = &self.clumps;
         for c in 0..cl.len() {
-            let what = if !cl.pos[c].iter().all(|x| x.is_finite()) {
-                "position"
-            } else if !cl.vel[c].iter().all(|x| x.is_finite()) {
-                "velocity"
-            } else if !cl.spin[c].iter().all(|x| x.is_finite()) {
-                "angular velocity"
-            } else {
-                continue;
-            };
-            return Err(ModelError::BlewUp {
-                cycle: self.cycle,
-                body: format!("clump {}", cl.id[c]),
-                what,
-            });
+            if let Some(what) = non_finite(&cl.pos[c], &cl.vel[c], &cl.spin[c]) {
+                return Err(ModelError::BlewUp {
+                    cycle: self.cycle,
+                    body: format!("clump {}", cl.id[c]),
+                    what,
+                });
+            }
         }
         let b = &self.balls;
         for i in 0..b.len() {
-            let what = if !b.pos[i].iter().all(|x| x.is_finite()) {
-                "position"
-            } else if !b.vel[i].iter().all(|x| x.is_finite()) {
-                "velocity"
-            } else if !b.spin[i].iter().all(|x| x.is_finite()) {
-                "angular velocity"
-            } else {
-                continue;
-            };
-            return Err(ModelError::BlewUp {
-                cycle: self.cycle,
-                body: self.piece_label(i),
-                what,
-            });
+            if let Some(what) = non_finite(&b.pos[i], &b.vel[i], &b.spin[i]) {
+                return Err(ModelError::BlewUp {
+                    cycle: self.cycle,
+                    body: self.piece_label(i),
+                    what,
+                });
+            }
         }
         Ok(())
     }

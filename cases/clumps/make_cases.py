@@ -75,6 +75,18 @@ density = 7800.0
 """
 
 
+def free_flight(duration):
+    """The [run] and [timestep] tables of a torque-free clump (no gravity, dt = 1e-4 s) and the material."""
+    return f"""[run]
+duration = {duration!r}
+gravity = [0.0, 0.0, 0.0]
+
+[timestep]
+mode = "fixed"
+dt = 1e-4
+{MATERIAL}"""
+
+
 def drift_checks(angmom_formula, energy_tolerance, energy_formula):
     """The two drift studies of a torque-free clump: angular momentum to round-off, energy."""
     out = ""
@@ -122,14 +134,7 @@ def torque_free():
     )
     text = HEAD.format(name="torque_free", description=description)
     text += f"""
-[run]
-duration = {duration!r}
-gravity = [0.0, 0.0, 0.0]
-
-[timestep]
-mode = "fixed"
-dt = 1e-4
-{MATERIAL}
+{free_flight(duration)}
 [[clump]]
 id = 1
 pos = {vec(pos)}
@@ -178,14 +183,7 @@ def torque_free_asymmetric():
     )
     text = HEAD.format(name="torque_free_asymmetric", description=description)
     text += f"""
-[run]
-duration = 0.4
-gravity = [0.0, 0.0, 0.0]
-
-[timestep]
-mode = "fixed"
-dt = 1e-4
-{MATERIAL}
+{free_flight(0.4)}
 [[clump]]
 id = 1
 pos = [0.0, 0.0, 0.0]
