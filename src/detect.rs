@@ -121,10 +121,12 @@ impl BroadPhase {
             [0, 1, 1],
             [1, 1, 1],
         ];
+        // The extents are spheres of radius r + margin: they overlap when the centres are at
+        // most r_i + r_j + 2 margin apart (a box test would also keep the pairs in the boxes'
+        // corners, up to 1.7 times as far: about a third more pairs in a dense packing).
         let overlaps = |i: usize, j: usize| -> bool {
             let reach = radius[i] + radius[j] + 2.0 * margin;
-            let d = pos[j] - pos[i];
-            d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach
+            (pos[j] - pos[i]).norm_squared() <= reach * reach
         };
         let push = |pairs: &mut Vec<(u32, u32)>, i: u32, j: u32| {
             pairs.push((i.min(j), i.max(j)));
@@ -269,8 +271,7 @@ pub fn brute_force_pairs(pos: &[Vec3], radius: &[Real], margin: Real) -> Vec<(u3
     for i in 0..pos.len() {
         for j in i + 1..pos.len() {
             let reach = radius[i] + radius[j] + 2.0 * margin;
-            let d = pos[j] - pos[i];
-            if d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach {
+            if (pos[j] - pos[i]).norm_squared() <= reach * reach {
                 pairs.push((i as u32, j as u32));
             }
         }
