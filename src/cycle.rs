@@ -388,9 +388,11 @@ impl Model {
         }
     }
 
-    /// Ball-facet contacts: geometry (in parallel), the associative logic per ball-wall
-    /// interaction, forces of the active contacts, then the resultants on balls, walls and
-    /// interactions, gathered in contact order.
+    /// Ball-facet contacts, one ball-wall interaction after the other: geometry, the
+    /// associative logic (and the full mode's), forces of the active contacts and their
+    /// resultant on the ball, in one pass over the interaction's contacts while they are in
+    /// cache; the interactions go in parallel in groups of about as many contacts each. Then,
+    /// in contact order, the resultants on balls and walls.
     fn wall_forces(&mut self, dt: f64) {
         for w in &mut self.walls {
             w.force = Default::default();
@@ -400,63 +402,86 @@ impl Model {
             return;
         }
         let (balls, walls, laws) = (&self.balls, &self.walls, &self.laws);
+        let flags = self.settings.frame;
         let fc = &mut self.facet_contacts;
         // (a ball-facet contact costs several ball-ball ones: a lower threshold)
-        let parallel = fc.list.len() >= PARALLEL_CONTACTS / 4;
-        let geometry = |c: &mut crate::contact::FacetContact| {
-            ball_facet::update_geometry(c, balls, &walls[c.wall as usize])
-        };
-        if parallel {
-            fc.list.par_iter_mut().for_each(geometry);
+        let threads = if fc.list.len() >= PARALLEL_CONTACTS / 4 {
+            rayon::current_num_threads()
         } else {
-            fc.list.iter_mut().for_each(geometry);
-        }
-        fc.hidden = 0;
-        fc.proximity = 0;
-        for it in &fc.interactions {
-            let wall = &walls[it.wall as usize];
-            let run = &mut fc.list[it.start as usize..it.end as usize];
-            associative::resolve(run, &wall.mesh);
-            if wall.resolution == Resolution::Full {
-                let input = full::FullInput {
-                    mesh: &wall.mesh,
-                    normals: &wall.normals,
-                    cutoff: wall.cutoff_angle,
-                    laws,
-                    centre: balls.pos[it.ball as usize],
-                    radius: balls.radius[it.ball as usize],
-                };
-                let stats = full::resolve(run, &input);
-                fc.hidden += stats.hidden;
-                fc.proximity += stats.proximity;
-                fc.handovers += stats.handovers as u64;
-            }
-        }
-        let flags = self.settings.frame;
-        let force = |c: &mut crate::contact::FacetContact| {
-            let w = &walls[c.wall as usize];
-            ball_facet::update_force(c, balls, w, &laws[c.law as usize], dt, flags)
+            1
         };
-        if parallel {
-            fc.list.par_iter_mut().for_each(force);
-        } else {
-            fc.list.iter_mut().for_each(force);
+        // the groups: interactions `cuts[t]..cuts[t + 1]`, contacts `starts[t]..starts[t + 1]`
+        // (the interactions' runs tile the list in order)
+        let (its, total) = (&fc.interactions, fc.list.len());
+        debug_assert!(its.windows(2).all(|w| w[0].end == w[1].start));
+        debug_assert!(its.first().map(|it| it.start) == Some(0));
+        debug_assert!(its.last().map(|it| it.end as usize) == Some(total));
+        let mut cuts = vec![0usize];
+        for t in 1..threads {
+            let k = its.partition_point(|it| (it.start as usize) < total * t / threads);
+            cuts.push(k.max(cuts[t - 1]));
         }
+        cuts.push(its.len());
+        let starts: Vec<usize> = cuts
+            .iter()
+            .map(|&k| its.get(k).map_or(total, |it| it.start as usize))
+            .collect();
+        let stats = (
+            split(&mut fc.list, &starts),
+            split(&mut fc.interactions, &cuts),
+        )
+            .into_par_iter()
+            .map(|(list, its)| {
+                let base = its.first().map_or(0, |it| it.start as usize);
+                let mut stats = full::FullStats::default();
+                for it in its.iter_mut() {
+                    let i = it.ball as usize;
+                    let wall = &walls[it.wall as usize];
+                    let run = &mut list[it.start as usize - base..it.end as usize - base];
+                    for c in run.iter_mut() {
+                        ball_facet::update_geometry(c, balls, wall);
+                    }
+                    associative::resolve(run, &wall.mesh);
+                    if wall.resolution == Resolution::Full {
+                        let input = full::FullInput {
+                            mesh: &wall.mesh,
+                            normals: &wall.normals,
+                            cutoff: wall.cutoff_angle,
+                            laws,
+                            centre: balls.pos[i],
+                            radius: balls.radius[i],
+                        };
+                        let s = full::resolve(run, &input);
+                        stats.hidden += s.hidden;
+                        stats.proximity += s.proximity;
+                        stats.handovers += s.handovers;
+                    }
+                    it.active = 0;
+                    it.force = Default::default();
+                    it.moment = Default::default();
+                    for c in run.iter_mut() {
+                        let law = &laws[c.law as usize];
+                        ball_facet::update_force(c, balls, wall, law, dt, flags);
+                        if c.active {
+                            it.active += 1;
+                            it.force += c.force;
+                            it.moment += (c.point - balls.pos[i]).cross(&c.force);
+                        }
+                    }
+                }
+                stats
+            })
+            .collect::<Vec<_>>();
+        fc.hidden = stats.iter().map(|s| s.hidden).sum();
+        fc.proximity = stats.iter().map(|s| s.proximity).sum();
+        fc.handovers += stats.iter().map(|s| s.handovers as u64).sum::<u64>();
         let balls = &mut self.balls;
-        for it in fc.interactions.iter_mut() {
-            let (i, w) = (it.ball as usize, it.wall as usize);
-            let wall = &mut self.walls[w];
-            it.active = 0;
-            it.force = Default::default();
-            it.moment = Default::default();
+        for it in &fc.interactions {
+            let (i, wall) = (it.ball as usize, &mut self.walls[it.wall as usize]);
             for c in fc.list[it.start as usize..it.end as usize]
                 .iter()
                 .filter(|c| c.active)
             {
-                let m = (c.point - balls.pos[i]).cross(&c.force);
-                it.active += 1;
-                it.force += c.force;
-                it.moment += m;
                 wall.force -= c.force;
                 wall.moment -= (c.point - wall.pivot).cross(&c.force);
             }

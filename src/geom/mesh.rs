@@ -276,7 +276,14 @@ impl Mesh {
     /// The three corners of facet `f` (world frame), m.
     #[inline]
     pub fn corners(&self, f: usize) -> [Vec3; 3] {
-        self.facets[f].map(|i| self.vertices[i as usize])
+        // (written out: `array::map` went through the stack, and the wall phase waited for
+        // its stores)
+        let [a, b, c] = self.facets[f];
+        [
+            self.vertices[a as usize],
+            self.vertices[b as usize],
+            self.vertices[c as usize],
+        ]
     }
 
     /// The unit normal of facet `f` by the right-hand rule.

@@ -57,6 +57,7 @@ pub const SNAP: Real = 1e-9;
 /// let c = closest_point(&Vec3::new(-1.0, -1.0, 0.0), &tri);
 /// assert_eq!(c.region, Region::Vertex(0));
 /// ```
+#[inline]
 pub fn closest_point(p: &Vec3, v: &[Vec3; 3]) -> Closest {
     let bary = barycentric(p, v);
     let (s, t) = (bary[1], bary[2]);
