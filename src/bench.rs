@@ -38,6 +38,16 @@ pub struct BenchRun {
     pub mean_z: f64,
     /// Peak resident memory of the process, KiB (VmHWM).
     pub peak_rss_kib: u64,
+    /// Ball-ball contacts in the list at the end, touching or not (the pairs within the
+    /// margin at the last rebuild: what the force loop reads every step).
+    #[serde(default)]
+    pub candidates: usize,
+    /// Ball-facet contacts in the list at the end, touching or not.
+    #[serde(default)]
+    pub facet_candidates: usize,
+    /// Rebuilds of the candidate pairs during the loop.
+    #[serde(default)]
+    pub rebuilds: u64,
     /// Wall time per phase of the cycle, s.
     pub phases: Phases,
 }
@@ -118,6 +128,7 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
     pool.install(|| -> Result<BenchRun, String> {
         model.prime().map_err(|e| e.to_string())?;
         model.phases = Some(Phases::default());
+        let builds0 = model.broad_phase.builds;
         let cpu0 = cpu_seconds();
         let t0 = std::time::Instant::now();
         for _ in 0..steps {
@@ -141,6 +152,9 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
             ke_rot,
             mean_z,
             peak_rss_kib: peak_rss_kib(),
+            candidates: model.contacts.len(),
+            facet_candidates: model.facet_contacts.list.len(),
+            rebuilds: model.broad_phase.builds - builds0,
             phases: model.phases.unwrap_or_default(),
         })
     })
