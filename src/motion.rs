@@ -62,40 +62,27 @@ fn angular(m: &Vec3, i: Real, fixed: u8) -> Vec3 {
 /// ball's arithmetic is the same for any number of threads). Returns false when a position,
 /// velocity or angular velocity stopped being finite (the caller then finds which).
 ///
-/// The balls go eight at a time through [`Lanes`]: the same operations as [`acceleration`]
-/// and [`angular_acceleration`] in the same order (so the same bits), but as one branch-free
-/// loop over the eight that the compiler turns into vector instructions; the six divisions
+/// The balls go 32 at a time through `Source::lanes`: the same operations as
+/// [`acceleration`] and [`angular_acceleration`] in the same order (so the same bits), but as
+/// one branch-free loop over the lanes that the compiler turns into vector instructions; the six divisions
 /// per ball, one at a time, were most of this step's cost.
 pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool {
     use rayon::prelude::*;
     let kick = 0.5 * (dt_prev + dt);
-    let Balls {
-        pos,
-        vel,
-        spin,
-        force,
-        moment,
-        mass,
-        inertial_mass,
-        inertial_inertia,
-        applied_force,
-        fixed,
-        clump,
-        ..
-    } = balls;
     let src = Source {
-        force,
-        moment,
-        mass,
-        inertial_mass,
-        inertial_inertia,
-        applied_force,
-        fixed,
-        clump,
+        force: &balls.force,
+        moment: &balls.moment,
+        mass: &balls.mass,
+        inertial_mass: &balls.inertial_mass,
+        inertial_inertia: &balls.inertial_inertia,
+        applied_force: &balls.applied_force,
+        fixed: &balls.fixed,
+        clump: &balls.clump,
         gravity,
         kick,
         dt,
     };
+    let (pos, vel, spin) = (&mut balls.pos, &mut balls.vel, &mut balls.spin);
     // a block of balls from `first` on
     let block = |(b, (p, (v, w))): (usize, Block)| {
         let first = b * BLOCK;

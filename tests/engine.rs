@@ -40,6 +40,61 @@ fn broad_phase_equals_all_pairs() {
     }
 }
 
+/// The law of motion, which steps 32 balls at a time in vector lanes, gives the bits of the
+/// one-ball formulas (`motion::acceleration`, `motion::angular_acceleration`, then the kick
+/// and the drift written out here) for 75 balls (two full batches and a short one) with random
+/// forces, moments, radii, velocities, applied forces and fixed DOFs, and a varying timestep.
+/// Fails on any change of rounding (a reciprocal instead of a division, another order of the
+/// force sum) or a lane mix-up.
+#[test]
+fn the_lane_law_of_motion_gives_the_one_ball_bits() {
+    use ballast::motion::{acceleration, angular_acceleration, step};
+    let gravity = Vec3::new(0.3, -0.2, -9.81);
+    let (mut m, glass) = model(1e-5, gravity, linear(1e5, 0.0, 0.0, 0.0, 0.0));
+    let mut rng = SplitMix64::new(2026);
+    let mut v3 = |s: Real| {
+        Vec3::new(
+            rng.next_unit() - 0.5,
+            rng.next_unit() - 0.5,
+            rng.next_unit() - 0.5,
+        ) * s
+    };
+    let n = 75;
+    for i in 0..n {
+        let mut b = BallSpec::at_rest(i as u64 + 1, [0.01 * i as Real, 0.0, 0.0], 0.001, glass);
+        b.radius = 0.001 * (1.0 + v3(1.0).x.abs() * 4.0);
+        b.vel = v3(2.0);
+        b.spin = v3(50.0);
+        if i % 3 == 0 {
+            b.applied_force = v3(1e-3);
+        }
+        // every kind of fixed DOF: none, some translations, all, some rotations
+        b.fixed = match i % 5 {
+            0 => (v3(1.0).x.abs() * 64.0) as u8 & 0x3f,
+            1 => dof::TRANSLATION,
+            _ => 0,
+        };
+        m.add_ball(&b).unwrap();
+    }
+    for i in 0..n {
+        m.balls.force[i] = v3(1e-2);
+        m.balls.moment[i] = v3(1e-5);
+    }
+    let before = m.balls.clone();
+    let (dt_prev, dt) = (0.7e-5, 1.1e-5);
+    assert!(step(&mut m.balls, &gravity, dt_prev, dt));
+    let kick = 0.5 * (dt_prev + dt);
+    let bits = |v: &Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    for i in 0..n {
+        let vel = before.vel[i] + acceleration(&before, i, &gravity) * kick;
+        let spin = before.spin[i] + angular_acceleration(&before, i) * kick;
+        let pos = before.pos[i] + vel * dt;
+        assert_eq!(bits(&m.balls.vel[i]), bits(&vel), "velocity of ball {i}");
+        assert_eq!(bits(&m.balls.spin[i]), bits(&spin), "spin of ball {i}");
+        assert_eq!(bits(&m.balls.pos[i]), bits(&pos), "position of ball {i}");
+    }
+}
+
 /// Momentum and angular momentum (about the origin, orbital plus spin) are conserved exactly
 /// by an oblique, damped, frictional collision of unequal balls: the contact applies equal and
 /// opposite forces at one point. With velocities half a step behind positions the discrete
