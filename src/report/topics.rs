@@ -1155,34 +1155,42 @@ pub fn write_performance_page(
          <li><b>Every candidate pair is visited every step.</b> A ball-ball contact record holds only what persists (pair, \
          model, activity, model state: {} bytes; 152 before this issue's second round; a frame-based model's local frame, {} \
          more bytes, lives in a side array; a ball-facet contact takes {}). A contact exists for every pair whose extents \
-         (boxes enlarged by the margin, 0.2 mm here) overlap: at N = 10,000, 6.3 candidate pairs per ball of which 2.2 touch. \
-         For the history models the loop goes in runs of 512 records: a branch-free pass lists the pairs not clearly apart, a \
-         second computes their forces and adds each at once to its two balls (third round: settle-box Hertz 10k, one thread, \
-         36.9 s to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). The \
-         records are still streamed every step: 3.5 MB at 10k, 17.6 MB at 50k, more than the caches hold, which is most of \
-         the cost's growth with N.</li>\
+         (spheres of radius r + margin, 0.2 mm here) overlap: at N = 10,000, 4.0 candidate pairs per ball of which 2.2 touch \
+         (6.3 until the fifth round, when the test was on boxes and also kept the pairs in their corners). For the history \
+         models the loop goes in runs of 512 records: a branch-free pass lists the pairs not clearly apart, a second \
+         computes their forces and adds each at once to its two balls (third round: settle-box Hertz 10k, one thread, 36.9 s \
+         to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). The records \
+         are still streamed every step: 2.2 MB at 10k, 11 MB at 50k, more than the caches hold at 50k, which is most of the \
+         cost's growth with N. A smaller margin does not help: 0.1 mm left the contact phase unchanged at 10k and doubled \
+         the detection time.</li>\
          <li><b>Per-contact arithmetic.</b> The history update goes eight contacts at a time (fourth round, \
          src/contact/lanes.rs): the inputs of eight touching pairs are copied into lane arrays and one branch-free loop \
          computes them with vector instructions (AVX-512 here: eight square roots in one instruction; .cargo/config.toml \
          builds for the building machine's processor), with the same bits as the one-contact path (tested). Settle-box \
-         Hertz 10k, one thread: 26.8 s to 23.2 s. At 50k it gains nothing (191 s against 190 s): there the loop waits on \
-         memory, not on arithmetic. Copying a lane's inputs is now the largest single cost of the loop (about a fifth of \
-         its samples): the velocities and spins of the two balls, read in no spatial order. Earlier (third round) one \
+         Hertz 10k, one thread: 26.8 s to 23.2 s. At 50k it gained nothing: there the loop waits on memory. Copying a \
+         lane's inputs is the largest single cost of the loop (about a fifth of its samples): the velocities and spins of \
+         the two balls, read in no spatial order. Copying the next batch in before computing this one (so that no vector \
+         load waits for a recent store) made the loop slower (12.5 s to 13.3 s) and was not kept. The law of motion goes \
+         32 balls at a time in the same way (fifth round: its six divisions per ball become vector divisions; 3.2 s to \
+         1.9 s at 10k; with 8 balls at a time the vector loads waited for the batch's last stores: 2.8 s). The wall phase \
+         does one pass per ball-wall interaction (geometry, associative logic, forces, resultant; 3.4 s to 2.4 s at 10k, \
+         most of it from building a facet's corners without going through the stack). Earlier (third round) one \
          reciprocal instead of three divisions gained nothing measurable and would have changed the round-off.</li>\
          <li><b>Two threads.</b> The balls are cut into two ranges of equal work and each range sums its contacts in list \
          order, but the contacts that cross from one range to the other (13 % of the pairs at 10k: ball indices lose their \
          spatial order as the bed settles) are computed first, in a pass that reads their records out of order. The broad \
-         phase's merge, the search for ball-facet candidates, the associative resolution of wall contacts and the wall \
-         gather run on one thread (the pair search and sort go in parallel since the fourth round), and the law of motion \
-         gains little from a second thread (it streams memory). At N = 1,000 (6,300 candidate pairs) two threads are \
-         slower than one: the per-step hand-over between threads costs more than the work it shares. This VM's two vCPUs slow each \
+         phase's merge, the search for ball-facet candidates and the sum of the wall contacts into balls and walls run on \
+         one thread (the pair search and sort go in parallel since the fourth round, the wall contacts' geometry, \
+         resolution and forces since the fifth), and the law of motion gains little from a second thread (it streams \
+         memory). At N = 1,000 the 3,800 candidate pairs are below the 4,096 from which the force loop uses a second \
+         thread, so two threads run it as one does. This VM's two vCPUs slow each \
          other by 20-30 % when both are busy (RESULTS.md). Next: renumber the balls along a space-filling curve at rebuilds \
          (fewer crossing pairs, and the two balls of a pair close in memory: the fourth round's 50k figures, unchanged by \
-         faster arithmetic, show that this is what the 50k case waits on), then the merge and the wall phase in parallel, \
-         and one thread below some 20,000 candidate pairs.</li>\
+         faster arithmetic, show that this is what the 50k case waits on), then the merge in parallel.</li>\
          <li><b>Memory.</b> Per candidate pair: the record twice (the merge writes a new list next to the old one), its \
          48-byte force entry, the merge plan and the broad phase's pair; the incidence list is built only for the gather of \
-         the frame-based models. Next: merge in place, a smaller margin for this scene (fewer candidates, more rebuilds).</li></ul>",
+         the frame-based models. Next: merge in place, and keep the 48-byte force entries only where an output or a \
+         frame-based model reads them.</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
         std::mem::size_of::<crate::contact::Frame>(),
         std::mem::size_of::<crate::contact::FacetContact>(),
