@@ -471,10 +471,14 @@ impl Model {
                 }
                 stats
             })
-            .collect::<Vec<_>>();
-        fc.hidden = stats.iter().map(|s| s.hidden).sum();
-        fc.proximity = stats.iter().map(|s| s.proximity).sum();
-        fc.handovers += stats.iter().map(|s| s.handovers as u64).sum::<u64>();
+            .reduce(full::FullStats::default, |a, b| full::FullStats {
+                hidden: a.hidden + b.hidden,
+                handovers: a.handovers + b.handovers,
+                proximity: a.proximity + b.proximity,
+            });
+        fc.hidden = stats.hidden;
+        fc.proximity = stats.proximity;
+        fc.handovers += stats.handovers as u64;
         let balls = &mut self.balls;
         for it in &fc.interactions {
             let (i, wall) = (it.ball as usize, &mut self.walls[it.wall as usize]);

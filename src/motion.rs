@@ -20,17 +20,12 @@ pub(crate) const PARALLEL_BALLS: usize = 4096;
 /// Translational acceleration of ball `i`, m/s^2, zero along fixed DOFs (seed 000, eq. 1).
 #[inline]
 pub fn acceleration(balls: &Balls, i: usize, gravity: &Vec3) -> Vec3 {
-    let f = balls.force[i] + gravity * balls.mass[i] + balls.applied_force[i];
-    linear(&f, balls.inertial_mass[i], balls.fixed[i])
-}
-
-/// `f / m` with the fixed translations (`fixed`, [`dof`] bits) zeroed.
-#[inline]
-fn linear(f: &Vec3, m: Real, fixed: u8) -> Vec3 {
+    let fixed = balls.fixed[i];
     if fixed & dof::TRANSLATION == dof::TRANSLATION {
         return Vec3::zeros();
     }
-    let mut a = f / m;
+    let f = balls.force[i] + gravity * balls.mass[i] + balls.applied_force[i];
+    let mut a = f / balls.inertial_mass[i];
     for k in 0..3 {
         if fixed & (1 << k) != 0 {
             a[k] = 0.0;
@@ -42,14 +37,8 @@ fn linear(f: &Vec3, m: Real, fixed: u8) -> Vec3 {
 /// Angular acceleration of ball `i`, rad/s^2, zero about fixed axes (a sphere: `M / I`).
 #[inline]
 pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
-    angular(&balls.moment[i], balls.inertial_inertia[i], balls.fixed[i])
-}
-
-/// `m / i` with the fixed rotations (`fixed >> 3`) zeroed.
-#[inline]
-fn angular(m: &Vec3, i: Real, fixed: u8) -> Vec3 {
-    let fixed = fixed >> 3;
-    let mut alpha = m / i;
+    let fixed = balls.fixed[i] >> 3;
+    let mut alpha = balls.moment[i] / balls.inertial_inertia[i];
     for k in 0..3 {
         if fixed & (1 << k) != 0 {
             alpha[k] = 0.0;
@@ -64,8 +53,8 @@ fn angular(m: &Vec3, i: Real, fixed: u8) -> Vec3 {
 ///
 /// The balls go 32 at a time through `Source::lanes`: the same operations as
 /// [`acceleration`] and [`angular_acceleration`] in the same order (so the same bits), but as
-/// one branch-free loop over the lanes that the compiler turns into vector instructions; the six divisions
-/// per ball, one at a time, were most of this step's cost.
+/// one branch-free loop over the lanes that the compiler turns into vector instructions; the
+/// six divisions per ball, one at a time, were most of this step's cost.
 pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool {
     use rayon::prelude::*;
     let kick = 0.5 * (dt_prev + dt);

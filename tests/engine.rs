@@ -314,8 +314,8 @@ fn contacts_persist_across_rebuilds() {
 
 /// The settle-box benchmark scene (hertz-history, six walls) gives the same state, bit for
 /// bit, on 1, 2 and 3 threads (issue #8). 4,200 balls (the law of motion goes parallel from
-/// 4,096) and a margin of 1 mm (over 10,000 candidate pairs) make every per-ball and per-contact
-/// loop take its parallel path; 2,500 steps bring the bottom layer onto the floor.
+/// 4,096) and a margin of 1 mm (over 10,000 candidate pairs, over 1,024 ball-facet ones) make
+/// every per-ball and per-contact loop take its parallel path; 2,500 steps bring the bottom layer onto the floor.
 #[test]
 fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
     let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
@@ -338,6 +338,12 @@ fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
             assert!(
                 nw > 100,
                 "{nw} wall contacts: the balls have not reached the floor"
+            );
+            // (the wall phase goes parallel from 1,024 ball-facet contacts)
+            let fc = m.facet_contacts.list.len();
+            assert!(
+                fc > 1024,
+                "{fc} ball-facet contacts: too few to go parallel"
             );
             state_bits(&m)
         })
