@@ -1,7 +1,7 @@
 //! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
 //! force-displacement.
 
-use crate::contact::{associative, ball_ball, ball_facet, full, lanes};
+use crate::contact::{associative, ball_ball, ball_facet, full, lanes, Contact};
 use crate::math::Vec3;
 use crate::model::{Model, ModelError, Resolution};
 use rayon::prelude::*;
@@ -100,6 +100,11 @@ impl Model {
         if !walls_moved && !self.broad_phase.needs_rebuild(&self.balls.pos, margin) {
             return;
         }
+        let due = |last: Option<u64>| last.is_none_or(|s| self.cycle >= s + self.sort_every);
+        if self.sort_every > 0 && due(self.last_sort) && self.can_sort_balls() {
+            self.sort_balls();
+            self.last_sort = Some(self.cycle);
+        }
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin);
         if !self.clumps.is_empty() {
@@ -166,7 +171,8 @@ impl Model {
         // leaves its zero entry alone), so that the gather reads 48 bytes per contact, not the
         // record; it reports whether it interpenetrates (checked in full only when one does).
         let update =
-            |((c, out), side): ((&mut crate::contact::Contact, &mut [Vec3; 2]), Side)| -> bool {
+            |((c, (force, point)), side): ((&mut Contact, (&mut Vec3, &mut Vec3)), Side)| -> bool {
+                let out = ball_ball::Out { force, point };
                 let law = &laws[c.law as usize];
                 let overlap = match side {
                     Side::Normal(n) => {
@@ -181,19 +187,21 @@ impl Model {
                         || overlap.is_nan())
             };
         let contacts = &mut self.contacts;
-        debug_assert_eq!(contacts.out.len(), contacts.list.len());
+        debug_assert_eq!(contacts.force.len(), contacts.list.len());
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
-        let (list, out) = (&mut contacts.list, &mut contacts.out);
+        let (list, force, point) = (&mut contacts.list, &mut contacts.force, &mut contacts.point);
         // every contact must update: no short circuit
         self.interpenetrating = if planar {
             let normals = &mut contacts.normals;
             if parallel {
-                (list.par_iter_mut().zip(out.par_iter_mut()))
+                (list.par_iter_mut())
+                    .zip(force.par_iter_mut().zip(point.par_iter_mut()))
                     .zip(normals.par_iter_mut().map(Side::Normal))
                     .map(update)
                     .reduce(|| false, |x, y| x | y)
             } else {
-                (list.iter_mut().zip(out.iter_mut()))
+                (list.iter_mut())
+                    .zip(force.iter_mut().zip(point.iter_mut()))
                     .zip(normals.iter_mut().map(Side::Normal))
                     .map(update)
                     .fold(false, |x, y| x | y)
@@ -201,22 +209,26 @@ impl Model {
         } else if !contacts.frames.is_empty() {
             let frames = &mut contacts.frames;
             if parallel {
-                (list.par_iter_mut().zip(out.par_iter_mut()))
+                (list.par_iter_mut())
+                    .zip(force.par_iter_mut().zip(point.par_iter_mut()))
                     .zip(frames.par_iter_mut().map(|f| Side::Frame(Some(f))))
                     .map(update)
                     .reduce(|| false, |x, y| x | y)
             } else {
-                (list.iter_mut().zip(out.iter_mut()))
+                (list.iter_mut())
+                    .zip(force.iter_mut().zip(point.iter_mut()))
                     .zip(frames.iter_mut().map(|f| Side::Frame(Some(f))))
                     .map(update)
                     .fold(false, |x, y| x | y)
             }
         } else if parallel {
-            (list.par_iter_mut().zip(out.par_iter_mut()))
+            (list.par_iter_mut())
+                .zip(force.par_iter_mut().zip(point.par_iter_mut()))
                 .map(|p| update((p, Side::Frame(None))))
                 .reduce(|| false, |x, y| x | y)
         } else {
-            (list.iter_mut().zip(out.iter_mut()))
+            (list.iter_mut())
+                .zip(force.iter_mut().zip(point.iter_mut()))
                 .map(|p| update((p, Side::Frame(None))))
                 .fold(false, |x, y| x | y)
         };
@@ -257,12 +269,12 @@ impl Model {
         let (shares, crossing_shares) = (&part.shares, &part.crossing_shares);
         let mut interpenetrating = (
             split(&mut contacts.list, shares),
-            split(&mut contacts.out, shares),
+            split(&mut contacts.force, shares),
             crossing_out,
         )
             .into_par_iter()
             .enumerate()
-            .map(|(t, (list, out, found))| {
+            .map(|(t, (list, cforce, found))| {
                 found.clear();
                 let first = shares[t];
                 let ks = &part.crossing[crossing_shares[t]..crossing_shares[t + 1]];
@@ -276,7 +288,7 @@ impl Model {
                     }
                     lanes::update_history(
                         list,
-                        out,
+                        cforce,
                         &near[..n],
                         balls,
                         laws,
@@ -299,13 +311,13 @@ impl Model {
         let crossing_out = &contacts.crossing_out;
         interpenetrating |= (
             split(&mut contacts.list, segments),
-            split(&mut contacts.out, segments),
+            split(&mut contacts.force, segments),
             split(&mut force, ball_bounds),
             split(&mut moment, ball_bounds),
         )
             .into_par_iter()
             .enumerate()
-            .map(|(r, (list, out, force, moment))| {
+            .map(|(r, (list, cforce, force, moment))| {
                 let (first, end) = (ball_bounds[r], ball_bounds[r + 1]);
                 let mut s = Scatter {
                     force,
@@ -326,7 +338,7 @@ impl Model {
                 let mut interpenetrating = false;
                 for (l, o) in list
                     .chunks_mut(HISTORY_RUN)
-                    .zip(out.chunks_mut(HISTORY_RUN))
+                    .zip(cforce.chunks_mut(HISTORY_RUN))
                 {
                     interpenetrating |=
                         update_history_run(l, o, balls, laws, dt, end as u32, Some(&mut s));
@@ -349,8 +361,9 @@ impl Model {
         let crate::model::Balls {
             force, moment, pos, ..
         } = &mut self.balls;
-        let (out, inc, start) = (
-            &self.contacts.out,
+        let (cforce, cpoint, inc, start) = (
+            &self.contacts.force,
+            &self.contacts.point,
             &self.contacts.incidence,
             &self.contacts.start,
         );
@@ -360,7 +373,7 @@ impl Model {
         let gather = |(i, (f, m)): (usize, (&mut Vec3, &mut Vec3))| {
             let (mut fi, mut mi) = (Vec3::zeros(), Vec3::zeros());
             for &e in &inc[start[i] as usize..start[i + 1] as usize] {
-                let [force, point] = out[(e >> 1) as usize];
+                let (force, point) = (cforce[(e >> 1) as usize], cpoint[(e >> 1) as usize]);
                 let arm = point - pos[i];
                 if e & 1 == 0 {
                     fi -= force;
@@ -373,7 +386,7 @@ impl Model {
             *f = fi;
             *m = mi;
         };
-        if out.len() >= PARALLEL_CONTACTS {
+        if cforce.len() >= PARALLEL_CONTACTS {
             force
                 .par_iter_mut()
                 .zip(moment.par_iter_mut())

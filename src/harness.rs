@@ -459,6 +459,17 @@ pub fn scene(case: &Case) -> Scene {
             ),
         ),
         ("timestep".into(), timestep_words(&case.timestep)),
+    ];
+    if let Some(k) = case.file.run.sort_every.filter(|&k| k > 0) {
+        s.settings.push((
+            "ball order".into(),
+            format!(
+                "renumbered along a Z curve every {k} cycles, at the next rebuild of the \
+                 candidate pairs (src/model/sort.rs; ids move with the balls)"
+            ),
+        ));
+    }
+    s.settings.extend([
         (
             "run".into(),
             match (case.file.run.steps, case.file.run.duration, dt) {
@@ -473,7 +484,7 @@ pub fn scene(case: &Case) -> Scene {
                 format!(", stopping once the solve ratio (mean unbalanced force / mean contact force) is below {}", num(r))
             }),
         ),
-    ];
+    ]);
     s.materials.push(
         ["name", "density (kg/m³)", "Young (Pa)", "Poisson"]
             .map(String::from)

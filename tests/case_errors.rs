@@ -284,6 +284,36 @@ fn unknown_series_are_refused() {
     );
 }
 
+/// `[run] sort_every` renumbers the balls: refused with a frame-based contact model (the
+/// reference case's linear model), and with a series that follows one ball by its index.
+#[test]
+fn renumbering_is_refused_where_it_cannot_work() {
+    let sorted = GOOD.replace("steps = 10", "steps = 10\nsort_every = 100");
+    let msg = error_of(&sorted);
+    assert!(
+        msg.contains("cases/bad.toml")
+            && msg.contains("run.sort_every")
+            && msg.contains("frame-free"),
+        "{msg}"
+    );
+    let history = sorted.replace(
+        "model = \"linear\"\nkn = 1e5",
+        "model = \"hooke-history\"\nkn = 1e5\nks = 1e5\nfriction = 0.5",
+    );
+    if let Err(e) = parse(&history, Path::new("cases/good.toml")) {
+        panic!("{e}");
+    }
+    let msg = error_of(&format!(
+        "{history}\n[output]\nseries = [\"energy/kinetic\", \"ball/2/pos\"]\n"
+    ));
+    assert!(
+        msg.contains("run.sort_every")
+            && msg.contains("output.series[2]")
+            && msg.contains("ball/2/pos"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn no_input_makes_the_parser_panic() {
     // Every prefix of a valid file, and the file with each line dropped, is either valid or a

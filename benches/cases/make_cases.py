@@ -55,6 +55,9 @@ with {pp} sphere-sphere contacts, {nw} sphere-wall contacts and mean height {mz}
 steps = 20000
 gravity = [0.0, 0.0, -9.81]
 margin = 2e-4
+# renumber the balls along a Z curve every 1,000 steps (LAMMPS, on which LIGGGHTS is built,
+# sorts its atoms spatially every 1,000 steps by default)
+sort_every = 1000
 
 [timestep]
 mode = "fixed"

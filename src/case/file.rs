@@ -59,6 +59,10 @@ pub struct RunSection {
     /// Stop once the mean unbalanced force over the mean contact force is below this value
     /// (`steps` or `duration` is then the upper limit).
     pub solve_ratio: Option<f64>,
+    /// Renumber the balls along a space-filling curve every this many cycles (at the next
+    /// rebuild of the broad phase; 0 or absent: never). A performance setting: results
+    /// change by round-off only.
+    pub sort_every: Option<u64>,
 }
 
 /// `[timestep]`.

@@ -578,10 +578,11 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             }
         }
     }
-    let series = out
-        .series
-        .clone()
-        .unwrap_or_else(|| default_series(&balls, &walls));
+    let series = out.series.clone().unwrap_or_else(|| {
+        // (renumbered balls cannot be followed by index: no per-ball series then)
+        let follow = file.run.sort_every.unwrap_or(0) == 0;
+        default_series(if follow { &balls } else { &[] }, &walls)
+    });
 
     let mut case = Case {
         path: path.to_path_buf(),
@@ -615,7 +616,45 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         c.validate(&model, &case)
             .map_err(|r| err(&format!("check[{}]", k + 1), r))?;
     }
+    if model.sort_every > 0 {
+        validate_sorting(&case, &model).map_err(|r| err("run.sort_every", r))?;
+    }
     Ok(case)
+}
+
+/// `[run] sort_every`: the model must allow renumbering ([`Model::can_sort_balls`]), and no
+/// output or check may follow one ball by its index (the index changes; the id moves with the
+/// ball, but these keep the index they found when the run starts).
+fn validate_sorting(case: &Case, model: &Model) -> Result<(), String> {
+    if !model.can_sort_balls() {
+        return Err(
+            "the balls can be renumbered only in 3D, without clumps, and when every \
+                    contact model is frame-free (hertz-history, hooke-history)"
+                .into(),
+        );
+    }
+    for (k, s) in case.series.iter().enumerate() {
+        if crate::output::Source::parse(s, model).is_ok_and(|src| src.follows_pieces()) {
+            return Err(format!(
+                "output.series[{}] \"{s}\" follows one body by its index, which renumbering \
+                 changes: remove the series or sort_every",
+                k + 1
+            ));
+        }
+    }
+    for (k, c) in case.checks.iter().enumerate() {
+        if matches!(
+            c,
+            CheckSpec::Collision { .. } | CheckSpec::ActiveCount { .. }
+        ) {
+            return Err(format!(
+                "check[{}] follows one ball by its index, which renumbering changes: remove \
+                 the check or sort_every",
+                k + 1
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Case {
@@ -665,6 +704,7 @@ impl Case {
         if self.dim() == 2 {
             model.set_planar();
         }
+        model.sort_every = self.file.run.sort_every.unwrap_or(0);
         for m in &self.materials {
             model.add_material(m.clone());
         }
@@ -1077,7 +1117,8 @@ fn contact_model(
 }
 
 /// Series recorded when `[output] series` is not given: energies, contact count and timestep,
-/// position and velocity of the first ten balls, and the force on each wall.
+/// position and velocity of the first ten balls (none when the balls are renumbered), and the
+/// force on each wall.
 fn default_series(balls: &[BallSpec], walls: &[WallSpec]) -> Vec<String> {
     let mut s: Vec<String> = ["energy/kinetic", "energy/strain", "contacts/active", "dt"]
         .map(String::from)

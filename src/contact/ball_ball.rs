@@ -55,12 +55,31 @@ pub fn clearly_apart(pa: &Vec3, pb: &Vec3, ra: Real, rb: Real) -> bool {
     (pb - pa).norm_squared() > s * s * (1.0 + 1e-12)
 }
 
+/// Where the general update writes a contact's force on b (N, world frame) and its contact
+/// point (m): its entries in [`super::Contacts::force`] and [`super::Contacts::point`].
+pub struct Out<'a> {
+    /// The force entry.
+    pub force: &'a mut Vec3,
+    /// The contact point entry.
+    pub point: &'a mut Vec3,
+}
+
+impl Out<'_> {
+    /// Writes both entries; returns them.
+    #[inline]
+    fn set(&mut self, [force, point]: [Vec3; 2]) -> [Vec3; 2] {
+        *self.force = force;
+        *self.point = point;
+        [force, point]
+    }
+}
+
 /// Ends a contact's activity: no force, state cleared, zero output.
 #[inline]
-fn deactivate(c: &mut Contact, out: &mut [Vec3; 2]) {
+fn deactivate(c: &mut Contact, out: &mut Out) {
     c.active = false;
     c.state = LawState::default();
-    *out = [Vec3::zeros(); 2];
+    out.set([Vec3::zeros(); 2]);
 }
 
 /// After the geometry: bonds a linear-bond contact within its gap before the first cycle, and
@@ -69,7 +88,7 @@ fn deactivate(c: &mut Contact, out: &mut [Vec3; 2]) {
 #[inline]
 fn released(
     c: &mut Contact,
-    out: &mut [Vec3; 2],
+    out: &mut Out,
     overlap: Real,
     law: &ContactModel,
     install_bonds: bool,
@@ -109,7 +128,7 @@ fn released(
 #[inline]
 pub fn update(
     c: &mut Contact,
-    out: &mut [Vec3; 2],
+    mut out: Out,
     frame: Option<&mut Frame>,
     balls: &Balls,
     law: &ContactModel,
@@ -125,13 +144,13 @@ pub fn update(
     // already zero, so nothing is written.
     if !install_bonds && !law.holds(&c.state) && clearly_apart(pa, pb, ra, rb) {
         if c.active {
-            deactivate(c, out);
+            deactivate(c, &mut out);
         }
         return (Real::NEG_INFINITY, [Vec3::zeros(); 2]);
     }
     let g = geometry(pa, pb, ra, rb);
     // touching exactly or apart by round-off
-    if released(c, out, g.overlap, law, install_bonds) {
+    if released(c, &mut out, g.overlap, law, install_bonds) {
         return (g.overlap, [Vec3::zeros(); 2]);
     }
     let n = g.normal;
@@ -146,8 +165,7 @@ pub fn update(
         let (ca, cb) = (ra - 0.5 * g.overlap, rb - 0.5 * g.overlap);
         let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
         let force = history::world_step(coef, mu, g.overlap, &n, &v, dt, &mut c.state.shear);
-        *out = [force, g.point];
-        return (g.overlap, *out);
+        return (g.overlap, out.set([force, g.point]));
     }
     // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
     // is there for such a contact; without it the contact would work in a frame made afresh
@@ -184,12 +202,12 @@ pub fn update(
     let f = law.force(&k, &mut c.state);
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = g.overlap > 0.0 || law.holds(&c.state);
-    *out = if c.active {
+    let written = out.set(if c.active {
         [frame.to_world(&f.local), g.point]
     } else {
         [Vec3::zeros(); 2]
-    };
-    (g.overlap, *out)
+    });
+    (g.overlap, written)
 }
 
 /// The 2D force-displacement law of a disk-disk contact (seed 004, eqs. 8.14-8.19), derived.
@@ -215,7 +233,7 @@ pub fn update(
 #[inline]
 pub fn update_2d(
     c: &mut Contact,
-    out: &mut [Vec3; 2],
+    mut out: Out,
     normal: &mut Vec3,
     balls: &Balls,
     law: &ContactModel,
@@ -227,7 +245,7 @@ pub fn update_2d(
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
     let g = geometry(pa, pb, ra, rb);
     let previous = std::mem::replace(normal, g.normal);
-    if released(c, out, g.overlap, law, install_bonds) {
+    if released(c, &mut out, g.overlap, law, install_bonds) {
         return g.overlap;
     }
     let n = g.normal;
@@ -260,11 +278,11 @@ pub fn update_2d(
     let f = law.force(&k, &mut c.state);
     c.active = g.overlap > 0.0 || law.holds(&c.state);
     // F_C = F_n n + F_s q (eqs. 8.14-8.15)
-    *out = if c.active {
+    out.set(if c.active {
         [n * f.local.x + q * f.local.y, g.point]
     } else {
         [Vec3::zeros(); 2]
-    };
+    });
     g.overlap
 }
 
@@ -324,14 +342,14 @@ impl Scatter<'_> {
 #[allow(clippy::too_many_arguments)]
 pub fn update_history_run(
     list: &mut [Contact],
-    out: &mut [[Vec3; 2]],
+    force: &mut [Vec3],
     balls: &Balls,
     laws: &[ContactModel],
     dt: Real,
     end: u32,
     mut scatter: Option<&mut Scatter>,
 ) -> bool {
-    debug_assert!(list.len() <= HISTORY_RUN && list.len() == out.len());
+    debug_assert!(list.len() <= HISTORY_RUN && list.len() == force.len());
     let mut near_ones = [0u32; HISTORY_RUN];
     let mut n = 0;
     for (k, c) in list.iter().enumerate() {
@@ -341,7 +359,7 @@ pub fn update_history_run(
     let mut interpenetrating = false;
     super::lanes::update_history(
         list,
-        out,
+        force,
         &near_ones[..n],
         balls,
         laws,
@@ -373,12 +391,12 @@ pub fn near(c: &Contact, balls: &Balls) -> bool {
         )
 }
 
-/// [`update`] of a contact whose model is frame-free: returns the overlap and the entry
+/// [`update`] of a contact whose model is frame-free: returns the overlap and the entries
 /// written to `out` (force on b, contact point).
 #[inline]
 pub fn update_frame_free(
     c: &mut Contact,
-    out: &mut [Vec3; 2],
+    out: Out,
     balls: &Balls,
     laws: &[ContactModel],
     dt: Real,

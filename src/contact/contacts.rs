@@ -16,7 +16,7 @@ pub const NO_LAW: u16 = u16::MAX;
 /// The record holds only what persists from one cycle to the next (56 bytes: the force loop
 /// streams it every cycle, so its size is the loop's memory traffic). Its geometry is a
 /// function of the current positions ([`Contacts::geometry`]: the force loop computes the
-/// same numbers); its force and contact point are in [`Contacts::out`].
+/// same numbers); its force is in [`Contacts::force`].
 #[derive(Clone, Debug)]
 pub struct Contact {
     /// Index of the first ball (the smaller index).
@@ -46,7 +46,7 @@ impl Contact {
     /// The elastic shear force on b in the world frame, N: the model's state turned out of the
     /// contact's local `frame` ([`Contacts::frames`]). Frame-based models only: the history
     /// models keep the shear displacement in `state.shear` (their total force is in
-    /// [`Contacts::out`]).
+    /// [`Contacts::force`]).
     pub fn shear_force(&self, frame: &Frame) -> Vec3 {
         frame.to_world(&self.state.shear)
     }
@@ -90,12 +90,17 @@ pub struct Contacts {
     /// For how many balls `incidence` was built since the last merge (None: to be built;
     /// the frame-free force loop needs none).
     pub incidence_of: Option<usize>,
-    /// Per contact, aligned with `list`: the force on b (world frame, N) and the contact point
-    /// (m) of the last force update, both zero while the contact is inactive (the force loop
-    /// writes an entry only when its contact is or was active; a merge zeroes them all, and
-    /// the force loop that always follows rewrites the active ones). The gather reads these
-    /// 48 bytes per contact, not the record.
-    pub out: Vec<[Vec3; 2]>,
+    /// Per contact, aligned with `list`: the force on b (world frame, N) of the last force
+    /// update, zero while the contact is inactive (the force loop writes an entry only when
+    /// its contact is or was active; a merge zeroes them all, and the force loop that always
+    /// follows rewrites the active ones).
+    pub force: Vec<Vec3>,
+    /// Per contact, aligned with `list`: the contact point (m) of the last force update, zero
+    /// while inactive, written by the general force loop only (the gather reads it with
+    /// [`Contacts::force`]: 48 bytes per contact, not the record). The frame-free loop adds
+    /// each force to its balls at once and leaves these at zero. Outputs that need a contact
+    /// point compute it from the geometry ([`Contacts::geometry`]).
+    pub point: Vec<Vec3>,
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
     pub partition: super::Partition,
@@ -131,13 +136,13 @@ impl Contacts {
     pub fn find_active(&self, i: u32, j: u32) -> Option<(usize, Vec3)> {
         self.find(i, j)
             .filter(|&k| self.list[k].active)
-            .map(|k| (k, self.out[k][0]))
+            .map(|k| (k, self.force[k]))
     }
 
     /// The force on ball `b` of contact `k`, N (world frame; zero when inactive).
     #[inline]
     pub fn force(&self, k: usize) -> Vec3 {
-        self.out[k][0]
+        self.force[k]
     }
 
     /// The geometry of contact `k` at the balls' current positions (the force loop computes
@@ -180,6 +185,32 @@ impl Contacts {
         }
     }
 
+    /// Renumbers the balls: ball `i` becomes `new_of[i]`. A contact whose balls swap order
+    /// (the first must be the smaller index) gets the opposite shear state: for the
+    /// frame-free models it is the world-frame shear displacement of `b` relative to `a`
+    /// (local frames are not turned over: frame-based models are not renumbered, see
+    /// [`crate::model::Model::can_sort_balls`]). The list is sorted again; forces are zero
+    /// until the next force update.
+    pub(crate) fn renumber(&mut self, new_of: &[u32]) {
+        debug_assert!(self.frames.is_empty() && self.normals.is_empty());
+        for c in &mut self.list {
+            let (a, b) = (new_of[c.a as usize], new_of[c.b as usize]);
+            if a < b {
+                (c.a, c.b) = (a, b);
+            } else {
+                (c.a, c.b) = (b, a);
+                c.state.shear = -c.state.shear;
+            }
+        }
+        self.list.sort_unstable_by_key(Contact::key);
+        for v in [&mut self.force, &mut self.point] {
+            v.clear();
+            v.resize(self.list.len(), Vec3::zeros());
+        }
+        self.partition.threads = 0;
+        self.incidence_of = None;
+    }
+
     /// Replaces the list by the given candidate pairs (sorted, unique, a < b), keeping the state
     /// of contacts that persist and creating the new ones with `law_of(a, b)`.
     ///
@@ -187,7 +218,7 @@ impl Contacts {
     ///
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
     /// local frame) or empty; `planar`: the same for [`Contacts::normals`]. Every entry of
-    /// [`Contacts::out`] is zero afterwards.
+    /// [`Contacts::force`] and [`Contacts::point`] are zero afterwards.
     pub fn merge(
         &mut self,
         pairs: &[(u32, u32)],
@@ -224,8 +255,10 @@ impl Contacts {
             self.spare.len(),
             Vec3::zeros,
         );
-        self.out.clear();
-        self.out.resize(self.list.len(), [Vec3::zeros(); 2]);
+        for v in [&mut self.force, &mut self.point] {
+            v.clear();
+            v.resize(self.list.len(), Vec3::zeros());
+        }
         self.partition.threads = 0;
         self.incidence_of = None;
     }

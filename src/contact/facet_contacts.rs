@@ -152,6 +152,16 @@ impl FacetContacts {
         self.rebuild_interactions();
     }
 
+    /// Renumbers the balls: ball `i` becomes `new_of[i]`; the list is sorted again and the
+    /// interactions rebuilt (a ball-facet contact's state does not depend on the numbering).
+    pub(crate) fn renumber(&mut self, new_of: &[u32]) {
+        for c in &mut self.list {
+            c.ball = new_of[c.ball as usize];
+        }
+        self.list.sort_unstable_by_key(FacetContact::key);
+        self.rebuild_interactions();
+    }
+
     /// Recomputes the runs of contacts of each (ball, wall) pair (resultants zeroed).
     pub(crate) fn rebuild_interactions(&mut self) {
         self.interactions.clear();

@@ -4,6 +4,7 @@
 mod balls;
 mod clumps;
 mod material;
+mod sort;
 mod state;
 mod wall;
 

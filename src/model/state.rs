@@ -187,6 +187,12 @@ pub struct Model {
     /// Set by the force update when an active contact overlaps by more than the smaller radius
     /// (or not finitely): the interpenetration check then scans the contacts.
     pub(crate) interpenetrating: bool,
+    /// Renumber the balls along a space-filling curve at the first rebuild of the broad
+    /// phase at least this many cycles after the last renumbering (0: never; `[run]
+    /// sort_every`, [`Model::sort_balls`]). Ignored when [`Model::can_sort_balls`] is false.
+    pub sort_every: u64,
+    /// The cycle of the last renumbering.
+    pub(crate) last_sort: Option<u64>,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
@@ -229,6 +235,8 @@ impl Model {
             phases: None,
             interpenetrating: false,
             planar: false,
+            sort_every: 0,
+            last_sort: None,
         }
     }
 
@@ -697,9 +705,9 @@ impl Model {
             n += 1;
         }
         let (mut fc, mut m) = (0.0, 0usize);
-        for (c, out) in self.contacts.list.iter().zip(&self.contacts.out) {
+        for (c, f) in self.contacts.list.iter().zip(&self.contacts.force) {
             if c.active {
-                fc += out[0].norm();
+                fc += f.norm();
                 m += 1;
             }
         }

@@ -304,6 +304,19 @@ impl Source {
         }
     }
 
+    /// True when the source follows particular bodies (by the index of their pieces).
+    pub fn follows_pieces(&self) -> bool {
+        matches!(
+            self,
+            Source::Ball(..)
+                | Source::Pair(..)
+                | Source::BallWall(..)
+                | Source::Clump(..)
+                | Source::Group(..)
+                | Source::GroupWall(..)
+        )
+    }
+
     /// Appends the current value(s) to `out`.
     pub fn sample(&self, model: &Model, out: &mut Vec<Real>) {
         let b = &model.balls;

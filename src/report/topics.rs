@@ -1159,9 +1159,10 @@ pub fn write_performance_page(
          (6.3 until the fifth round, when the test was on boxes and also kept the pairs in their corners). For the history \
          models the loop goes in runs of 512 records: a branch-free pass lists the pairs not clearly apart, a second \
          computes their forces and adds each at once to its two balls (third round: settle-box Hertz 10k, one thread, 36.9 s \
-         to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). The records \
-         are still streamed every step: 2.2 MB at 10k, 11 MB at 50k, more than the caches hold at 50k, which is most of the \
-         cost's growth with N. A smaller margin does not help: 0.1 mm left the contact phase unchanged at 10k and doubled \
+         to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). Since the \
+         sixth round that loop stores only each contact's force (24 bytes; the contact point goes straight into the \
+         moments). The records are still streamed every step: 2.2 MB at 10k, 11 MB at 50k, more than the caches hold at \
+         50k, which is what is left of the cost's growth with N. A smaller margin does not help: 0.1 mm left the contact phase unchanged at 10k and doubled \
          the detection time.</li>\
          <li><b>Per-contact arithmetic.</b> The history update goes eight contacts at a time (fourth round, \
          src/contact/lanes.rs): the inputs of eight touching pairs are copied into lane arrays and one branch-free loop \
@@ -1184,13 +1185,24 @@ pub fn write_performance_page(
          resolution and forces since the fifth), and the law of motion gains little from a second thread (it streams \
          memory). At N = 1,000 the 3,800 candidate pairs are below the 4,096 from which the force loop uses a second \
          thread, so two threads run it as one does. This VM's two vCPUs slow each \
-         other by 20-30 % when both are busy (RESULTS.md). Next: renumber the balls along a space-filling curve at rebuilds \
-         (fewer crossing pairs, and the two balls of a pair close in memory: the fourth round's 50k figures, unchanged by \
-         faster arithmetic, show that this is what the 50k case waits on), then the merge in parallel.</li>\
+         other by 20-30 % when both are busy (RESULTS.md).</li>\
+         <li><b>Ball order (sixth round).</b> In the generator's order (x fastest, then y, then layers) the two balls of a \
+         contact can be a whole layer apart in memory (L² = 5,041 balls at 50k), and the profile at 50k showed the loop \
+         waiting on the second ball's velocity and spin. The settle-box cases now set <code>[run] sort_every = 1000</code>: \
+         every 1,000 steps, at the next rebuild of the candidate pairs, the balls are renumbered along a Z (Morton) curve \
+         (src/model/sort.rs; LAMMPS, on which LIGGGHTS is built, sorts its atoms every 1,000 steps by default). Ids move \
+         with the balls and contacts keep their state (a contact whose balls swap order turns its shear history over); \
+         results change by round-off only (test <code>renumbering_the_balls_changes_only_the_round_off</code>). Hertz, \
+         one thread: 151.0 s to 118.4 s at 50k; two threads: 79.6 s to 60.4 s at 50k and 12.8 s to 11.1 s at 10k (the \
+         ranges of the two threads now meet along a plane of the curve, not along a layer that the settling mixes). \
+         Packing each ball's position, radius, velocity, mass and spin into one 64- or 128-byte record per step was tried \
+         first and not kept: the copy's 3-6 MB pushed other data out of the cache, and the law of motion and the walls \
+         slowed down with it. Next: the merge and the ball-facet search in parallel, and a smaller record per candidate \
+         pair.</li>\
          <li><b>Memory.</b> Per candidate pair: the record twice (the merge writes a new list next to the old one), its \
-         48-byte force entry, the merge plan and the broad phase's pair; the incidence list is built only for the gather of \
-         the frame-based models. Next: merge in place, and keep the 48-byte force entries only where an output or a \
-         frame-based model reads them.</li></ul>",
+         force and contact-point entries (24 bytes each; the point is written only by the general loop), the merge plan and \
+         the broad phase's pair; the incidence list is built only for the gather of the frame-based models. Next: merge in \
+         place, and allocate the contact points only where a frame-based model or the 2D mode (the general loop) reads them.</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
         std::mem::size_of::<crate::contact::Frame>(),
         std::mem::size_of::<crate::contact::FacetContact>(),

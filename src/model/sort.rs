@@ -1,0 +1,131 @@
+//! Spatial renumbering of the balls (`[run] sort_every`, SPEC): the balls are put in the
+//! order of a space-filling curve (Morton's Z order over cells of one ball diameter), so
+//! that the two balls of a contact sit close together in every per-ball array and the force
+//! loop finds them in cache. The identifiers (`Balls::id`) move with the balls; contacts and
+//! ball-facet contacts are renumbered with them, keeping their state.
+//!
+//! Only the order of the sums changes (each ball sums its contacts in list order, and the
+//! list order follows the numbering), so a sorted run differs from an unsorted one by
+//! round-off, and is the same for any number of threads.
+
+use super::{Balls, Model};
+use crate::math::Real;
+
+impl Balls {
+    /// Reorders every per-ball array: the ball at index `order[i]` moves to index `i`.
+    pub(crate) fn permute(&mut self, order: &[u32]) {
+        fn apply<T: Clone>(v: &mut Vec<T>, order: &[u32]) {
+            *v = order.iter().map(|&k| v[k as usize].clone()).collect();
+        }
+        // (every field named: a new one does not compile until it is permuted too)
+        let Balls {
+            id,
+            radius,
+            material,
+            mass,
+            inertial_mass,
+            inertia,
+            inertial_inertia,
+            pos,
+            vel,
+            spin,
+            force,
+            moment,
+            applied_force,
+            fixed,
+            clump,
+        } = self;
+        apply(id, order);
+        apply(radius, order);
+        apply(material, order);
+        apply(mass, order);
+        apply(inertial_mass, order);
+        apply(inertia, order);
+        apply(inertial_inertia, order);
+        apply(pos, order);
+        apply(vel, order);
+        apply(spin, order);
+        apply(force, order);
+        apply(moment, order);
+        apply(applied_force, order);
+        apply(fixed, order);
+        apply(clump, order);
+    }
+}
+
+/// Spreads the low 21 bits of `x` to every third bit (bit `k` goes to bit `3 k`).
+fn spread(x: u64) -> u64 {
+    let mut x = x & 0x1f_ffff;
+    x = (x | x << 32) & 0x001f_0000_0000_ffff;
+    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
+    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
+    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
+    x = (x | x << 2) & 0x1249_2492_4924_9249;
+    x
+}
+
+/// Morton key of cell `(i, j, k)` (21 bits each): bits of x, y, z interleaved, z highest.
+pub fn morton(i: u64, j: u64, k: u64) -> u64 {
+    spread(i) | spread(j) << 1 | spread(k) << 2
+}
+
+/// The order of the balls along the Z curve: `order[i]` is the ball that goes to index `i`
+/// (cells of one largest diameter from the balls' lowest corner; ties, i.e. balls of one
+/// cell, keep their present order).
+pub fn z_order(balls: &Balls) -> Vec<u32> {
+    let n = balls.len();
+    let r_max = balls.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
+    let lo = balls
+        .pos
+        .iter()
+        .fold(crate::math::Vec3::repeat(Real::INFINITY), |m, p| m.inf(p));
+    let cell = 2.0 * r_max;
+    let limit = ((1u64 << 21) - 1) as Real;
+    // (a NaN coordinate goes to cell 0: the blow-up check names it)
+    let q = |x: Real, lo: Real| ((x - lo) / cell).floor().clamp(0.0, limit) as u64;
+    let mut keyed: Vec<(u64, u32)> = (0..n)
+        .map(|i| {
+            let p = &balls.pos[i];
+            (morton(q(p.x, lo.x), q(p.y, lo.y), q(p.z, lo.z)), i as u32)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+impl Model {
+    /// True when the balls may be renumbered: 3D, no clump (pebbles keep their clump's
+    /// numbering), every contact model frame-free (a frame-based contact's local frame would
+    /// have to be turned over when its two balls swap roles).
+    pub fn can_sort_balls(&self) -> bool {
+        !self.planar && self.clumps.is_empty() && self.laws.iter().all(|l| l.frame_free())
+    }
+
+    /// Puts the balls in Z order ([`z_order`]) and renumbers the contacts with them (see the
+    /// module documentation). The caller rebuilds the broad phase next.
+    pub(crate) fn sort_balls(&mut self) {
+        debug_assert!(self.can_sort_balls());
+        let order = z_order(&self.balls);
+        let mut new_of = vec![0u32; order.len()];
+        for (i, &k) in order.iter().enumerate() {
+            new_of[k as usize] = i as u32;
+        }
+        self.balls.permute(&order);
+        self.contacts.renumber(&new_of);
+        self.facet_contacts.renumber(&new_of);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::morton;
+
+    #[test]
+    fn morton_interleaves_the_bits() {
+        // x = 0b11, y = 0b01, z = 0b10: bits z1 y1 x1 z0 y0 x0 = 1 0 1 0 1 1
+        assert_eq!(morton(0b11, 0b01, 0b10), 0b101011);
+        // the highest of the 21 bits of z is bit 62
+        assert_eq!(morton(0, 0, 1 << 20), 1 << 62);
+        assert_eq!(morton((1 << 21) - 1, 0, 0), 0x1249_2492_4924_9249);
+    }
+}
