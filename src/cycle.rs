@@ -158,9 +158,10 @@ impl Model {
         self.lap(t, |p| &mut p.walls);
     }
 
-    /// The ball-ball forces of every contact (any contact model, 3D or 2D), written to
-    /// [`crate::contact::Contacts::out`] (in parallel above 4,096 contacts); [`Model::gather`]
-    /// sums them into the balls.
+    /// The ball-ball forces of every contact (any contact model, 3D or 2D), written with the
+    /// contact points to [`crate::contact::Contacts::force`] and
+    /// [`crate::contact::Contacts::point`] (in parallel above 4,096 contacts);
+    /// [`Model::gather`] sums them into the balls.
     fn general_forces(&mut self, dt: f64) {
         let balls = &self.balls;
         let laws = &self.laws;
@@ -281,11 +282,11 @@ impl Model {
                 let mut interpenetrating = false;
                 for run in ks.chunks(HISTORY_RUN) {
                     let mut near = [0u32; HISTORY_RUN];
-                    let mut n = 0;
-                    for &k in run {
-                        near[n] = k - first as u32;
-                        n += ball_ball::near(&list[(k as usize) - first], balls) as usize;
-                    }
+                    let n = ball_ball::select(
+                        run.iter().map(|&k| k - first as u32),
+                        |k| ball_ball::near(&list[k as usize], balls),
+                        &mut near,
+                    );
                     lanes::update_history(
                         list,
                         cforce,

@@ -351,11 +351,14 @@ pub fn update_history_run(
 ) -> bool {
     debug_assert!(list.len() <= HISTORY_RUN && list.len() == force.len());
     let mut near_ones = [0u32; HISTORY_RUN];
-    let mut n = 0;
-    for (k, c) in list.iter().enumerate() {
-        near_ones[n] = k as u32;
-        n += ((c.b < end) & near(c, balls)) as usize;
-    }
+    let n = select(
+        0..list.len() as u32,
+        |k| {
+            let c = &list[k as usize];
+            (c.b < end) & near(c, balls)
+        },
+        &mut near_ones,
+    );
     let mut interpenetrating = false;
     super::lanes::update_history(
         list,
@@ -374,6 +377,23 @@ pub fn update_history_run(
         },
     );
     interpenetrating
+}
+
+/// Writes to the front of `out` the indices `ks` (at most [`HISTORY_RUN`]) for which `keep`
+/// holds, in order; returns how many. Branch-free: every index is written, and the count
+/// advances only past the kept ones (the test is true in no predictable order).
+#[inline]
+pub fn select(
+    ks: impl Iterator<Item = u32>,
+    keep: impl Fn(u32) -> bool,
+    out: &mut [u32; HISTORY_RUN],
+) -> usize {
+    let mut n = 0;
+    for k in ks {
+        out[n] = k;
+        n += keep(k) as usize;
+    }
+    n
 }
 
 /// True when a contact needs its update: active, or its balls not clearly apart (a

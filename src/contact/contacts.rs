@@ -203,6 +203,12 @@ impl Contacts {
             }
         }
         self.list.sort_unstable_by_key(Contact::key);
+        self.list_changed();
+    }
+
+    /// After the list changed: zero forces and contact points, partition and incidence list
+    /// to be made again.
+    fn list_changed(&mut self) {
         for v in [&mut self.force, &mut self.point] {
             v.clear();
             v.resize(self.list.len(), Vec3::zeros());
@@ -255,12 +261,7 @@ impl Contacts {
             self.spare.len(),
             Vec3::zeros,
         );
-        for v in [&mut self.force, &mut self.point] {
-            v.clear();
-            v.resize(self.list.len(), Vec3::zeros());
-        }
-        self.partition.threads = 0;
-        self.incidence_of = None;
+        self.list_changed();
     }
 }
 
