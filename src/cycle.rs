@@ -96,7 +96,9 @@ impl Model {
     /// persistent contact list.
     pub fn detect(&mut self) {
         let margin = self.settings.margin;
-        let walls_moved = self.walls.iter().any(|w| w.travel > 0.5 * margin);
+        // (a wall and a ball that have each moved at most a margin have closed their gap by at
+        // most two margins: see [`crate::detect`])
+        let walls_moved = self.walls.iter().any(|w| w.travel > margin);
         if !walls_moved && !self.broad_phase.needs_rebuild(&self.balls.pos, margin) {
             return;
         }

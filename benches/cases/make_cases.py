@@ -54,7 +54,9 @@ with {pp} sphere-sphere contacts, {nw} sphere-wall contacts and mean height {mz}
 [run]
 steps = 20000
 gravity = [0.0, 0.0, -9.81]
-margin = 2e-4
+# the extents of two balls overlap within 2 x 0.1 mm, and the pairs are found again once a
+# ball has moved 0.1 mm: LIGGGHTS's neighbour skin of 0.2 mm, rebuilt at half the skin
+margin = 1e-4
 # renumber the balls along a Z curve every 1,000 steps (LAMMPS, on which LIGGGHTS is built,
 # sorts its atoms spatially every 1,000 steps by default)
 sort_every = 1000

@@ -22,6 +22,13 @@ use crate::model::Balls;
 /// settle-box scene, 16 no faster).
 pub const LANES: usize = 8;
 
+/// [`Input::step`] for a batch whose lanes may have different models.
+const MIXED: u8 = 0;
+/// [`Input::step`] for a batch of Hertz-history contacts only.
+const HERTZ: u8 = 1;
+/// [`Input::step`] for a batch of Hooke-history contacts only.
+const HOOKE: u8 = 2;
+
 type Lane = [Real; LANES];
 type Lane3 = [Lane; 3];
 
@@ -67,9 +74,10 @@ struct Output {
 }
 
 impl Input {
-    /// Copies contact `c` into lane `l`.
+    /// Copies the kinematics of contact `c` (its balls and its shear displacement) into lane
+    /// `l`.
     #[inline]
-    fn load(&mut self, l: usize, c: &Contact, balls: &Balls, laws: &[ContactModel]) {
+    fn load(&mut self, l: usize, c: &Contact, balls: &Balls) {
         // (l < LANES, a power of two: the mask spares the bounds checks)
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
@@ -97,7 +105,13 @@ impl Input {
         self.has_mb[l] = mb.is_some();
         self.ma[l] = ma.unwrap_or(0.0);
         self.mb[l] = mb.unwrap_or(0.0);
-        match &laws[c.law as usize] {
+    }
+
+    /// Copies the coefficients of the contact model `law` into lane `l`.
+    #[inline]
+    fn load_law(&mut self, l: usize, law: &ContactModel) {
+        let l = l & (LANES - 1);
+        match law {
             ContactModel::HertzHistory(h) => {
                 self.hertz[l] = true;
                 self.e2[l] = 2.0 * h.pair.e_star;
@@ -120,9 +134,12 @@ impl Input {
     }
 
     /// The step of every lane (module documentation): written as one loop over the lanes
-    /// with no branch, so that it becomes vector instructions.
+    /// with no branch, so that it becomes vector instructions. `KIND`: [`MIXED`] (each lane
+    /// selects its model's coefficients), or [`HERTZ`] or [`HOOKE`] when every lane has that
+    /// model (the other model's coefficients, square roots among them, are then not
+    /// computed; each lane's operations are the same).
     #[inline]
-    fn step(&self, dt: Real) -> Output {
+    fn step<const KIND: u8>(&self, dt: Real) -> Output {
         let mut o = Output::default();
         for l in 0..LANES {
             // geometry: d = x_b - x_a, |d|, overlap, unit normal a -> b, contact point
@@ -153,7 +170,11 @@ impl Input {
             };
             let a = (radius * overlap).sqrt();
             let (sn, st) = (self.e2[l] * a, self.g8[l] * a);
-            let hz = self.hertz[l];
+            let hz = match KIND {
+                HERTZ => true,
+                HOOKE => false,
+                _ => self.hertz[l],
+            };
             let kn = if hz { (2.0 / 3.0) * sn } else { self.kn[l] };
             let kt = if hz { st } else { self.kt[l] };
             let gn = if hz {
@@ -227,14 +248,33 @@ pub fn update_history(
     mut active: impl FnMut(&Contact, bool, Vec3, Vec3),
 ) {
     let mut input = Input::default();
+    // the model whose coefficients fill every lane, if any
+    let mut filled: Option<u16> = None;
     for batch in ks.chunks(LANES) {
         // (a short batch repeats its first contact in the spare lanes, whose results are
         // not used)
-        for l in 0..LANES {
-            let k = batch[if l < batch.len() { l } else { 0 }] as usize;
-            input.load(l, &list[k], balls, laws);
+        let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
+        let law = list[lane(0)].law;
+        let uniform = batch.iter().all(|&k| list[k as usize].law == law);
+        if !uniform {
+            filled = None;
+            for l in 0..LANES {
+                input.load_law(l, &laws[list[lane(l)].law as usize]);
+            }
+        } else if filled != Some(law) {
+            filled = Some(law);
+            for l in 0..LANES {
+                input.load_law(l, &laws[law as usize]);
+            }
         }
-        let o = input.step(dt);
+        for l in 0..LANES {
+            input.load(l, &list[lane(l)], balls);
+        }
+        let o = match (uniform, &laws[law as usize]) {
+            (true, ContactModel::HertzHistory(_)) => input.step::<HERTZ>(dt),
+            (true, ContactModel::HookeHistory(_)) => input.step::<HOOKE>(dt),
+            _ => input.step::<MIXED>(dt),
+        };
         for (l, &k) in batch.iter().enumerate() {
             let (k, overlap) = (k as usize, o.overlap[l]);
             let c = &mut list[k];
