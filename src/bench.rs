@@ -121,6 +121,10 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
             path.display()
         )
     })?;
+    // the model has its own copy of the balls: the case's list (about 200 bytes per ball)
+    // need not stay for the run
+    let name = case.name.clone();
+    drop(case);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -139,7 +143,7 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
         let (pp, nw, ke_trans, ke_rot, mean_z) = final_state(&model);
         let n = model.balls.len();
         Ok(BenchRun {
-            case: case.name.clone(),
+            case: name,
             n,
             steps,
             threads,

@@ -191,6 +191,12 @@ impl Model {
             };
         let contacts = &mut self.contacts;
         debug_assert_eq!(contacts.force.len(), contacts.list.len());
+        // (the merge keeps the points for the models that run this loop; the zip below would
+        // otherwise stop at the shorter array)
+        if contacts.point.len() != contacts.list.len() {
+            contacts.point.clear();
+            contacts.point.resize(contacts.list.len(), Vec3::zeros());
+        }
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
         let (list, force, point) = (&mut contacts.list, &mut contacts.force, &mut contacts.point);
         // every contact must update: no short circuit

@@ -64,7 +64,7 @@ pub fn pair_key(a: u32, b: u32) -> u64 {
     ((a as u64) << 32) | b as u64
 }
 
-/// The contact list, sorted by [`Contact::key`], with a spare buffer reused by each merge.
+/// The contact list, sorted by [`Contact::key`], merged in place at each rebuild.
 #[derive(Clone, Debug, Default)]
 pub struct Contacts {
     /// The contacts, sorted by pair.
@@ -76,10 +76,10 @@ pub struct Contacts {
     /// 2D mode only (else empty): the normal of each contact at its last force update (the
     /// 2D law turns its shear with the mid-step tangent), aligned with `list`.
     pub normals: Vec<Vec3>,
-    spare: Vec<Contact>,
-    spare_frames: Vec<Frame>,
-    spare_normals: Vec<Vec3>,
     plan: Vec<super::Slot>,
+    /// True when [`Contacts::point`] is kept (set by the last merge: the general force loop,
+    /// which writes the contact points, runs for a frame-based model or in 2D).
+    points: bool,
     /// For each ball `i`, its contacts are `incidence[start[i]..start[i + 1]]`, each entry
     /// `2 k + side` (k the contact's index, side 0 when the ball is `a`, 1 when `b`), in
     /// increasing k: the gather sums each ball's contacts in list order, as a sequential pass
@@ -95,11 +95,12 @@ pub struct Contacts {
     /// its contact is or was active; a merge zeroes them all, and the force loop that always
     /// follows rewrites the active ones).
     pub force: Vec<Vec3>,
-    /// Per contact, aligned with `list`: the contact point (m) of the last force update, zero
-    /// while inactive, written by the general force loop only (the gather reads it with
-    /// [`Contacts::force`]: 48 bytes per contact, not the record). The frame-free loop adds
-    /// each force to its balls at once and leaves these at zero. Outputs that need a contact
-    /// point compute it from the geometry ([`Contacts::geometry`]).
+    /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
+    /// contact point (m) of the last force update, zero while inactive, written by the
+    /// general force loop only (the gather reads it with [`Contacts::force`]: 48 bytes per
+    /// contact, not the record). The frame-free loop adds each force to its balls at once and
+    /// needs none: 24 bytes per candidate pair saved. Outputs that need a contact point
+    /// compute it from the geometry ([`Contacts::geometry`]).
     pub point: Vec<Vec3>,
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
@@ -206,12 +207,15 @@ impl Contacts {
         self.list_changed();
     }
 
-    /// After the list changed: zero forces and contact points, partition and incidence list
-    /// to be made again.
+    /// After the list changed: zero forces and contact points (if kept), partition and
+    /// incidence list to be made again.
     fn list_changed(&mut self) {
-        for v in [&mut self.force, &mut self.point] {
+        let n = self.list.len();
+        for (v, keep) in [(&mut self.force, true), (&mut self.point, self.points)] {
             v.clear();
-            v.resize(self.list.len(), Vec3::zeros());
+            if keep {
+                v.resize(n, Vec3::zeros());
+            }
         }
         self.partition.threads = 0;
         self.incidence_of = None;
@@ -240,27 +244,16 @@ impl Contacts {
             |c| c.state.bonded,
             &mut self.plan,
         );
-        let spare = std::mem::take(&mut self.spare);
-        self.spare = super::apply_plan(&mut self.list, spare, &self.plan, |j| {
+        let old_len = self.list.len();
+        super::apply_plan(&mut self.list, &self.plan, |j| {
             let (a, b) = pairs[j];
             Contact::new(a, b, law_of(a, b))
         });
-        side(
-            frames,
-            &mut self.frames,
-            &mut self.spare_frames,
-            &self.plan,
-            self.spare.len(),
-            || Frame::new(&Vec3::x(), 0.0),
-        );
-        side(
-            planar,
-            &mut self.normals,
-            &mut self.spare_normals,
-            &self.plan,
-            self.spare.len(),
-            Vec3::zeros,
-        );
+        side(frames, &mut self.frames, &self.plan, old_len, || {
+            Frame::new(&Vec3::x(), 0.0)
+        });
+        side(planar, &mut self.normals, &self.plan, old_len, Vec3::zeros);
+        self.points = frames || planar;
         self.list_changed();
     }
 }
@@ -271,7 +264,6 @@ impl Contacts {
 fn side<T: Clone>(
     keep: bool,
     values: &mut Vec<T>,
-    spare: &mut Vec<T>,
     plan: &[super::Slot],
     old_len: usize,
     fresh: impl Fn() -> T,
@@ -283,6 +275,5 @@ fn side<T: Clone>(
     if values.len() != old_len {
         *values = vec![fresh(); old_len];
     }
-    let buffer = std::mem::take(spare);
-    *spare = super::apply_plan(values, buffer, plan, |_| fresh());
+    super::apply_plan(values, plan, |_| fresh());
 }

@@ -112,7 +112,6 @@ pub struct FacetContacts {
     pub hidden: u32,
     /// Full mode: proximity contacts acting in the last cycle.
     pub proximity: u32,
-    spare: Vec<FacetContact>,
     plan: Vec<super::Slot>,
 }
 
@@ -138,10 +137,8 @@ impl FacetContacts {
     /// Replaces the list by the candidates (sorted, unique), keeping the state of contacts
     /// that persist; new ones get `law_of(ball, wall)`.
     pub fn merge(&mut self, candidates: &[(u32, u32, u32)], law_of: impl Fn(u32, u32) -> u16) {
-        let spare = std::mem::take(&mut self.spare);
-        self.spare = super::merge_sorted(
+        super::merge_sorted(
             &mut self.list,
-            spare,
             candidates,
             FacetContact::key,
             |&c| c,

@@ -63,36 +63,109 @@ pub(crate) fn merge_plan<T, C, K: Ord>(
     );
 }
 
-/// Rebuilds `list` from a plan ([`merge_plan`]): old entries are copied, new ones made by
-/// `make(candidate index)`. `spare` is the buffer to fill; the old buffer is returned, to be
-/// passed back as `spare` next time (no allocation once buffers have grown).
-pub(crate) fn apply_plan<T: Clone>(
-    list: &mut Vec<T>,
-    spare: Vec<T>,
-    plan: &[Slot],
-    make: impl Fn(usize) -> T,
-) -> Vec<T> {
-    let mut out = spare;
-    out.clear();
-    out.extend(plan.iter().map(|s| match *s {
-        Slot::Old(i) => list[i as usize].clone(),
-        Slot::New(j) => make(j as usize),
-    }));
-    std::mem::replace(list, out)
+/// Rebuilds `list` from a plan ([`merge_plan`]) in place: old entries are moved to their new
+/// places, new ones made by `make(candidate index)`. No second buffer: the list only grows
+/// (or shrinks) to the plan's length.
+///
+/// The old indices of the plan increase with its slots, so an old entry moves left, stays, or
+/// moves right. The left moves go first, in increasing order, each swapping its entry with
+/// the position's dead content; then the right moves, in decreasing order. Neither pass writes
+/// over an entry that a later move reads (a position is overwritten only after its own old
+/// entry has moved or when that entry is dropped), and the new entries are made last, in the
+/// positions left over. O(plan).
+pub(crate) fn apply_plan<T>(list: &mut Vec<T>, plan: &[Slot], make: impl Fn(usize) -> T) {
+    if plan.len() > list.len() {
+        // (a longer plan has new entries: the first one fills the places to be written)
+        let first_new = plan.iter().find_map(|s| match *s {
+            Slot::New(j) => Some(j as usize),
+            Slot::Old(_) => None,
+        });
+        if let Some(j) = first_new {
+            list.resize_with(plan.len(), || make(j));
+        }
+    }
+    for (p, s) in plan.iter().enumerate() {
+        if let Slot::Old(i) = *s {
+            if i as usize > p {
+                list.swap(p, i as usize);
+            }
+        }
+    }
+    for (p, s) in plan.iter().enumerate().rev() {
+        if let Slot::Old(i) = *s {
+            if (i as usize) < p {
+                list.swap(p, i as usize);
+            }
+        }
+    }
+    list.truncate(plan.len());
+    for (p, s) in plan.iter().enumerate() {
+        if let Slot::New(j) = *s {
+            list[p] = make(j as usize);
+        }
+    }
 }
 
 /// [`merge_plan`] then [`apply_plan`] on one list (`make` builds an entry from a candidate).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn merge_sorted<T: Clone, C, K: Ord>(
+pub(crate) fn merge_sorted<T, C, K: Ord>(
     list: &mut Vec<T>,
-    spare: Vec<T>,
     candidates: &[C],
     key: impl Fn(&T) -> K,
     candidate_key: impl Fn(&C) -> K,
     make: impl Fn(&C) -> T,
     keep: impl Fn(&T) -> bool,
     plan: &mut Vec<Slot>,
-) -> Vec<T> {
+) {
     merge_plan(list, candidates, key, candidate_key, keep, plan);
-    apply_plan(list, spare, plan, |j| make(&candidates[j]))
+    apply_plan(list, plan, |j| make(&candidates[j]));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The in-place merge gives the list a second buffer would: for random sorted lists and
+    /// candidates (lists that grow, shrink, and keep some old entries that are no candidate),
+    /// the result equals the one built entry by entry from the definition (each candidate's
+    /// old entry if there is one, else a new one, with the kept old entries in key order).
+    #[test]
+    fn the_in_place_merge_equals_the_definition() {
+        let mut rng = crate::case::generate::SplitMix64::new(5);
+        for round in 0..300 {
+            let draw = |rng: &mut crate::case::generate::SplitMix64, n: usize, p: f64| {
+                (0..n as u32)
+                    .filter(|_| rng.next_unit() < p)
+                    .collect::<Vec<u32>>()
+            };
+            let span = 1 + round % 60;
+            let (po, pc) = (0.1 + 0.8 * rng.next_unit(), 0.1 + 0.8 * rng.next_unit());
+            // old entries: (key, tag); tag 1 = kept although no candidate
+            let old: Vec<(u32, u32)> = draw(&mut rng, span, po)
+                .into_iter()
+                .map(|k| (k, (rng.next_unit() < 0.2) as u32))
+                .collect();
+            let candidates = draw(&mut rng, span, pc);
+            let mut expected: Vec<(u32, u32)> = Vec::new();
+            for k in 0..span as u32 {
+                let was = old.iter().find(|e| e.0 == k);
+                if candidates.contains(&k) {
+                    expected.push(was.copied().unwrap_or((k, 7)));
+                } else if let Some(&e) = was.filter(|e| e.1 == 1) {
+                    expected.push(e);
+                }
+            }
+            let mut list = old.clone();
+            let mut plan = Vec::new();
+            merge_sorted(
+                &mut list,
+                &candidates,
+                |e| e.0,
+                |&c| c,
+                |&c| (c, 7),
+                |e| e.1 == 1,
+                &mut plan,
+            );
+            assert_eq!(list, expected, "old {old:?}, candidates {candidates:?}");
+        }
+    }
 }
