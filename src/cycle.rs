@@ -125,9 +125,11 @@ impl Model {
         let n = self.materials.len();
         let (mat, table) = (&self.balls.material, &self.pair_law);
         let frames = !self.planar && self.laws.iter().any(|l| !l.frame_free());
+        let laws = &self.laws;
         self.contacts.merge(
             &self.broad_phase.pairs,
             |a, b| table[mat[a as usize] as usize * n + mat[b as usize] as usize],
+            |c| laws.get(c.law as usize).is_some_and(|l| l.holds(&c.state)),
             frames,
             self.planar,
         );

@@ -198,7 +198,7 @@ fix = ["x", "y", "z"]
             broke_at = Some(model.time);
         }
         if broke_at.is_some() {
-            assert!(!c.active && !c.state.bonded, "a broken bond came back");
+            assert!(!c.active && !c.state.bonded(), "a broken bond came back");
         }
     }
     let t = broke_at.expect("the bond never broke");
@@ -214,11 +214,11 @@ fn each_model_says_which_state_goes_to_the_next_facet() {
     // hysteretic model (its unloading line continues); never a bond (bonds are ball-ball).
     use ballast::law::{ContactModel, Hysteretic, LawState, LinearBond};
     use ballast::math::Vec3;
-    let state = LawState {
-        shear: Vec3::new(0.0, 1.5, -2.0),
-        max_overlap: 3e-5,
-        bonded: true,
-    };
+    let shear = Vec3::new(0.0, 1.5, -2.0);
+    let (mut loaded, mut bonded) = (LawState::default(), LawState::default());
+    (loaded.shear, bonded.shear) = (shear, shear);
+    loaded.set_max_overlap(3e-5);
+    bonded.set_bonded(true);
     let hyst = ContactModel::Hysteretic(Hysteretic {
         kn: 1e5,
         k_unload: 4e5,
@@ -233,14 +233,9 @@ fn each_model_says_which_state_goes_to_the_next_facet() {
         shear_strength: 1.0,
         bond_gap: 0.0,
     });
-    let h = hyst.hand_over(&state);
-    assert_eq!(
-        (h.shear, h.max_overlap, h.bonded),
-        (state.shear, 3e-5, false)
-    );
-    let b = bond.hand_over(&state);
-    assert_eq!(
-        (b.shear, b.max_overlap, b.bonded),
-        (state.shear, 0.0, false)
-    );
+    let h = hyst.hand_over(&loaded);
+    assert_eq!((h.shear, h.max_overlap()), (shear, 3e-5));
+    let b = bond.hand_over(&bonded);
+    assert_eq!((b.shear, b.bonded()), (shear, false));
+    assert!(!bond.holds(&b), "a bond was handed over");
 }

@@ -95,7 +95,7 @@ fn released(
 ) -> bool {
     if install_bonds {
         if let ContactModel::LinearBond(m) = law {
-            c.state.bonded = overlap >= -m.bond_gap;
+            c.state.set_bonded(overlap >= -m.bond_gap);
         }
     }
     if overlap <= 0.0 && !law.holds(&c.state) {
@@ -286,7 +286,7 @@ pub fn update_2d(
     g.overlap
 }
 
-/// Contacts per run of [`update_history_run`]: the run's records (56 bytes each) stay in the
+/// Contacts per run of [`update_history_run`]: the run's records (48 bytes each) stay in the
 /// first-level cache between its two passes, and its list of touching contacts fits on the
 /// stack.
 pub const HISTORY_RUN: usize = 512;

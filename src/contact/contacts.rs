@@ -13,7 +13,7 @@ pub const NO_LAW: u16 = u16::MAX;
 /// broad phase); it is *active*, and carries force, only while the pieces overlap (or a bond
 /// holds them).
 ///
-/// The record holds only what persists from one cycle to the next (56 bytes: the force loop
+/// The record holds only what persists from one cycle to the next (48 bytes: the force loop
 /// streams it every cycle, so its size is the loop's memory traffic). Its geometry is a
 /// function of the current positions ([`Contacts::geometry`]: the force loop computes the
 /// same numbers); its force is in [`Contacts::force`].
@@ -222,9 +222,10 @@ impl Contacts {
     }
 
     /// Replaces the list by the given candidate pairs (sorted, unique, a < b), keeping the state
-    /// of contacts that persist and creating the new ones with `law_of(a, b)`.
+    /// of contacts that persist and creating the new ones with `law_of(a, b)`; a contact that
+    /// is no candidate any more stays when `holds` says so (its model holds it: a bond).
     ///
-    /// O(contacts + pairs); no allocation once the buffers have grown.
+    /// O(contacts + pairs); in place, no allocation once the buffers have grown.
     ///
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
     /// local frame) or empty; `planar`: the same for [`Contacts::normals`]. Every entry of
@@ -233,6 +234,7 @@ impl Contacts {
         &mut self,
         pairs: &[(u32, u32)],
         law_of: impl Fn(u32, u32) -> u16,
+        holds: impl Fn(&Contact) -> bool,
         frames: bool,
         planar: bool,
     ) {
@@ -241,7 +243,7 @@ impl Contacts {
             pairs,
             Contact::key,
             |&(a, b)| pair_key(a, b),
-            |c| c.state.bonded,
+            holds,
             &mut self.plan,
         );
         let old_len = self.list.len();
@@ -277,3 +279,6 @@ fn side<T: Clone>(
     }
     super::apply_plan(values, plan, |_| fresh());
 }
+
+// The force loop streams the records every cycle: their size is its memory traffic.
+const _: () = assert!(std::mem::size_of::<Contact>() == 48);

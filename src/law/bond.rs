@@ -36,7 +36,7 @@ impl LinearBond {
     /// Updates the state (bond, shear) and returns the force on b (local coordinates).
     pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
         let f_n = self.kn * k.overlap;
-        if state.bonded {
+        if state.bonded() {
             let trial = state.shear - k.du_t * self.ks;
             if -f_n <= self.tensile && trial.norm() <= self.shear_strength {
                 state.shear = trial;
@@ -46,7 +46,7 @@ impl LinearBond {
                     sliding: false,
                 };
             }
-            state.bonded = false;
+            state.set_bonded(false);
         }
         if k.overlap <= 0.0 {
             state.shear = Vec3::zeros();

@@ -36,8 +36,8 @@ impl Hysteretic {
 
     /// Updates the state (largest overlap, shear) and returns the force on b.
     pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
-        state.max_overlap = state.max_overlap.max(k.overlap);
-        let f_n = self.normal(k.overlap, state.max_overlap);
+        state.set_max_overlap(state.max_overlap().max(k.overlap));
+        let f_n = self.normal(k.overlap, state.max_overlap());
         let (fs, sliding) = shear_force(k, state, self.ks, self.friction * f_n, 0.0);
         ContactForce {
             local: Vec3::new(f_n, fs.y, fs.z),
@@ -47,7 +47,7 @@ impl Hysteretic {
 
     /// Elastic energy that unloading would give back, J: `F_n^2 / (2 k_unload)`.
     pub fn normal_energy(&self, overlap: Real, state: &LawState) -> Real {
-        let f = self.normal(overlap, state.max_overlap.max(overlap));
+        let f = self.normal(overlap, state.max_overlap().max(overlap));
         0.5 * f * f / self.k_unload
     }
 }

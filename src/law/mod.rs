@@ -68,15 +68,45 @@ impl Kinematics {
     }
 }
 
-/// The state a model keeps per contact, in local coordinates.
+/// The state a model keeps per contact, in local coordinates (32 bytes: the force loop streams
+/// it every cycle inside each contact record).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LawState {
-    /// Elastic shear force on b, local coordinates (`x` unused, 0), N.
+    /// Elastic shear force on b, local coordinates (`x` unused, 0), N; the history models
+    /// keep their shear displacement here, in world coordinates (m).
     pub shear: Vec3,
+    /// The one scalar of history a model may keep: the hysteretic model's largest overlap
+    /// ([`LawState::max_overlap`]) or the linear bond's flag ([`LawState::bonded`]); 0 for
+    /// the other models. (One field for both: no model uses both, and the record is 8 bytes
+    /// shorter; [`ContactModel::holds`] asks the model before reading it as a bond.)
+    aux: Real,
+}
+
+impl LawState {
     /// Hysteretic model: the largest overlap reached in this contact, m.
-    pub max_overlap: Real,
-    /// Linear bond: true while the bond holds.
-    pub bonded: bool,
+    #[inline]
+    pub fn max_overlap(&self) -> Real {
+        self.aux
+    }
+
+    /// Hysteretic model: sets the largest overlap, m.
+    #[inline]
+    pub fn set_max_overlap(&mut self, d: Real) {
+        self.aux = d;
+    }
+
+    /// Linear bond: true while the bond holds (meaningful for that model only: see
+    /// [`ContactModel::holds`]).
+    #[inline]
+    pub fn bonded(&self) -> bool {
+        self.aux != 0.0
+    }
+
+    /// Linear bond: makes or breaks the bond.
+    #[inline]
+    pub fn set_bonded(&mut self, bonded: bool) {
+        self.aux = if bonded { 1.0 } else { 0.0 };
+    }
 }
 
 /// Result of the force-displacement law for one contact, local coordinates.
@@ -205,7 +235,7 @@ impl ContactModel {
     /// True when a contact in this state carries force even without overlap (a bond).
     #[inline]
     pub fn holds(&self, state: &LawState) -> bool {
-        matches!(self, ContactModel::LinearBond(_)) && state.bonded
+        matches!(self, ContactModel::LinearBond(_)) && state.bonded()
     }
 
     /// The stiffnesses of a contact at the given overlap and effective radius (for the contact
@@ -295,8 +325,7 @@ impl ContactModel {
         match self {
             ContactModel::Hysteretic(_) => LawState {
                 shear: state.shear,
-                max_overlap: state.max_overlap,
-                bonded: false,
+                aux: state.max_overlap(),
             },
             _ => LawState {
                 shear: state.shear,
