@@ -1155,15 +1155,16 @@ pub fn write_performance_page(
          <li><b>Every candidate pair is visited every step.</b> A ball-ball contact record holds only what persists (pair, \
          model, activity, model state: {} bytes; 152 before this issue's second round; a frame-based model's local frame, {} \
          more bytes, lives in a side array; a ball-facet contact takes {}). A contact exists for every pair whose extents \
-         (spheres of radius r + margin, 0.2 mm here) overlap: at N = 10,000, 4.0 candidate pairs per ball of which 2.2 touch \
-         (6.3 until the fifth round, when the test was on boxes and also kept the pairs in their corners). For the history \
+         (spheres of radius r + margin, 0.1 mm here) overlap: at N = 10,000, 3.4 candidate pairs per ball of which 2.2 touch \
+         (4.0 with the margin of 0.2 mm used until the seventh round; 6.3 until the fifth round, when the test was on boxes \
+         and also kept the pairs in their corners). For the history \
          models the loop goes in runs of 512 records: a branch-free pass lists the pairs not clearly apart, a second \
          computes their forces and adds each at once to its two balls (third round: settle-box Hertz 10k, one thread, 36.9 s \
          to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). Since the \
          sixth round that loop stores only each contact's force (24 bytes; the contact point goes straight into the \
-         moments). The records are still streamed every step: 2.2 MB at 10k, 11 MB at 50k, more than the caches hold at \
-         50k, which is what is left of the cost's growth with N. A smaller margin does not help: 0.1 mm left the contact phase unchanged at 10k and doubled \
-         the detection time.</li>\
+         moments). The records are still streamed every step: 1.6 MB at 10k, 8.2 MB at 50k (48 bytes each since the \
+         seventh round), more than the caches hold at 50k beside the balls, which is what is left of the cost's growth \
+         with N.</li>\
          <li><b>Per-contact arithmetic.</b> The history update goes eight contacts at a time (fourth round, \
          src/contact/lanes.rs): the inputs of eight touching pairs are copied into lane arrays and one branch-free loop \
          computes them with vector instructions (AVX-512 here: eight square roots in one instruction; .cargo/config.toml \
@@ -1197,12 +1198,34 @@ pub fn write_performance_page(
          ranges of the two threads now meet along a plane of the curve, not along a layer that the settling mixes). \
          Packing each ball's position, radius, velocity, mass and spin into one 64- or 128-byte record per step was tried \
          first and not kept: the copy's 3-6 MB pushed other data out of the cache, and the law of motion and the walls \
-         slowed down with it. Next: the merge and the ball-facet search in parallel, and a smaller record per candidate \
-         pair.</li>\
-         <li><b>Memory.</b> Per candidate pair: the record twice (the merge writes a new list next to the old one), its \
-         force and contact-point entries (24 bytes each; the point is written only by the general loop), the merge plan and \
-         the broad phase's pair; the incidence list is built only for the gather of the frame-based models. Next: merge in \
-         place, and allocate the contact points only where a frame-based model or the 2D mode (the general loop) reads them.</li></ul>",
+         slowed down with it.</li>\
+         <li><b>Seventh round: the LIGGGHTS neighbour list, a smaller record.</b> (1) The candidate pairs are found again \
+         once a ball has moved a whole margin, not half of it: two balls that were not candidates had a gap of more than \
+         two margins, and each has moved at most one since (test <code>no_touching_pair_is_missed_between_rebuilds</code>, \
+         which fails with the rule at 1.2 margins). The settle-box cases then take a margin of 0.1 mm: the same \
+         neighbour list as LIGGGHTS's (skin 0.2 mm, rebuilt once an atom has moved half of it), the same rebuild cycles as \
+         before and the same bits, with 17 % fewer candidate pairs (33,569 instead of 40,161 at 10k, 170,510 instead of \
+         204,308 at 50k). (2) The record of a contact is 48 bytes, not 56: the hysteretic model's largest overlap and the \
+         bond's flag share one field of the model state (no model uses both); at 50k the contact phase of Hooke went from \
+         71.7 s to 68.3 s in back-to-back runs. (3) A batch of eight contacts with one model skips the other model's \
+         coefficients (the Hooke lanes no longer take three square roots for Hertz's); (4) the law of motion reads the \
+         coordinates in place instead of copying them into lane arrays (9.2 to 8.0 ns per ball at 10k); (5) the merge \
+         works in place and the contact points are kept only where the general loop writes them (memory below). Every \
+         settle-box run ends with the same bits as in the sixth round. The table above comes from a full bench that ran \
+         during a slow spell of this VM (its other tenants): the same binary ran Hertz 50k in 101.0 s and Hooke 50k in \
+         96.0-99.4 s on one thread outside the bench (2.08 × and 1.93-2.00 × LIGGGHTS) and 138.4 s and 125.3 s inside it; \
+         interleaved with the sixth round's binary, Hertz 50k went from 125.8 s to 101.0 s and Hooke 50k from 119.4 s to \
+         99.4 s. Next: a smaller ball-facet record (the wall phase \
+         costs about 90 ns per active wall contact, three times a ball-ball contact: its 300-byte records carry a frame \
+         that the history models do not use), the merge and the ball-facet search in parallel, and two threads at \
+         10k.</li>\
+         <li><b>Memory.</b> Per candidate pair: the 48-byte record, its 24-byte force, the 8-byte merge plan and the broad \
+         phase's 8-byte pair (since the seventh round the merge works in place, without a second copy of the list, and the \
+         contact points are kept only for the frame-based models and the 2D mode; the incidence list is built only for \
+         their gather). Per ball about 220 bytes of state and 40 of broad phase. At 10k, heaptrack puts the live heap at \
+         its peak at 8.5 MB, while the resident peak is 16.4 MB: the rest is the process itself (2.5 MB before the case is \
+         read) and memory that the allocator keeps after the lists have grown step by step during the settling. Next: \
+         grow the lists in fewer, larger steps, and a smaller ball-facet record.</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
         std::mem::size_of::<crate::contact::Frame>(),
         std::mem::size_of::<crate::contact::FacetContact>(),
