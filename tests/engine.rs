@@ -89,8 +89,8 @@ fn no_touching_pair_is_missed_between_rebuilds() {
     assert!(touching > 1000, "{touching} touching pairs");
 }
 
-/// The law of motion, which steps 32 balls at a time in vector lanes, gives the bits of the
-/// one-ball formulas (`motion::acceleration`, `motion::angular_acceleration`, then the kick
+/// The law of motion, which steps 32 balls at a time in one branch-free loop over their
+/// coordinates, gives the bits of the one-ball formulas (`motion::acceleration`, `motion::angular_acceleration`, then the kick
 /// and the drift written out here) for 75 balls (two full batches and a short one) with random
 /// forces, moments, radii, velocities, applied forces and fixed DOFs, and a varying timestep.
 /// Fails on any change of rounding (a reciprocal instead of a division, another order of the
@@ -361,6 +361,34 @@ fn contacts_persist_across_rebuilds() {
     );
 }
 
+/// The settle-box case of cases/bench with 4,200 balls in a box twice as wide (the law of
+/// motion goes parallel from 4,096 balls), as case text.
+fn settle_box_4200() -> String {
+    std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
+        .unwrap()
+        .replace("count = 1000", "count = 4200")
+        .replace("max = [0.025, 0.025, 0.025]", "max = [0.05, 0.05, 0.0275]")
+}
+
+/// Builds the model of case `text` and runs `cycles` cycles on `threads` threads, after
+/// `edit` has changed the model.
+fn run_text(
+    text: &str,
+    threads: usize,
+    cycles: usize,
+    edit: impl Fn(&mut ballast::model::Model) + Send + Sync,
+) -> ballast::model::Model {
+    let case = ballast::case::parse(text, std::path::Path::new("cases/bench/x.toml")).unwrap();
+    on_threads(threads, || {
+        let mut m = case.build_model(None).unwrap();
+        edit(&mut m);
+        for _ in 0..cycles {
+            m.cycle().unwrap();
+        }
+        m
+    })
+}
+
 /// The settle-box benchmark scene (hertz-history, six walls) gives the same state, bit for
 /// bit, on 1, 2 and 3 threads (issue #8), with its renumbering of the balls every 1,000
 /// cycles. 4,200 balls (the law of motion goes parallel from
@@ -368,35 +396,25 @@ fn contacts_persist_across_rebuilds() {
 /// every per-ball and per-contact loop take its parallel path; 2,500 steps bring the bottom layer onto the floor.
 #[test]
 fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
-    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
-        .unwrap()
-        .replace("count = 1000", "count = 4200")
-        .replace("margin = 1e-4", "margin = 1e-3")
-        .replace("max = [0.025, 0.025, 0.025]", "max = [0.05, 0.05, 0.0275]");
-    let case = ballast::case::parse(&text, std::path::Path::new("cases/bench/x.toml")).unwrap();
+    let text = settle_box_4200().replace("margin = 1e-4", "margin = 1e-3");
     let run = |threads: usize| {
-        on_threads(threads, || {
-            let mut m = case.build_model(None).unwrap();
-            for _ in 0..2500 {
-                m.cycle().unwrap();
-            }
-            assert!(
-                m.contacts.list.len() > 4096 && m.balls.len() > 4096,
-                "too few contacts or balls to go parallel"
-            );
-            let nw = m.facet_contacts.active_count();
-            assert!(
-                nw > 100,
-                "{nw} wall contacts: the balls have not reached the floor"
-            );
-            // (the wall phase goes parallel from 1,024 ball-facet contacts)
-            let fc = m.facet_contacts.list.len();
-            assert!(
-                fc > 1024,
-                "{fc} ball-facet contacts: too few to go parallel"
-            );
-            state_bits(&m)
-        })
+        let m = run_text(&text, threads, 2500, |_| ());
+        assert!(
+            m.contacts.list.len() > 4096 && m.balls.len() > 4096,
+            "too few contacts or balls to go parallel"
+        );
+        let nw = m.facet_contacts.active_count();
+        assert!(
+            nw > 100,
+            "{nw} wall contacts: the balls have not reached the floor"
+        );
+        // (the wall phase goes parallel from 1,024 ball-facet contacts)
+        let fc = m.facet_contacts.list.len();
+        assert!(
+            fc > 1024,
+            "{fc} ball-facet contacts: too few to go parallel"
+        );
+        state_bits(&m)
     };
     let one = run(1);
     assert!(one == run(2), "1 and 2 threads differ");
@@ -412,28 +430,28 @@ fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
 #[test]
 fn the_frame_free_force_loop_gives_the_general_loops_state() {
     // (without renumbering, which the general loop's frame-based models do not allow)
-    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
-        .unwrap()
-        .replace("sort_every = 1000", "")
-        .replace("count = 1000", "count = 4200")
-        .replace("max = [0.025, 0.025, 0.025]", "max = [0.05, 0.05, 0.0275]");
+    let text = settle_box_4200().replace("sort_every = 1000", "");
+    frame_free_against_general(&text, |_| ());
+}
+
+/// The case `text` (frame-free models only) and the same with a frame-based model for a
+/// material no ball has, which makes the general loop run: the same state, bit for bit, on
+/// 1 and 2 threads; `edit` changes both models before the first cycle.
+fn frame_free_against_general(
+    text: &str,
+    edit: impl Fn(&mut ballast::model::Model) + Send + Sync + Copy,
+) {
     let general = format!(
         "{text}\n[material.spare]\ndensity = 1000.0\n\n[[contact]]\nbetween = [\"spare\", \"spare\"]\n\
          model = \"linear\"\nkn = 1e4\nks = 1e4\nfriction = 0.5\n"
     );
     let run = |text: &str, threads: usize| {
-        let case = ballast::case::parse(text, std::path::Path::new("cases/bench/x.toml")).unwrap();
-        on_threads(threads, || {
-            let mut m = case.build_model(None).unwrap();
-            for _ in 0..3500 {
-                m.cycle().unwrap();
-            }
-            let active = m.contacts.active_count();
-            assert!(active > 1000, "{active} active contacts: too few");
-            (m.contacts.frames.len(), state_bits(&m))
-        })
+        let m = run_text(text, threads, 3500, edit);
+        let active = m.contacts.active_count();
+        assert!(active > 1000, "{active} active contacts: too few");
+        (m.contacts.frames.len(), state_bits(&m))
     };
-    let (frames, fast) = run(&text, 1);
+    let (frames, fast) = run(text, 1);
     assert_eq!(frames, 0, "the frame-free loop keeps no frames");
     for threads in [1, 2] {
         let (frames, slow) = run(&general, threads);
@@ -441,9 +459,31 @@ fn the_frame_free_force_loop_gives_the_general_loops_state() {
         assert!(fast == slow, "the two loops differ on {threads} thread(s)");
     }
     assert!(
-        fast == run(&text, 2).1,
+        fast == run(text, 2).1,
         "the frame-free loop differs on 2 threads"
     );
+}
+
+/// The same comparison with two frame-free models mixed: every other ball is of a second
+/// material whose contacts (with itself and with the first) follow hooke-history, so the
+/// batches of eight contacts of the frame-free loop mix Hertz and Hooke lanes (and some are
+/// all Hooke or all Hertz): each lane must still compute its own model's force.
+#[test]
+fn mixed_frame_free_models_give_the_general_loops_state() {
+    let hooke = "model = \"hooke-history\"\nkn = 500.0\nks = 142.85714285714286\n\
+                 gamma_n = 0.022047958894760567\ngamma_t = 0.0062994168270744475\nfriction = 0.5\n";
+    let text = format!(
+        "{}\n[material.other]\ndensity = 2500.0\nyoung = 5.0e6\npoisson = 0.3\n\n\
+         [[contact]]\nbetween = [\"other\", \"other\"]\n{hooke}\n\
+         [[contact]]\nbetween = [\"grain\", \"other\"]\n{hooke}",
+        settle_box_4200().replace("sort_every = 1000", "")
+    );
+    frame_free_against_general(&text, |m| {
+        let other = m.materials.iter().position(|x| x.name == "other").unwrap() as u16;
+        for i in (1..m.balls.len()).step_by(2) {
+            m.balls.material[i] = other;
+        }
+    });
 }
 
 /// Renumbering the balls along a Z curve (`[run] sort_every`, src/model/sort.rs) changes the
@@ -454,28 +494,19 @@ fn the_frame_free_force_loop_gives_the_general_loops_state() {
 /// The renumbered run is also the same, bit for bit, on 1 and 2 threads.
 #[test]
 fn renumbering_the_balls_changes_only_the_round_off() {
-    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
-        .unwrap()
-        .replace("count = 1000", "count = 4200")
-        .replace("max = [0.025, 0.025, 0.025]", "max = [0.05, 0.05, 0.0275]");
+    let text = settle_box_4200();
     let (text, sorted) = (
         text.replace("sort_every = 1000", ""),
         text.replace("sort_every = 1000", "sort_every = 500"),
     );
     assert!(text != sorted && !text.contains("sort_every"));
     let run = |text: &str, threads: usize| {
-        let case = ballast::case::parse(text, std::path::Path::new("cases/bench/x.toml")).unwrap();
-        on_threads(threads, || {
-            let mut m = case.build_model(None).unwrap();
-            for _ in 0..3000 {
-                m.cycle().unwrap();
-            }
-            let sheared = (m.contacts.list.iter())
-                .filter(|c| c.active && c.state.shear.norm() > 0.0)
-                .count();
-            assert!(sheared > 1000, "{sheared} contacts with shear: too few");
-            m
-        })
+        let m = run_text(text, threads, 3000, |_| ());
+        let sheared = (m.contacts.list.iter())
+            .filter(|c| c.active && c.state.shear.norm() > 0.0)
+            .count();
+        assert!(sheared > 1000, "{sheared} contacts with shear: too few");
+        m
     };
     let (plain, one) = (run(&text, 1), run(&sorted, 1));
     assert!(

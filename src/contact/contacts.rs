@@ -97,9 +97,9 @@ pub struct Contacts {
     pub force: Vec<Vec3>,
     /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
     /// contact point (m) of the last force update, zero while inactive, written by the
-    /// general force loop only (the gather reads it with [`Contacts::force`]: 48 bytes per
-    /// contact, not the record). The frame-free loop adds each force to its balls at once and
-    /// needs none: 24 bytes per candidate pair saved. Outputs that need a contact point
+    /// general force loop only (the gather reads it with [`Contacts::force`], not the record
+    /// and its frame). The frame-free loop adds each force to its balls at once and needs
+    /// none: 24 bytes per candidate pair saved. Outputs that need a contact point
     /// compute it from the geometry ([`Contacts::geometry`]).
     pub point: Vec<Vec3>,
     /// The split of the list between threads for the frame-free force loop (made again after
@@ -229,7 +229,8 @@ impl Contacts {
     ///
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
     /// local frame) or empty; `planar`: the same for [`Contacts::normals`]. Every entry of
-    /// [`Contacts::force`] and [`Contacts::point`] are zero afterwards.
+    /// [`Contacts::force`] is zero afterwards, and so is every entry of [`Contacts::point`]
+    /// when the general loop will run (`frames || planar`; else it is empty).
     pub fn merge(
         &mut self,
         pairs: &[(u32, u32)],
