@@ -13,6 +13,9 @@ enum Side<'a> {
     Frame(Option<&'a mut crate::contact::Frame>),
 }
 
+/// Candidate pairs per ball for which the contact lists get room at once.
+const ROOM_PER_BALL: usize = 8;
+
 /// Below this many contacts the force loop runs on one thread (threads cost more than they save).
 const PARALLEL_CONTACTS: usize = 4096;
 
@@ -106,6 +109,16 @@ impl Model {
         if self.sort_every > 0 && due(self.last_sort) && self.can_sort_balls() {
             self.sort_balls();
             self.last_sort = Some(self.cycle);
+        }
+        // room for the lists at once (see [`crate::contact::room`]): twice what a dense
+        // packing of equal spheres needs (6 contacts per ball plus the margin's candidates)
+        let n = self.balls.len();
+        crate::contact::room(&mut self.broad_phase.pairs, ROOM_PER_BALL * n);
+        self.contacts.make_room(ROOM_PER_BALL * n);
+        if !self.walls.is_empty() {
+            // (a ball of a dense packing touches a flat wall or none; one in two at most)
+            crate::contact::room(&mut self.broad_phase.facet_pairs, n / 2);
+            self.facet_contacts.make_room(n / 2);
         }
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin);

@@ -221,6 +221,14 @@ impl Contacts {
         self.incidence_of = None;
     }
 
+    /// Makes room for `total` contacts in the list, its forces and the merge plan at once
+    /// (see [`crate::contact::room`]).
+    pub fn make_room(&mut self, total: usize) {
+        super::room(&mut self.list, total);
+        super::room(&mut self.force, total);
+        super::room(&mut self.plan, total);
+    }
+
     /// Replaces the list by the given candidate pairs (sorted, unique, a < b), keeping the state
     /// of contacts that persist and creating the new ones with `law_of(a, b)`; a contact that
     /// is no candidate any more stays when `holds` says so (its model holds it: a bond).

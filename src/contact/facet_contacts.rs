@@ -134,6 +134,14 @@ impl FacetContacts {
         &self.list[i.start as usize..i.end as usize]
     }
 
+    /// Makes room for `total` contacts in the list, the merge plan and the interactions at
+    /// once (see [`crate::contact::room`]).
+    pub fn make_room(&mut self, total: usize) {
+        super::room(&mut self.list, total);
+        super::room(&mut self.plan, total);
+        super::room(&mut self.interactions, total);
+    }
+
     /// Replaces the list by the candidates (sorted, unique), keeping the state of contacts
     /// that persist; new ones get `law_of(ball, wall)`.
     pub fn merge(&mut self, candidates: &[(u32, u32, u32)], law_of: impl Fn(u32, u32) -> u16) {

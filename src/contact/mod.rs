@@ -26,6 +26,18 @@ pub(crate) enum Slot {
     New(u32),
 }
 
+/// Gives `v` a capacity of at least `total` in one step (no-op when it has it). The long
+/// lists (contacts, their forces, candidate pairs) get their room this way, in one or two
+/// large steps, instead of doubling a dozen times while a packing forms: every doubling
+/// leaves the old block behind in the allocator's heap, and those holes stay resident
+/// (about a fifth of the peak memory at 50,000 balls). Room that is never written costs
+/// address space only, not resident memory.
+pub fn room<T>(v: &mut Vec<T>, total: usize) {
+    if v.capacity() < total {
+        v.reserve_exact(total - v.len());
+    }
+}
+
 /// Plans the merge of `list` with `candidates` (both sorted by key): one slot per candidate,
 /// the old entry when its key is already in `list`, a new one otherwise; an old entry that is
 /// no candidate any more is dropped unless `keep` says otherwise (a bond outlives the broad
@@ -167,5 +179,40 @@ mod tests {
             );
             assert_eq!(list, expected, "old {old:?}, candidates {candidates:?}");
         }
+    }
+
+    /// Once the list has room for the merge's result, merging keeps it in its block (no
+    /// reallocation: the same address); without room, the same merge moves it.
+    #[test]
+    fn a_list_with_room_is_not_moved_by_a_merge() {
+        let grow = |list: &mut Vec<u32>| {
+            let candidates: Vec<u32> = (0..1000).collect();
+            let mut plan = Vec::new();
+            merge_sorted(
+                list,
+                &candidates,
+                |&e| e,
+                |&c| c,
+                |&c| c,
+                |_| false,
+                &mut plan,
+            );
+            assert_eq!(*list, candidates);
+        };
+        let mut list: Vec<u32> = (0..10).collect();
+        room(&mut list, 1000);
+        assert!(list.capacity() >= 1000 && list.len() == 10);
+        let before = list.as_ptr();
+        grow(&mut list);
+        assert_eq!(list.as_ptr(), before, "moved although it had room");
+        let mut list: Vec<u32> = (0..10).collect();
+        list.shrink_to_fit();
+        let before = list.as_ptr();
+        grow(&mut list);
+        assert_ne!(
+            list.as_ptr(),
+            before,
+            "without room the list must move (test premise)"
+        );
     }
 }

@@ -34,8 +34,26 @@ pub struct Partition {
     pub shares: Vec<usize>,
     /// First entry of `crossing` in each share, and `crossing.len()`.
     pub crossing_shares: Vec<usize>,
-    /// Work of the contacts before each one (prefix sums; one more entry than contacts).
-    work: Vec<u64>,
+}
+
+/// For each of the non-decreasing amounts of work `goals`, the first contact index `k` such
+/// that the contacts before `k` cost at least that much (the list's length when none do):
+/// one pass over the list, no array of prefix sums (8 bytes per contact saved).
+fn at_work(
+    list: &[Contact],
+    cost: impl Fn(&Contact) -> u64,
+    goals: impl Iterator<Item = u64>,
+) -> Vec<usize> {
+    let (mut k, mut sum) = (0, 0);
+    goals
+        .map(|w| {
+            while sum < w && k < list.len() {
+                sum += cost(&list[k]);
+                k += 1;
+            }
+            k
+        })
+        .collect()
 }
 
 /// Work counted for an inactive contact (a distance test) when the list is split.
@@ -53,20 +71,14 @@ impl Partition {
         let threads = threads.max(1);
         self.threads = threads;
         let cost = |c: &Contact| if c.active { ACTIVE_COST } else { IDLE_COST };
-        let mut work = std::mem::take(&mut self.work);
-        work.clear();
-        work.push(0);
-        let mut total = 0;
-        for c in list {
-            total += cost(c);
-            work.push(total);
-        }
-        let at_work = |w: u64| work.partition_point(|&x| x < w).min(list.len());
+        let total: u64 = list.iter().map(cost).sum();
         // first cut: equal shares of work; second: equal shares of internal work, given the
         // crossing contacts' work the first cut found in each range
-        let mut targets: Vec<usize> = (0..=threads)
-            .map(|t| at_work(t as u64 * total / threads as u64))
-            .collect();
+        let mut targets = at_work(
+            list,
+            cost,
+            (0..=threads).map(|t| t as u64 * total / threads as u64),
+        );
         targets[threads] = list.len();
         self.cut(list, balls, &targets);
         if threads > 1 {
@@ -79,13 +91,15 @@ impl Partition {
             let all: u64 = (0..threads).map(crossing_work).sum();
             let internal = (total - all) / threads as u64;
             let mut outgoing = 0;
+            let mut goals = vec![0];
             for t in 1..threads {
                 outgoing += crossing_work(t - 1);
-                targets[t] = at_work(t as u64 * internal + outgoing);
+                goals.push(t as u64 * internal + outgoing);
             }
+            let found = at_work(list, cost, goals.into_iter());
+            targets[..threads].copy_from_slice(&found);
             self.cut(list, balls, &targets);
         }
-        self.work = work;
         // the first pass's shares: equal work of crossing contacts
         let mut sum = 0;
         let prefix: Vec<u64> = std::iter::once(0)
@@ -156,6 +170,43 @@ impl Partition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `at_work` finds what a binary search in the prefix sums of the work finds (the first
+    /// index whose prefix reaches the goal, at most the length), for random activity
+    /// patterns and sorted goals, including goals of zero and beyond the total.
+    #[test]
+    fn at_work_agrees_with_a_search_in_the_prefix_sums() {
+        let mut rng = crate::case::generate::SplitMix64::new(3);
+        let cost = |c: &Contact| if c.active { ACTIVE_COST } else { IDLE_COST };
+        for n in 0..60 {
+            let list: Vec<Contact> = (0..n)
+                .map(|k| {
+                    let mut c = Contact::new(k, k + 1, 0);
+                    c.active = rng.next_unit() < 0.6;
+                    c
+                })
+                .collect();
+            let mut prefix = vec![0u64];
+            for c in &list {
+                prefix.push(prefix.last().unwrap() + cost(c));
+            }
+            let total = *prefix.last().unwrap();
+            let mut goals: Vec<u64> = (0..6)
+                .map(|_| rng.next_u64() % (total + 3))
+                .chain([0, total, total + 1])
+                .collect();
+            goals.sort_unstable();
+            let expected: Vec<usize> = goals
+                .iter()
+                .map(|&w| prefix.partition_point(|&x| x < w).min(list.len()))
+                .collect();
+            assert_eq!(
+                at_work(&list, cost, goals.iter().copied()),
+                expected,
+                "{goals:?}"
+            );
+        }
+    }
 
     /// Every contact is in exactly one segment (that of its ball `a`), is crossing exactly
     /// when `b` lies beyond its range, and the ranges tile the balls; checked against a
