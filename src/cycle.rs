@@ -291,14 +291,10 @@ impl Model {
         let crossing_out = &mut contacts.crossing_out;
         crossing_out.resize_with(threads, Vec::new);
         let (shares, crossing_shares) = (&part.shares, &part.crossing_shares);
-        let mut interpenetrating = (
-            split(&mut contacts.list, shares),
-            split(&mut contacts.force, shares),
-            crossing_out,
-        )
+        let mut interpenetrating = (split(&mut contacts.list, shares), crossing_out)
             .into_par_iter()
             .enumerate()
-            .map(|(t, (list, cforce, found))| {
+            .map(|(t, (list, found))| {
                 found.clear();
                 let first = shares[t];
                 let ks = &part.crossing[crossing_shares[t]..crossing_shares[t + 1]];
@@ -310,23 +306,15 @@ impl Model {
                         |k| ball_ball::near(&list[k as usize], balls),
                         &mut near,
                     );
-                    lanes::update_history(
-                        list,
-                        cforce,
-                        &near[..n],
-                        balls,
-                        laws,
-                        dt,
-                        |c, deep, f, p| {
-                            interpenetrating |= deep;
-                            found.push(Crossing {
-                                a: c.a,
-                                b: c.b,
-                                force: f,
-                                point: p,
-                            });
-                        },
-                    );
+                    lanes::update_history(list, &near[..n], balls, laws, dt, |c, deep, f, p| {
+                        interpenetrating |= deep;
+                        found.push(Crossing {
+                            a: c.a,
+                            b: c.b,
+                            force: f,
+                            point: p,
+                        });
+                    });
                 }
                 interpenetrating
             })
@@ -335,13 +323,12 @@ impl Model {
         let crossing_out = &contacts.crossing_out;
         interpenetrating |= (
             split(&mut contacts.list, segments),
-            split(&mut contacts.force, segments),
             split(&mut force, ball_bounds),
             split(&mut moment, ball_bounds),
         )
             .into_par_iter()
             .enumerate()
-            .map(|(r, (list, cforce, force, moment))| {
+            .map(|(r, (list, force, moment))| {
                 let (first, end) = (ball_bounds[r], ball_bounds[r + 1]);
                 let mut s = Scatter {
                     force,
@@ -360,12 +347,9 @@ impl Model {
                 };
                 add_crossing(&mut s, false);
                 let mut interpenetrating = false;
-                for (l, o) in list
-                    .chunks_mut(HISTORY_RUN)
-                    .zip(cforce.chunks_mut(HISTORY_RUN))
-                {
+                for l in list.chunks_mut(HISTORY_RUN) {
                     interpenetrating |=
-                        update_history_run(l, o, balls, laws, dt, end as u32, Some(&mut s));
+                        update_history_run(l, balls, laws, dt, end as u32, Some(&mut s));
                 }
                 add_crossing(&mut s, true);
                 interpenetrating

@@ -445,18 +445,49 @@ fn frame_free_against_general(
         "{text}\n[material.spare]\ndensity = 1000.0\n\n[[contact]]\nbetween = [\"spare\", \"spare\"]\n\
          model = \"linear\"\nkn = 1e4\nks = 1e4\nfriction = 0.5\n"
     );
+    // the final state, and each contact's force with its sliding flag (the frame-free loop
+    // keeps no forces: `Contacts::force` finds them again from the state; the general loop
+    // keeps the ones it computed)
     let run = |text: &str, threads: usize| {
         let m = run_text(text, threads, 3500, edit);
         let active = m.contacts.active_count();
         assert!(active > 1000, "{active} active contacts: too few");
-        (m.contacts.frames.len(), state_bits(&m))
+        let forces: Vec<(Vec3, bool)> = (0..m.contacts.len())
+            .map(|k| {
+                (
+                    m.contacts.force(k, &m.balls, &m.laws),
+                    m.contacts.list[k].sliding,
+                )
+            })
+            .collect();
+        (m.contacts.frames.len(), state_bits(&m), forces)
     };
-    let (frames, fast) = run(text, 1);
+    let (frames, fast, held) = run(text, 1);
     assert_eq!(frames, 0, "the frame-free loop keeps no frames");
+    assert!(
+        held.iter().filter(|f| f.1).count() > 10,
+        "too few sliding contacts"
+    );
     for threads in [1, 2] {
-        let (frames, slow) = run(&general, threads);
+        let (frames, slow, kept) = run(&general, threads);
         assert!(frames > 0, "the general loop did not run");
         assert!(fast == slow, "the two loops differ on {threads} thread(s)");
+        // the same bits when sticking, within a rounding when sliding (-k_t xi with
+        // xi = -F_t/k_t)
+        assert_eq!(held.len(), kept.len());
+        for (k, ((h, sliding), (f, _))) in held.iter().zip(&kept).enumerate() {
+            if *sliding {
+                assert!(
+                    (h - f).norm() <= 4.0 * f64::EPSILON * f.norm(),
+                    "contact {k}"
+                );
+            } else {
+                assert!(
+                    h.map(f64::to_bits) == f.map(f64::to_bits),
+                    "contact {k}: {h} {f}"
+                );
+            }
+        }
     }
     assert!(
         fast == run(text, 2).1,

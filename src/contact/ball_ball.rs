@@ -78,6 +78,7 @@ impl Out<'_> {
 #[inline]
 fn deactivate(c: &mut Contact, out: &mut Out) {
     c.active = false;
+    c.sliding = false;
     c.state = LawState::default();
     out.set([Vec3::zeros(); 2]);
 }
@@ -164,7 +165,9 @@ pub fn update(
         }
         let (ca, cb) = (ra - 0.5 * g.overlap, rb - 0.5 * g.overlap);
         let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
-        let force = history::world_step(coef, mu, g.overlap, &n, &v, dt, &mut c.state.shear);
+        let (force, sliding) =
+            history::world_step(coef, mu, g.overlap, &n, &v, dt, &mut c.state.shear);
+        c.sliding = sliding;
         return (g.overlap, out.set([force, g.point]));
     }
     // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
@@ -342,14 +345,13 @@ impl Scatter<'_> {
 #[allow(clippy::too_many_arguments)]
 pub fn update_history_run(
     list: &mut [Contact],
-    force: &mut [Vec3],
     balls: &Balls,
     laws: &[ContactModel],
     dt: Real,
     end: u32,
     mut scatter: Option<&mut Scatter>,
 ) -> bool {
-    debug_assert!(list.len() <= HISTORY_RUN && list.len() == force.len());
+    debug_assert!(list.len() <= HISTORY_RUN);
     let mut near_ones = [0u32; HISTORY_RUN];
     let n = select(
         0..list.len() as u32,
@@ -360,22 +362,14 @@ pub fn update_history_run(
         &mut near_ones,
     );
     let mut interpenetrating = false;
-    super::lanes::update_history(
-        list,
-        force,
-        &near_ones[..n],
-        balls,
-        laws,
-        dt,
-        |c, deep, f, p| {
-            let (a, b) = (c.a as usize, c.b as usize);
-            interpenetrating |= deep;
-            if let Some(s) = scatter.as_deref_mut() {
-                s.add(a, &f, &p, &balls.pos[a], true);
-                s.add(b, &f, &p, &balls.pos[b], false);
-            }
-        },
-    );
+    super::lanes::update_history(list, &near_ones[..n], balls, laws, dt, |c, deep, f, p| {
+        let (a, b) = (c.a as usize, c.b as usize);
+        interpenetrating |= deep;
+        if let Some(s) = scatter.as_deref_mut() {
+            s.add(a, &f, &p, &balls.pos[a], true);
+            s.add(b, &f, &p, &balls.pos[b], false);
+        }
+    });
     interpenetrating
 }
 
@@ -409,6 +403,28 @@ pub fn near(c: &Contact, balls: &Balls) -> bool {
             balls.radius[a],
             balls.radius[b],
         )
+}
+
+/// The force on b of an active history-model contact, found again from its state after its
+/// last update ([`crate::law::history::held_force`]): the geometry, coefficients and
+/// relative velocity at the balls' current positions and velocities, which are those of
+/// that update until the balls move again. Zero for an inactive contact.
+pub fn held_force(c: &Contact, balls: &Balls, law: &ContactModel) -> Vec3 {
+    if !c.active {
+        return Vec3::zeros();
+    }
+    let (a, b) = (c.a as usize, c.b as usize);
+    let (ra, rb) = (balls.radius[a], balls.radius[b]);
+    let g = geometry(&balls.pos[a], &balls.pos[b], ra, rb);
+    let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
+    let Some((coef, _)) = law.history(g.overlap, g.radius, m_eff) else {
+        debug_assert!(false, "not a history model");
+        return Vec3::zeros();
+    };
+    let n = g.normal;
+    let (ca, cb) = (ra - 0.5 * g.overlap, rb - 0.5 * g.overlap);
+    let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
+    history::held_force(coef, g.overlap, &n, &v, &c.state.shear, c.sliding)
 }
 
 /// [`update`] of a contact whose model is frame-free: returns the overlap and the entries

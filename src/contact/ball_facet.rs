@@ -79,7 +79,7 @@ pub fn update_force(
         }
         let v_ball = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]));
         let v = v_ball - wall.velocity_at(c.facet as usize, &c.point);
-        c.force = history::world_step(coef, mu, c.overlap, &n, &v, dt, &mut c.state.shear);
+        c.force = history::world_step(coef, mu, c.overlap, &n, &v, dt, &mut c.state.shear).0;
         c.normal_force = c.force.dot(&n);
         return;
     }

@@ -1,7 +1,7 @@
 //! The persistent contact list: a flat vector sorted by the pair of piece indices.
 
 use super::Frame;
-use crate::law::LawState;
+use crate::law::{ContactModel, LawState};
 use crate::math::Vec3;
 
 /// Marks a pair of materials that has no contact model (never created: the model refuses it).
@@ -16,7 +16,8 @@ pub const NO_LAW: u16 = u16::MAX;
 /// The record holds only what persists from one cycle to the next (48 bytes: the force loop
 /// streams it every cycle, so its size is the loop's memory traffic). Its geometry is a
 /// function of the current positions ([`Contacts::geometry`]: the force loop computes the
-/// same numbers); its force is in [`Contacts::force`].
+/// same numbers); its force is [`Contacts::force`] (kept by the general loop, found again
+/// from the state after the frame-free one).
 #[derive(Clone, Debug)]
 pub struct Contact {
     /// Index of the first ball (the smaller index).
@@ -27,6 +28,9 @@ pub struct Contact {
     pub law: u16,
     /// True while the pieces overlap (or are bonded) and the contact carries force.
     pub active: bool,
+    /// History models: true when the last update put the tangential force on the Coulomb
+    /// limit (its force is then `-k_t xi` with no dashpot; see [`Contacts::force`]).
+    pub sliding: bool,
     /// The contact model's state (local coordinates; world coordinates for the history models).
     pub state: LawState,
 }
@@ -39,6 +43,7 @@ impl Contact {
             b,
             law,
             active: false,
+            sliding: false,
             state: LawState::default(),
         }
     }
@@ -77,8 +82,8 @@ pub struct Contacts {
     /// 2D law turns its shear with the mid-step tangent), aligned with `list`.
     pub normals: Vec<Vec3>,
     plan: Vec<super::Slot>,
-    /// True when [`Contacts::point`] is kept (set by the last merge: the general force loop,
-    /// which writes the contact points, runs for a frame-based model or in 2D).
+    /// True when [`Contacts::force`] and [`Contacts::point`] are kept (set by the last merge:
+    /// the general force loop, which writes them, runs for a frame-based model or in 2D).
     points: bool,
     /// For each ball `i`, its contacts are `incidence[start[i]..start[i + 1]]`, each entry
     /// `2 k + side` (k the contact's index, side 0 when the ball is `a`, 1 when `b`), in
@@ -90,10 +95,13 @@ pub struct Contacts {
     /// For how many balls `incidence` was built since the last merge (None: to be built;
     /// the frame-free force loop needs none).
     pub incidence_of: Option<usize>,
-    /// Per contact, aligned with `list`: the force on b (world frame, N) of the last force
-    /// update, zero while the contact is inactive (the force loop writes an entry only when
-    /// its contact is or was active; a merge zeroes them all, and the force loop that always
-    /// follows rewrites the active ones).
+    /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
+    /// force on b (world frame, N) of the last force update, zero while the contact is
+    /// inactive (the general force loop writes an entry only when its contact is or was
+    /// active; a merge zeroes them all, and the force loop that always follows rewrites the
+    /// active ones). The frame-free loop keeps no forces (24 bytes per candidate pair, and
+    /// as much memory traffic per cycle): [`Contacts::force`] finds them again from the
+    /// contact's state.
     pub force: Vec<Vec3>,
     /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
     /// contact point (m) of the last force update, zero while inactive, written by the
@@ -132,18 +140,23 @@ impl Contacts {
         self.list.binary_search_by_key(&key, |c| c.key()).ok()
     }
 
-    /// The active contact of a pair of ball indices (either order): its index and the force on
-    /// its ball `b` (N, world frame).
-    pub fn find_active(&self, i: u32, j: u32) -> Option<(usize, Vec3)> {
-        self.find(i, j)
-            .filter(|&k| self.list[k].active)
-            .map(|k| (k, self.force[k]))
+    /// The index of the active contact of a pair of ball indices (either order).
+    pub fn find_active(&self, i: u32, j: u32) -> Option<usize> {
+        self.find(i, j).filter(|&k| self.list[k].active)
     }
 
-    /// The force on ball `b` of contact `k`, N (world frame; zero when inactive).
-    #[inline]
-    pub fn force(&self, k: usize) -> Vec3 {
-        self.force[k]
+    /// The force on ball `b` of contact `k` at its last update, N (world frame; zero when
+    /// inactive): the kept entry of the general force loop, or, after the frame-free loop,
+    /// the force found again from the contact's state ([`super::ball_ball::held_force`]; the
+    /// balls must not have moved since, as between two cycles).
+    pub fn force(&self, k: usize, balls: &crate::model::Balls, laws: &[ContactModel]) -> Vec3 {
+        if self.points {
+            return self.force[k];
+        }
+        let c = &self.list[k];
+        laws.get(c.law as usize).map_or(Vec3::zeros(), |law| {
+            super::ball_ball::held_force(c, balls, law)
+        })
     }
 
     /// The geometry of contact `k` at the balls' current positions (the force loop computes
@@ -211,7 +224,10 @@ impl Contacts {
     /// incidence list to be made again.
     fn list_changed(&mut self) {
         let n = self.list.len();
-        for (v, keep) in [(&mut self.force, true), (&mut self.point, self.points)] {
+        for (v, keep) in [
+            (&mut self.force, self.points),
+            (&mut self.point, self.points),
+        ] {
             v.clear();
             if keep {
                 v.resize(n, Vec3::zeros());
@@ -225,7 +241,9 @@ impl Contacts {
     /// (see [`crate::contact::room`]).
     pub fn make_room(&mut self, total: usize) {
         super::room(&mut self.list, total);
-        super::room(&mut self.force, total);
+        if self.points {
+            super::room(&mut self.force, total);
+        }
         super::room(&mut self.plan, total);
     }
 
@@ -236,9 +254,9 @@ impl Contacts {
     /// O(contacts + pairs); in place, no allocation once the buffers have grown.
     ///
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
-    /// local frame) or empty; `planar`: the same for [`Contacts::normals`]. Every entry of
-    /// [`Contacts::force`] is zero afterwards, and so is every entry of [`Contacts::point`]
-    /// when the general loop will run (`frames || planar`; else it is empty).
+    /// local frame) or empty; `planar`: the same for [`Contacts::normals`]. Every entry of the
+    /// kept forces and contact points is zero afterwards when the general loop will run
+    /// (`frames || planar`); else neither is kept.
     pub fn merge(
         &mut self,
         pairs: &[(u32, u32)],

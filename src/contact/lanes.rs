@@ -68,6 +68,7 @@ struct Input {
 #[derive(Default)]
 struct Output {
     overlap: Lane,
+    sliding: [bool; LANES],
     force: Lane3,
     point: Lane3,
     xi: Lane3,
@@ -224,6 +225,7 @@ impl Input {
                 o.point[k][l] = self.pa[k][l] + n[k] * ca;
             }
             o.overlap[l] = overlap;
+            o.sliding[l] = sliding;
         }
         o
     }
@@ -231,16 +233,15 @@ impl Input {
 
 /// Updates the contacts `list[k]` for `k` in `ks` (history models, 3D; each one active or
 /// with its balls not clearly apart), as [`super::ball_ball::update`] does one by one: a
-/// contact that overlaps becomes or stays active, with its new shear displacement and its
-/// force on b in `force[k]`; one that does not is released (`force[k]` zero). The contact
-/// point is not stored: it goes to `active` only (the resultants on the balls need it, and
-/// nothing reads it later; storing it was a fifth of this loop's memory traffic at 50,000
-/// balls). Calls
+/// contact that overlaps becomes or stays active, with its new shear displacement and
+/// whether it slid; one that does not is released. Neither the force nor the contact point
+/// is stored: they go to `active` only (the resultants on the balls need them; an output
+/// that needs a contact's force finds it again from the state,
+/// [`super::ball_ball::held_force`]: 24 bytes per candidate pair not kept). Calls
 /// `active(c, deep, force, point)`, in the order of `ks`, for every contact active after its
 /// update (`deep`: overlap larger than the smaller radius, or NaN).
 pub fn update_history(
     list: &mut [Contact],
-    force: &mut [Vec3],
     ks: &[u32],
     balls: &Balls,
     laws: &[ContactModel],
@@ -280,10 +281,8 @@ pub fn update_history(
             let c = &mut list[k];
             // (`overlap <= 0` false for NaN: such a contact stays active and is reported)
             if overlap <= 0.0 {
-                if c.active {
-                    c.active = false;
-                    force[k] = Vec3::zeros();
-                }
+                c.active = false;
+                c.sliding = false;
                 c.state = LawState::default();
                 continue;
             }
@@ -292,9 +291,9 @@ pub fn update_history(
                 c.active = true;
             }
             c.state.shear = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
+            c.sliding = o.sliding[l];
             let f = Vec3::new(o.force[0][l], o.force[1][l], o.force[2][l]);
             let p = Vec3::new(o.point[0][l], o.point[1][l], o.point[2][l]);
-            force[k] = f;
             let deep = overlap > input.ra[l].min(input.rb[l]) || overlap.is_nan();
             active(c, deep, f, p);
         }

@@ -150,7 +150,7 @@ pub fn step(
 
 /// [`step`] for world vectors: `v` the whole relative velocity of b at the contact point,
 /// split here into its normal and tangential parts, the step's shear displacement `v_t dt`.
-/// Returns the force on b.
+/// Returns the force on b and whether it slid.
 #[inline]
 pub fn world_step(
     c: Coefficients,
@@ -160,8 +160,24 @@ pub fn world_step(
     v: &Vec3,
     dt: Real,
     xi: &mut Vec3,
-) -> Vec3 {
+) -> (Vec3, bool) {
     let vn = v.dot(n);
     let vt = v - n * vn;
-    step(c, friction, d, n, vn, &vt, &(vt * dt), xi).0
+    step(c, friction, d, n, vn, &vt, &(vt * dt), xi)
+}
+
+/// The force on b that the last [`world_step`] returned, found again from what it left: the
+/// shear displacement `xi` after the step, whether it slid, and the same overlap `d`, normal
+/// `n` and relative velocity `v` (unchanged until the balls move again). Sticking, the force
+/// is `F_n n - k_t xi - g_t v_t`, the same operations as the step and so the same bits;
+/// sliding, the step kept `xi = -F_t / k_t`, so `-k_t xi` gives `F_t` back to within a
+/// rounding. The frame-free force loop keeps no forces (24 bytes per candidate pair); the
+/// outputs that need a contact's force call this.
+pub fn held_force(c: Coefficients, d: Real, n: &Vec3, v: &Vec3, xi: &Vec3, sliding: bool) -> Vec3 {
+    let vn = v.dot(n);
+    let vt = v - n * vn;
+    let fn_ = (c.kn * d - c.gn * vn).max(0.0);
+    let ft = -c.kt * *xi;
+    let ft = if sliding { ft } else { ft - vt * c.gt };
+    n * fn_ + ft
 }

@@ -705,9 +705,9 @@ impl Model {
             n += 1;
         }
         let (mut fc, mut m) = (0.0, 0usize);
-        for (c, f) in self.contacts.list.iter().zip(&self.contacts.force) {
+        for (k, c) in self.contacts.list.iter().enumerate() {
             if c.active {
-                fc += f.norm();
+                fc += self.contacts.force(k, &self.balls, &self.laws).norm();
                 m += 1;
             }
         }

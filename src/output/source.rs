@@ -334,9 +334,12 @@ impl Source {
             Source::Pair(i, j, q) => {
                 let contacts = &model.contacts;
                 // the force and the normal of the active contact
-                let contact = contacts
-                    .find_active(i as u32, j as u32)
-                    .map(|(k, f)| (f, contacts.geometry(k, b).normal));
+                let contact = contacts.find_active(i as u32, j as u32).map(|k| {
+                    (
+                        contacts.force(k, b, &model.laws),
+                        contacts.geometry(k, b).normal,
+                    )
+                });
                 let d = b.pos[j] - b.pos[i];
                 match q {
                     PairQuantity::Active => out.push(contact.is_some() as u8 as Real),
@@ -516,7 +519,8 @@ fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut 
             if g.overlap > closest.0 {
                 closest = (g.overlap, g.normal);
             }
-            if let Some((_, f)) = model.contacts.find_active(i as u32, j as u32) {
+            if let Some(k) = model.contacts.find_active(i as u32, j as u32) {
+                let f = model.contacts.force(k, balls, &model.laws);
                 // the contact's force acts on its higher index (`g` is from i to j already)
                 let sign = if i < j { 1.0 } else { -1.0 };
                 active.push((g.overlap, g.normal, f * sign));
