@@ -176,7 +176,9 @@ impl BroadPhase {
         };
         // The sorted list does not depend on the order the layers are visited in, so the
         // layers may go in parallel.
-        if n >= crate::motion::PARALLEL_BALLS {
+        // (on one thread the pairs go straight into the list: per-layer lists made and
+        // freed at every rebuild would leave holes in the heap)
+        if n >= crate::motion::PARALLEL_BALLS && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             let layers: Vec<Vec<(u32, u32)>> = (0..nc[2])
                 .into_par_iter()

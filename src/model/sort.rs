@@ -15,8 +15,8 @@ impl Balls {
     /// Reorders every per-ball array: the ball at index `order[i]` moves to index `i`. In
     /// place, cycle by cycle of the permutation: no second copy of an array, so that sorting
     /// every thousand cycles neither raises the peak memory nor leaves freed blocks behind.
-    pub(crate) fn permute(&mut self, order: &[u32]) {
-        let mut done = vec![false; order.len()];
+    pub(crate) fn permute(&mut self, order: &[u32], done: &mut Vec<bool>) {
+        done.resize(order.len(), false);
         // (every field named: a new one does not compile until it is permuted too)
         let Balls {
             id,
@@ -35,21 +35,21 @@ impl Balls {
             fixed,
             clump,
         } = self;
-        permute_in_place(id, order, &mut done);
-        permute_in_place(radius, order, &mut done);
-        permute_in_place(material, order, &mut done);
-        permute_in_place(mass, order, &mut done);
-        permute_in_place(inertial_mass, order, &mut done);
-        permute_in_place(inertia, order, &mut done);
-        permute_in_place(inertial_inertia, order, &mut done);
-        permute_in_place(pos, order, &mut done);
-        permute_in_place(vel, order, &mut done);
-        permute_in_place(spin, order, &mut done);
-        permute_in_place(force, order, &mut done);
-        permute_in_place(moment, order, &mut done);
-        permute_in_place(applied_force, order, &mut done);
-        permute_in_place(fixed, order, &mut done);
-        permute_in_place(clump, order, &mut done);
+        permute_in_place(id, order, &mut done[..]);
+        permute_in_place(radius, order, &mut done[..]);
+        permute_in_place(material, order, &mut done[..]);
+        permute_in_place(mass, order, &mut done[..]);
+        permute_in_place(inertial_mass, order, &mut done[..]);
+        permute_in_place(inertia, order, &mut done[..]);
+        permute_in_place(inertial_inertia, order, &mut done[..]);
+        permute_in_place(pos, order, &mut done[..]);
+        permute_in_place(vel, order, &mut done[..]);
+        permute_in_place(spin, order, &mut done[..]);
+        permute_in_place(force, order, &mut done[..]);
+        permute_in_place(moment, order, &mut done[..]);
+        permute_in_place(applied_force, order, &mut done[..]);
+        permute_in_place(fixed, order, &mut done[..]);
+        permute_in_place(clump, order, &mut done[..]);
     }
 }
 
@@ -94,10 +94,20 @@ pub fn morton(i: u64, j: u64, k: u64) -> u64 {
     spread(i) | spread(j) << 1 | spread(k) << 2
 }
 
-/// The order of the balls along the Z curve: `order[i]` is the ball that goes to index `i`
-/// (cells of one largest diameter from the balls' lowest corner; ties, i.e. balls of one
-/// cell, keep their present order).
-pub fn z_order(balls: &Balls) -> Vec<u32> {
+/// The work arrays of a renumbering ([`Model::sort_balls`]), kept between renumberings.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    keyed: Vec<(u64, u32)>,
+    order: Vec<u32>,
+    new_of: Vec<u32>,
+    done: Vec<bool>,
+}
+
+/// The order of the balls along the Z curve into `order`: `order[i]` is the ball that goes
+/// to index `i` (cells of one largest diameter from the balls' lowest corner; ties, i.e.
+/// balls of one cell, keep their present order). `keyed` is a work array; both are
+/// overwritten.
+fn z_order(balls: &Balls, keyed: &mut Vec<(u64, u32)>, order: &mut Vec<u32>) {
     let n = balls.len();
     let r_max = balls.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
     let lo = balls
@@ -108,14 +118,14 @@ pub fn z_order(balls: &Balls) -> Vec<u32> {
     let limit = ((1u64 << 21) - 1) as Real;
     // (a NaN coordinate goes to cell 0: the blow-up check names it)
     let q = |x: Real, lo: Real| ((x - lo) / cell).floor().clamp(0.0, limit) as u64;
-    let mut keyed: Vec<(u64, u32)> = (0..n)
-        .map(|i| {
-            let p = &balls.pos[i];
-            (morton(q(p.x, lo.x), q(p.y, lo.y), q(p.z, lo.z)), i as u32)
-        })
-        .collect();
+    keyed.clear();
+    keyed.extend((0..n).map(|i| {
+        let p = &balls.pos[i];
+        (morton(q(p.x, lo.x), q(p.y, lo.y), q(p.z, lo.z)), i as u32)
+    }));
     keyed.sort_unstable();
-    keyed.into_iter().map(|(_, i)| i).collect()
+    order.clear();
+    order.extend(keyed.iter().map(|&(_, i)| i));
 }
 
 impl Model {
@@ -130,14 +140,21 @@ impl Model {
     /// module documentation). The caller rebuilds the broad phase next.
     pub(crate) fn sort_balls(&mut self) {
         debug_assert!(self.can_sort_balls());
-        let order = z_order(&self.balls);
-        let mut new_of = vec![0u32; order.len()];
+        let Scratch {
+            keyed,
+            order,
+            new_of,
+            done,
+        } = &mut self.sort_scratch;
+        z_order(&self.balls, keyed, order);
+        new_of.clear();
+        new_of.resize(order.len(), 0);
         for (i, &k) in order.iter().enumerate() {
             new_of[k as usize] = i as u32;
         }
-        self.balls.permute(&order);
-        self.contacts.renumber(&new_of);
-        self.facet_contacts.renumber(&new_of);
+        self.balls.permute(order, done);
+        self.contacts.renumber(new_of);
+        self.facet_contacts.renumber(new_of);
     }
 }
 
@@ -168,7 +185,7 @@ mod tests {
                 let expected: Vec<u64> = order.iter().map(|&k| old[k as usize]).collect();
                 let mut v = old.clone();
                 let mut done = vec![true; n as usize];
-                permute_in_place(&mut v, &order, &mut done);
+                permute_in_place(&mut v, &order, &mut done[..]);
                 assert_eq!(v, expected, "order {order:?}");
             }
         }

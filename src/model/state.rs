@@ -193,6 +193,10 @@ pub struct Model {
     pub sort_every: u64,
     /// The cycle of the last renumbering.
     pub(crate) last_sort: Option<u64>,
+    /// The renumbering's work arrays, kept from one renumbering to the next (made once:
+    /// arrays of a ball count made and freed every thousand cycles leave holes in the heap
+    /// that stay resident).
+    pub(crate) sort_scratch: super::sort::Scratch,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
@@ -237,6 +241,7 @@ impl Model {
             planar: false,
             sort_every: 0,
             last_sort: None,
+            sort_scratch: Default::default(),
         }
     }
 
