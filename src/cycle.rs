@@ -95,6 +95,30 @@ impl Model {
         self.check_overlaps()
     }
 
+    /// Gives the contact lists room at once for as many contacts as the balls are likely to
+    /// have (see [`crate::contact::room`]): 8 candidate pairs per ball, twice what a dense
+    /// packing of equal spheres needs (6 contacts per ball plus the margin's candidates), and
+    /// half a ball-facet contact per ball (a ball of a dense packing touches a flat wall or
+    /// none); the broad phase's and the renumbering's arrays get one entry per ball. Called
+    /// when the model is built from a case, while the allocator still maps large blocks
+    /// directly (glibc raises that threshold to the size of any such block freed later, such
+    /// as the case's list of balls, and then serves blocks below it from its heap, where a
+    /// list that grows leaves its old blocks behind, resident), and again at each rebuild for
+    /// balls added since; a no-op when the room is there.
+    pub fn make_room(&mut self) {
+        let n = self.balls.len();
+        crate::contact::room(&mut self.broad_phase.pairs, ROOM_PER_BALL * n);
+        self.broad_phase.make_room(n);
+        self.contacts.make_room(ROOM_PER_BALL * n);
+        if !self.walls.is_empty() {
+            crate::contact::room(&mut self.broad_phase.facet_pairs, n / 2);
+            self.facet_contacts.make_room(n / 2);
+        }
+        if self.sort_every > 0 && self.can_sort_balls() {
+            self.sort_scratch.make_room(n);
+        }
+    }
+
     /// Contact detection: rebuild the candidate pairs when needed and merge them into the
     /// persistent contact list.
     pub fn detect(&mut self) {
@@ -110,16 +134,7 @@ impl Model {
             self.sort_balls();
             self.last_sort = Some(self.cycle);
         }
-        // room for the lists at once (see [`crate::contact::room`]): twice what a dense
-        // packing of equal spheres needs (6 contacts per ball plus the margin's candidates)
-        let n = self.balls.len();
-        crate::contact::room(&mut self.broad_phase.pairs, ROOM_PER_BALL * n);
-        self.contacts.make_room(ROOM_PER_BALL * n);
-        if !self.walls.is_empty() {
-            // (a ball of a dense packing touches a flat wall or none; one in two at most)
-            crate::contact::room(&mut self.broad_phase.facet_pairs, n / 2);
-            self.facet_contacts.make_room(n / 2);
-        }
+        self.make_room();
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin);
         if !self.clumps.is_empty() {

@@ -51,6 +51,13 @@ impl BroadPhase {
         }
     }
 
+    /// Room for `n` balls in the per-ball arrays (see [`crate::contact::room`]).
+    pub fn make_room(&mut self, n: usize) {
+        crate::contact::room(&mut self.ref_pos, n);
+        crate::contact::room(&mut self.cell_of, n);
+        crate::contact::room(&mut self.order, n);
+    }
+
     /// Rebuilds the candidate pairs: every pair of spheres whose extents overlap.
     pub fn build(&mut self, pos: &[Vec3], radius: &[Real], margin: Real) {
         self.builds += 1;

@@ -738,6 +738,7 @@ impl Case {
         model
             .check_contact_models()
             .map_err(|e| CaseError::new(&f, "contact", e.to_string()))?;
+        model.make_room();
         Ok(model)
     }
 

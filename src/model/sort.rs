@@ -103,6 +103,16 @@ pub struct Scratch {
     done: Vec<bool>,
 }
 
+impl Scratch {
+    /// Room for `n` balls in every work array.
+    pub(crate) fn make_room(&mut self, n: usize) {
+        crate::contact::room(&mut self.keyed, n);
+        crate::contact::room(&mut self.order, n);
+        crate::contact::room(&mut self.new_of, n);
+        crate::contact::room(&mut self.done, n);
+    }
+}
+
 /// The order of the balls along the Z curve into `order`: `order[i]` is the ball that goes
 /// to index `i` (cells of one largest diameter from the balls' lowest corner; ties, i.e.
 /// balls of one cell, keep their present order). `keyed` is a work array; both are
