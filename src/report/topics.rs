@@ -1161,8 +1161,9 @@ pub fn write_performance_page(
          models the loop goes in runs of 512 records: a branch-free pass lists the pairs not clearly apart, a second \
          computes their forces and adds each at once to its two balls (third round: settle-box Hertz 10k, one thread, 36.9 s \
          to 25.9 s, of which the gather's 6.8 s; the touching/apart branch was taken in no predictable order). Since the \
-         sixth round that loop stores only each contact's force (24 bytes; the contact point goes straight into the \
-         moments). The records are still streamed every step: 1.6 MB at 10k, 8.2 MB at 50k (48 bytes each since the \
+         sixth round that loop stored only each contact's force (24 bytes; the contact point goes straight into the \
+         moments), and since the eighth it stores nothing besides the record: an output that needs a contact's force \
+         finds it again from the state. The records are still streamed every step: 1.6 MB at 10k, 8.2 MB at 50k (48 bytes each since the \
          seventh round), more than the caches hold at 50k beside the balls, which is what is left of the cost's growth \
          with N.</li>\
          <li><b>Per-contact arithmetic.</b> The history update goes eight contacts at a time (fourth round, \
@@ -1185,8 +1186,11 @@ pub fn write_performance_page(
          one thread (the pair search and sort go in parallel since the fourth round, the wall contacts' geometry, \
          resolution and forces since the fifth), and the law of motion gains little from a second thread (it streams \
          memory). At N = 1,000 the 3,800 candidate pairs are below the 4,096 from which the force loop uses a second \
-         thread, so two threads run it as one does. This VM's two vCPUs slow each \
-         other by 20-30 % when both are busy (RESULTS.md).</li>\
+         thread, so two threads run it as one does. RESULTS.md found that this VM's two vCPUs slow each \
+         other by 20-30 % when both are busy; in the eighth round, two one-thread runs of Hooke 10k at once took 17.6 s \
+         each against 16.6 s for one alone (6 %), so two threads could reach about 1.9 × at 10k: the missing part is \
+         ours (the sequential parts above, and the threads' waits at the five joins of each step: with two threads the \
+         profile shows a tenth of the samples in the kernel's scheduler, reached from the pool's idle loop).</li>\
          <li><b>Ball order (sixth round).</b> In the generator's order (x fastest, then y, then layers) the two balls of a \
          contact can be a whole layer apart in memory (L² = 5,041 balls at 50k), and the profile at 50k showed the loop \
          waiting on the second ball's velocity and spin. The settle-box cases now set <code>[run] sort_every = 1000</code>: \
@@ -1219,15 +1223,43 @@ pub fn write_performance_page(
          costs about 90 ns per active wall contact, three times a ball-ball contact: its 300-byte records carry a frame \
          that the history models do not use), the merge and the ball-facet search in parallel, and two threads at \
          10k.</li>\
-         <li><b>Memory.</b> Per candidate pair: the 48-byte record, its 24-byte force, the 8-byte merge plan and the broad \
-         phase's 8-byte pair (since the seventh round the merge works in place, without a second copy of the list, and the \
-         contact points are kept only for the frame-based models and the 2D mode; the incidence list is built only for \
-         their gather). Per ball about 220 bytes of state and 40 of broad phase. At 10k, heaptrack puts the live heap at \
-         its peak at 8.5 MB, while the resident peak is 16.4 MB: the rest is the process itself (2.5 MB before the case is \
-         read) and memory that the allocator keeps after the lists have grown step by step during the settling. Next: \
-         grow the lists in fewer, larger steps, and a smaller ball-facet record.</li></ul>",
+         <li><b>Eighth round: memory.</b> Every settle-box run ends with the same bits as in the seventh round. (1) The \
+         frame-free force loop keeps no contact forces (24 bytes per candidate pair, and as many bytes written per pair \
+         and step): the record carries a sliding flag in its padding (still 48 bytes), and <code>Contacts::force</code> \
+         finds a contact's force again from its state, F<sub>n</sub> n - k<sub>t</sub> ξ - g<sub>t</sub> v<sub>t</sub> \
+         at the unchanged positions and velocities (src/law/history.rs, <code>held_force</code>): the same bits when \
+         the contact sticks, within a rounding when it slides (ξ = -F<sub>t</sub>/k<sub>t</sub> is kept); the tests \
+         <code>the_lane_update_gives_the_one_contact_path_bits</code> and \
+         <code>the_frame_free_force_loop_gives_the_general_loops_state</code> compare it with the forces of the \
+         one-by-one update and of the general loop. (2) The split between threads finds its cuts in one pass, without \
+         an array of prefix sums (8 bytes per pair). (3) The renumbering permutes the ball arrays in place, cycle by \
+         cycle, with its work arrays kept from one renumbering to the next. (4) The lists get room at once for 8 \
+         candidate pairs and half a ball-facet contact per ball, when the model is built (<code>Model::make_room</code>), \
+         instead of doubling a dozen times while the packing forms. (5) On one thread the broad phase writes its pairs \
+         straight into the list. Why (3)-(5) matter: glibc serves the blocks below its mmap threshold from its heap, and \
+         raises that threshold to the size of any mapped block freed (the case's list of balls, freed once the model is \
+         built, is 2.5 MB at 10k and about 13 MB at 50k); a list that doubles in the heap leaves its old blocks behind, \
+         and they stay resident. Room that is reserved but never written costs address space, not resident memory. \
+         Settle-box Hooke, one thread, peak resident memory: 16.7 to 11.7 MB at 10k and 56.2 to 35.8 MB at 50k (6.1 MB \
+         at 1k). Speed is unchanged: run alternately with the seventh round's binary, Hooke 10k took 19.06 and 18.77 s \
+         against 18.37 and 19.57 s, and Hooke 50k 147.1 s against 140.2 s. Those runs, and the table's bench, fell in a \
+         slow spell of this VM: the same Hooke 50k run took 96-99 s in a quiet hour of the seventh round. The Hooke \
+         cost check passes in this bench (14.5 %) only because its 1k and 10k runs were slowed as much as its 50k run; \
+         from the quiet runs of the seventh round (1k 1.52 s, 50k 96.0 s) the cost grows 26 %, so that target is not \
+         counted as met.</li>\
+         <li><b>Memory.</b> Per candidate pair: the 48-byte record, the 8-byte merge plan and the broad phase's 8-byte \
+         pair (the forces and contact points are kept only for the frame-based models and the 2D mode, the incidence \
+         list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 25 of renumbering work \
+         arrays; a ball-facet contact takes {} bytes. At 50k that makes about 27 MB; the resident peak is 35.8 MB, of \
+         which about 6 MB is the process itself (6.1 MB at 1k). With glibc's threshold held fixed \
+         (<code>MALLOC_MMAP_THRESHOLD_=131072</code>, a measurement, not a setting of ours) the 50k peak was 32.4 MB \
+         before the last two changes of this round, so a few MB are still the allocator's. Next: a ball-facet record \
+         without the frame the history models do not use, the per-ball state (the applied force and the scaled mass \
+         and inertia are kept even where they are zero or equal to the plain ones), and the plan and the pairs in one \
+         array.</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
         std::mem::size_of::<crate::contact::Frame>(),
+        std::mem::size_of::<crate::contact::FacetContact>(),
         std::mem::size_of::<crate::contact::FacetContact>(),
     );
     std::fs::write(
