@@ -162,10 +162,13 @@ impl Model {
             self.planar,
         );
         let walls = &self.walls;
-        self.facet_contacts
-            .merge(&self.broad_phase.facet_pairs, |b, w| {
-                table[mat[b as usize] as usize * n + walls[w as usize].material]
-            });
+        // (a wall contact's frame is needed in 2D as in 3D: no normal-only path for walls)
+        let facet_frames = self.laws.iter().any(|l| !l.frame_free());
+        self.facet_contacts.merge(
+            &self.broad_phase.facet_pairs,
+            |b, w| table[mat[b as usize] as usize * n + walls[w as usize].material],
+            facet_frames,
+        );
     }
 
     /// Force-displacement: each contact's geometry and force (in parallel over contacts), then
@@ -462,18 +465,31 @@ impl Model {
             .iter()
             .map(|&k| its.get(k).map_or(total, |it| it.start as usize))
             .collect();
+        // (the frames, when kept, go with the list; else every group gets an empty slice)
+        let frame_starts = if fc.frames.is_empty() {
+            vec![0; starts.len()]
+        } else {
+            starts.clone()
+        };
         let stats = (
             split(&mut fc.list, &starts),
+            split(&mut fc.frames, &frame_starts),
             split(&mut fc.interactions, &cuts),
         )
             .into_par_iter()
-            .map(|(list, its)| {
+            .map(|(list, frames, its)| {
                 let base = its.first().map_or(0, |it| it.start as usize);
                 let mut stats = full::FullStats::default();
                 for it in its.iter_mut() {
                     let i = it.ball as usize;
                     let wall = &walls[it.wall as usize];
-                    let run = &mut list[it.start as usize - base..it.end as usize - base];
+                    let range = it.start as usize - base..it.end as usize - base;
+                    let frames = if frames.is_empty() {
+                        &mut [][..]
+                    } else {
+                        &mut frames[range.clone()]
+                    };
+                    let run = &mut list[range];
                     for c in run.iter_mut() {
                         ball_facet::update_geometry(c, balls, wall);
                     }
@@ -487,7 +503,7 @@ impl Model {
                             centre: balls.pos[i],
                             radius: balls.radius[i],
                         };
-                        let s = full::resolve(run, &input);
+                        let s = full::resolve(run, frames, &input);
                         stats.hidden += s.hidden;
                         stats.proximity += s.proximity;
                         stats.handovers += s.handovers;
@@ -495,9 +511,10 @@ impl Model {
                     it.active = 0;
                     it.force = Default::default();
                     it.moment = Default::default();
+                    let mut frames = frames.iter_mut();
                     for c in run.iter_mut() {
                         let law = &laws[c.law as usize];
-                        ball_facet::update_force(c, balls, wall, law, dt, flags);
+                        ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
                         if c.active {
                             it.active += 1;
                             it.force += c.force;

@@ -53,6 +53,7 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
 #[inline]
 pub fn update_force(
     c: &mut FacetContact,
+    frame: Option<&mut Frame>,
     balls: &Balls,
     wall: &Wall,
     law: &ContactModel,
@@ -83,13 +84,24 @@ pub fn update_force(
         c.normal_force = c.force.dot(&n);
         return;
     }
+    // NOTE: the model keeps `FacetContacts::frames` whenever a frame-based model exists, so
+    // `frame` is there for such a contact; without it the contact would work in a frame made
+    // afresh every cycle.
+    let mut made;
+    let frame = match frame {
+        Some(f) => f,
+        None => {
+            made = Frame::new(&n, -c.overlap);
+            &mut made
+        }
+    };
     if c.fresh {
-        c.frame = Frame::new(&n, -c.overlap);
+        *frame = Frame::new(&n, -c.overlap);
         c.fresh = false;
     } else if c.pc == c.facet {
         // A proximity contact's normal jumps when its active members change: turn its frame
         // exactly (full mode, [`super::full`]).
-        c.frame.reaim(&n);
+        frame.reaim(&n);
     }
     let branch = if flags.no_ratch {
         -n * r
@@ -99,11 +111,9 @@ pub fn update_force(
     let v_ball = balls.vel[i] + balls.spin[i].cross(&branch);
     let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
     let w_wall = wall.spin();
-    let step = c
-        .frame
-        .advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
+    let step = frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
     let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r);
     let f = law.force(&k, &mut c.state);
-    c.force = c.frame.to_world(&f.local);
+    c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
 }

@@ -278,33 +278,13 @@ impl Contacts {
             let (a, b) = pairs[j];
             Contact::new(a, b, law_of(a, b))
         });
-        side(frames, &mut self.frames, &self.plan, old_len, || {
+        super::side(frames, &mut self.frames, &self.plan, old_len, || {
             Frame::new(&Vec3::x(), 0.0)
         });
-        side(planar, &mut self.normals, &self.plan, old_len, Vec3::zeros);
+        super::side(planar, &mut self.normals, &self.plan, old_len, Vec3::zeros);
         self.points = frames || planar;
         self.list_changed();
     }
-}
-
-/// Keeps a side array aligned with the list through a merge `plan` (`keep`), or empties it.
-/// `old_len`: the list's length before the merge (a side array not kept so far gets a fresh
-/// entry for every old contact first).
-fn side<T: Clone>(
-    keep: bool,
-    values: &mut Vec<T>,
-    plan: &[super::Slot],
-    old_len: usize,
-    fresh: impl Fn() -> T,
-) {
-    if !keep {
-        values.clear();
-        return;
-    }
-    if values.len() != old_len {
-        *values = vec![fresh(); old_len];
-    }
-    super::apply_plan(values, plan, |_| fresh());
 }
 
 // The force loop streams the records every cycle: their size is its memory traffic.

@@ -33,9 +33,6 @@ pub struct FacetContact {
     pub wall_point: Vec3,
     /// The contact point `x + (R - overlap/2) n`: the middle of the overlap, m.
     pub point: Vec3,
-    /// The local contact frame (seed 002; piece 1 the wall, piece 2 the ball, normal from
-    /// the wall to the ball); set when the contact becomes active.
-    pub frame: Frame,
     /// The contact model's state (local coordinates).
     pub state: LawState,
     /// True until the contact's frame is made (at its first active cycle).
@@ -64,7 +61,6 @@ impl FacetContact {
             normal: Vec3::zeros(),
             wall_point: Vec3::zeros(),
             point: Vec3::zeros(),
-            frame: Frame::new(&Vec3::x(), 0.0),
             state: LawState::default(),
             fresh: true,
             pc: NONE,
@@ -104,6 +100,12 @@ pub struct WallInteraction {
 pub struct FacetContacts {
     /// The contacts, sorted by (ball, wall, facet).
     pub list: Vec<FacetContact>,
+    /// The local contact frame of each contact (seed 002; piece 1 the wall, piece 2 the
+    /// ball, normal from the wall to the ball; set when the contact becomes active), in a
+    /// side array aligned with `list`; empty when no contact model uses a frame (the history
+    /// models), so that the wall phase streams the records alone (a frame would add 120 bytes
+    /// to each).
+    pub frames: Vec<Frame>,
     /// The ball-wall interactions, sorted by (ball, wall); rebuilt by every force update.
     pub interactions: Vec<WallInteraction>,
     /// Full mode: contact states handed from one facet to another since the start.
@@ -144,7 +146,14 @@ impl FacetContacts {
 
     /// Replaces the list by the candidates (sorted, unique), keeping the state of contacts
     /// that persist; new ones get `law_of(ball, wall)`.
-    pub fn merge(&mut self, candidates: &[(u32, u32, u32)], law_of: impl Fn(u32, u32) -> u16) {
+    /// `frames`: keep [`FacetContacts::frames`] aligned with the list, or empty it.
+    pub fn merge(
+        &mut self,
+        candidates: &[(u32, u32, u32)],
+        law_of: impl Fn(u32, u32) -> u16,
+        frames: bool,
+    ) {
+        let old_len = self.list.len();
         super::merge_sorted(
             &mut self.list,
             candidates,
@@ -154,12 +163,17 @@ impl FacetContacts {
             |_| false,
             &mut self.plan,
         );
+        super::side(frames, &mut self.frames, &self.plan, old_len, || {
+            Frame::new(&Vec3::x(), 0.0)
+        });
         self.rebuild_interactions();
     }
 
     /// Renumbers the balls: ball `i` becomes `new_of[i]`; the list is sorted again and the
     /// interactions rebuilt (a ball-facet contact's state does not depend on the numbering).
     pub(crate) fn renumber(&mut self, new_of: &[u32]) {
+        // (renumbering is for frame-free models only: no frames to sort along)
+        debug_assert!(self.frames.is_empty());
         for c in &mut self.list {
             c.ball = new_of[c.ball as usize];
         }

@@ -94,20 +94,26 @@ fn ranks_above(a: &FacetContact, b: &FacetContact) -> bool {
 /// Runs items 1-3 of the module documentation on one interaction whose contacts (sorted by
 /// facet) have their geometry up to date and their activity resolved by the associative
 /// logic. On return `active` marks the contacts that carry force; a PC's carrier holds the
-/// PC's geometry in its `normal`, `overlap`, `wall_point` and `point`.
-pub fn resolve(contacts: &mut [FacetContact], input: &FullInput) -> FullStats {
+/// PC's geometry in its `normal`, `overlap`, `wall_point` and `point`. `frames`: the
+/// contacts' local frames, aligned with `contacts`, or empty when no model uses one (the
+/// hand-overs then move the model states only).
+pub fn resolve(
+    contacts: &mut [FacetContact],
+    frames: &mut [Frame],
+    input: &FullInput,
+) -> FullStats {
     let mut stats = FullStats {
         hidden: line_of_sight(contacts, input),
         ..FullStats::default()
     };
     if input.cutoff > 0.0 {
-        stats.proximity = proximity(contacts, input);
+        stats.proximity = proximity(contacts, frames, input);
     } else {
         for c in contacts.iter_mut() {
             c.pc = NONE;
         }
     }
-    stats.handovers = propagate(contacts, input);
+    stats.handovers = propagate(contacts, frames, input);
     stats
 }
 
@@ -182,7 +188,7 @@ fn find(contacts: &[FacetContact], g: u32) -> Option<usize> {
 }
 
 /// Item 2: proximity contacts. Returns the number of PCs acting.
-fn proximity(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
+fn proximity(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullInput) -> u32 {
     // No proximity contact so far and fewer than two active contacts: none can form, and
     // nothing is allocated.
     if contacts.iter().all(|c| c.pc == NONE)
@@ -320,7 +326,9 @@ fn proximity(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
         }
         if let Some(s) = source {
             if s != carrier {
-                contacts[carrier].frame = contacts[s].frame;
+                if !frames.is_empty() {
+                    frames[carrier] = frames[s];
+                }
                 contacts[carrier].state = contacts[s].state;
                 contacts[carrier].fresh = false;
             }
@@ -342,7 +350,7 @@ fn proximity(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
 
 /// Item 3: hands the state of contacts that lost their activity to a linked facet over to the
 /// contact that gained it. Returns the number of hand-overs.
-fn propagate(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
+fn propagate(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullInput) -> u32 {
     // Nothing to hand over unless a contact just became active (checked before allocating).
     if !contacts.iter().any(|c| c.active && c.fresh && c.pc == NONE) {
         return 0;
@@ -377,12 +385,14 @@ fn propagate(contacts: &mut [FacetContact], input: &FullInput) -> u32 {
             .map(|(k, &b)| (k, b));
         let Some((k, b)) = from else { continue };
         used[k] = true;
-        let mut frame: Frame = contacts[b].frame;
-        frame.reaim(&-contacts[d].normal);
-        frame.u.x = -contacts[d].overlap;
+        if !frames.is_empty() {
+            let mut frame: Frame = frames[b];
+            frame.reaim(&-contacts[d].normal);
+            frame.u.x = -contacts[d].overlap;
+            frames[d] = frame;
+        }
         let state = input.laws[contacts[b].law as usize].hand_over(&contacts[b].state);
         let c = &mut contacts[d];
-        c.frame = frame;
         c.state = state;
         c.fresh = false;
         count += 1;

@@ -132,6 +132,26 @@ pub(crate) fn merge_sorted<T, C, K: Ord>(
     apply_plan(list, plan, |j| make(&candidates[j]));
 }
 
+/// Keeps a side array aligned with the list through a merge `plan` (`keep`), or empties it.
+/// `old_len`: the list's length before the merge (a side array not kept so far gets a fresh
+/// entry for every old contact first).
+pub(crate) fn side<T: Clone>(
+    keep: bool,
+    values: &mut Vec<T>,
+    plan: &[Slot],
+    old_len: usize,
+    fresh: impl Fn() -> T,
+) {
+    if !keep {
+        values.clear();
+        return;
+    }
+    if values.len() != old_len {
+        *values = vec![fresh(); old_len];
+    }
+    apply_plan(values, plan, |_| fresh());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
