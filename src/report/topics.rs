@@ -1236,7 +1236,10 @@ pub fn write_performance_page(
          cycle, with its work arrays kept from one renumbering to the next. (4) The lists get room at once for 8 \
          candidate pairs and half a ball-facet contact per ball, when the model is built (<code>Model::make_room</code>), \
          instead of doubling a dozen times while the packing forms. (5) On one thread the broad phase writes its pairs \
-         straight into the list. Why (3)-(5) matter: glibc serves the blocks below its mmap threshold from its heap, and \
+         straight into the list. (6) After the bench, a ball-facet contact's local frame moved to a side array kept only \
+         for the frame-based models (<code>FacetContacts::frames</code>): the record is 168 bytes instead of 288 for \
+         the history models (50k: Hooke 34.2 MB, Hertz 34.0 MB, 0.59 and 0.58 KiB per particle from 1k; no speed change \
+         measurable at 10k). Why (3)-(5) matter: glibc serves the blocks below its mmap threshold from its heap, and \
          raises that threshold to the size of any mapped block freed (the case's list of balls, freed once the model is \
          built, is 2.5 MB at 10k and about 13 MB at 50k); a list that doubles in the heap leaves its old blocks behind, \
          and they stay resident. Room that is reserved but never written costs address space, not resident memory. \
@@ -1253,8 +1256,7 @@ pub fn write_performance_page(
          arrays; a ball-facet contact takes {} bytes. At 50k that makes about 27 MB; the resident peak is 35.8 MB, of \
          which about 6 MB is the process itself (6.1 MB at 1k). With glibc's threshold held fixed \
          (<code>MALLOC_MMAP_THRESHOLD_=131072</code>, a measurement, not a setting of ours) the 50k peak was 32.4 MB \
-         before the last two changes of this round, so a few MB are still the allocator's. Next: a ball-facet record \
-         without the frame the history models do not use, the per-ball state (the applied force and the scaled mass \
+         before the last two changes of this round, so a few MB are still the allocator's. Next: the per-ball state (the applied force and the scaled mass \
          and inertia are kept even where they are zero or equal to the plain ones), and the plan and the pairs in one \
          array.</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
