@@ -173,14 +173,8 @@ pub fn update(
     // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
     // is there for such a contact; without it the contact would work in a frame made afresh
     // every cycle (no rotation of its state with the pair).
-    let mut fresh;
-    let frame = match frame {
-        Some(f) => f,
-        None => {
-            fresh = Frame::new(&n, -g.overlap);
-            &mut fresh
-        }
-    };
+    let mut spare = None;
+    let frame = frame.unwrap_or_else(|| spare.insert(Frame::new(&n, -g.overlap)));
     if !c.active {
         *frame = Frame::new(&n, -g.overlap);
         c.active = true;

@@ -87,14 +87,8 @@ pub fn update_force(
     // NOTE: the model keeps `FacetContacts::frames` whenever a frame-based model exists, so
     // `frame` is there for such a contact; without it the contact would work in a frame made
     // afresh every cycle.
-    let mut made;
-    let frame = match frame {
-        Some(f) => f,
-        None => {
-            made = Frame::new(&n, -c.overlap);
-            &mut made
-        }
-    };
+    let mut spare = None;
+    let frame = frame.unwrap_or_else(|| spare.insert(Frame::new(&n, -c.overlap)));
     if c.fresh {
         *frame = Frame::new(&n, -c.overlap);
         c.fresh = false;
