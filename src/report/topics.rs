@@ -1238,13 +1238,13 @@ pub fn write_performance_page(
          instead of doubling a dozen times while the packing forms. (5) On one thread the broad phase writes its pairs \
          straight into the list. (6) After the bench, a ball-facet contact's local frame moved to a side array kept only \
          for the frame-based models (<code>FacetContacts::frames</code>): the record is 168 bytes instead of 288 for \
-         the history models (50k: Hooke 34.2 MB, Hertz 34.0 MB, 0.59 and 0.58 KiB per particle from 1k; no speed change \
+         the history models (50k: Hooke 34.2 MiB, Hertz 34.0 MiB, 0.59 and 0.58 KiB per particle from 1k; no speed change \
          measurable at 10k). Why (3)-(5) matter: glibc serves the blocks below its mmap threshold from its heap, and \
          raises that threshold to the size of any mapped block freed (the case's list of balls, freed once the model is \
-         built, is 2.5 MB at 10k and about 13 MB at 50k); a list that doubles in the heap leaves its old blocks behind, \
+         built, is 2.4 MiB at 10k and about 12 MiB at 50k); a list that doubles in the heap leaves its old blocks behind, \
          and they stay resident. Room that is reserved but never written costs address space, not resident memory. \
-         Settle-box Hooke, one thread, peak resident memory: 16.7 to 11.7 MB at 10k and 56.2 to 35.8 MB at 50k (6.1 MB \
-         at 1k). Speed is unchanged: run alternately with the seventh round's binary, Hooke 10k took 19.06 and 18.77 s \
+         Settle-box Hooke, one thread, peak resident memory: 16.4 to 11.5 MiB at 10k and 56.2 to 35.0 MiB at 50k (5.9 \
+         MiB at 1k). Speed is unchanged: run alternately with the seventh round's binary, Hooke 10k took 19.06 and 18.77 s \
          against 18.37 and 19.57 s, and Hooke 50k 147.1 s against 140.2 s. Those runs, and the table's bench, fell in a \
          slow spell of this VM: the same Hooke 50k run took 96-99 s in a quiet hour of the seventh round. The Hooke \
          cost check passes in this bench (14.5 %) only because its 1k and 10k runs were slowed as much as its 50k run; \
@@ -1253,10 +1253,11 @@ pub fn write_performance_page(
          <li><b>Memory.</b> Per candidate pair: the 48-byte record, the 8-byte merge plan and the broad phase's 8-byte \
          pair (the forces and contact points are kept only for the frame-based models and the 2D mode, the incidence \
          list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 25 of renumbering work \
-         arrays; a ball-facet contact takes {} bytes. At 50k that makes about 27 MB; the resident peak is 35.8 MB, of \
-         which about 6 MB is the process itself (6.1 MB at 1k). With glibc's threshold held fixed \
-         (<code>MALLOC_MMAP_THRESHOLD_=131072</code>, a measurement, not a setting of ours) the 50k peak was 32.4 MB \
-         before the last two changes of this round, so a few MB are still the allocator's. Next: the per-ball state (the applied force and the scaled mass \
+         arrays; a ball-facet contact takes {} bytes. At 50k that makes about 26 MiB; the resident peak is 35.0 MiB \
+         (34.2 after (6)), of which about 6 MiB is the process itself (5.9 MiB at 1k). With glibc's threshold held fixed \
+         (<code>MALLOC_MMAP_THRESHOLD_=131072</code>, a measurement, not a setting of ours) the 50k peak was 31.7 MiB \
+         after changes (1), (2) and the room made at each rebuild, against 37.0 MiB without it, so a few MiB are still \
+         the allocator's. Next: the per-ball state (the applied force and the scaled mass \
          and inertia are kept even where they are zero or equal to the plain ones), and the plan and the pairs in one \
          array.</li></ul>",
         std::mem::size_of::<crate::contact::Contact>(),
