@@ -712,6 +712,8 @@ impl Case {
         for (a, b, law) in &self.contact_models {
             model.set_contact_model(*a, *b, law.clone());
         }
+        let pebbles: usize = self.clumps.iter().map(|c| c.pebbles.len()).sum();
+        model.balls.make_room(self.balls.len() + pebbles);
         for b in &self.balls {
             model
                 .add_ball(b)

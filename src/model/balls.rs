@@ -154,6 +154,46 @@ impl Balls {
         self.id.len() - 1
     }
 
+    /// Room for `n` balls in every per-ball array at once (see [`crate::contact::room`]):
+    /// arrays that grow ball by ball double a dozen times, and in the allocator's heap each
+    /// doubling leaves its old block behind, resident.
+    pub fn make_room(&mut self, n: usize) {
+        use crate::contact::room;
+        // (every field named: a new one does not compile until it gets room too)
+        let Balls {
+            id,
+            radius,
+            material,
+            mass,
+            inertial_mass,
+            inertia,
+            inertial_inertia,
+            pos,
+            vel,
+            spin,
+            force,
+            moment,
+            applied_force,
+            fixed,
+            clump,
+        } = self;
+        room(id, n);
+        room(radius, n);
+        room(material, n);
+        room(mass, n);
+        room(inertial_mass, n);
+        room(inertia, n);
+        room(inertial_inertia, n);
+        room(pos, n);
+        room(vel, n);
+        room(spin, n);
+        room(force, n);
+        room(moment, n);
+        room(applied_force, n);
+        room(fixed, n);
+        room(clump, n);
+    }
+
     /// Appends pebble `pos`, `radius` of clump `clump` (index) with id `id` (the clump's) and the
     /// clump's mass: no mass of its own, every DOF fixed (the clump moves it), the clump's mass
     /// as the inertial mass a contact sees. Returns its index.
@@ -196,5 +236,43 @@ impl Balls {
         } else {
             Some(self.inertial_mass[i])
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With room made for n balls, adding n balls moves none of the per-ball arrays (each
+    /// keeps its block and capacity); without it, they grow.
+    #[test]
+    fn balls_added_within_their_room_move_no_array() {
+        let add = |balls: &mut Balls, n: u64| {
+            for k in 0..n {
+                balls.push(&BallSpec::at_rest(k, [k as Real, 0.0, 0.0], 0.5, 0), 1000.0);
+            }
+        };
+        let blocks = |b: &Balls| {
+            (
+                [
+                    b.id.as_ptr() as usize,
+                    b.pos.as_ptr() as usize,
+                    b.fixed.as_ptr() as usize,
+                ],
+                [b.id.capacity(), b.pos.capacity(), b.fixed.capacity()],
+            )
+        };
+        let mut balls = Balls::default();
+        balls.make_room(300);
+        let before = blocks(&balls);
+        add(&mut balls, 300);
+        assert_eq!(blocks(&balls), before, "an array moved or grew");
+        let mut balls = Balls::default();
+        let capacity = balls.pos.capacity();
+        add(&mut balls, 300);
+        assert!(
+            balls.pos.capacity() > capacity,
+            "test premise: arrays grow without room"
+        );
     }
 }
