@@ -1239,7 +1239,15 @@ pub fn write_performance_page(
          straight into the list. (6) After the bench, a ball-facet contact's local frame moved to a side array kept only \
          for the frame-based models (<code>FacetContacts::frames</code>): the record is 168 bytes instead of 288 for \
          the history models (50k: Hooke 34.2 MiB, Hertz 34.0 MiB, 0.59 and 0.58 KiB per particle from 1k; no speed change \
-         measurable at 10k). Why (3)-(5) matter: glibc serves the blocks below its mmap threshold from its heap, and \
+         measurable at 10k). (7) The ball arrays get room for all the case's balls before the first is added (they \
+         grew ball by ball in the heap, for the same reason as the lists), and (8) the renumbering sorts the indices by \
+         (Morton key, index), the key computed at each comparison, instead of an array of keyed indices (16 bytes per \
+         ball; the same order, so the same bits): 50k peaks of 29.7 MiB (Hooke) and 29.8 MiB (Hertz) in single runs. \
+         The table above is a second bench of this round (settle_box_2026-11-22_r8b.json), run after (6)-(8), again in \
+         a slow spell: the peak grows by 0.489 (Hertz) and 0.494 KiB (Hooke) per particle from 1k to 50k, under the \
+         target by 1-2 %, while the 1k peak varies by about 0.3 MiB from run to run (5.9-6.4 MiB), that is by about \
+         0.006 KiB per particle; the first bench of this round (settle_box_2026-11-22_r8.json, before (6)-(8)) gave \
+         0.605 and 0.603. Why (3)-(5) matter: glibc serves the blocks below its mmap threshold from its heap, and \
          raises that threshold to the size of any mapped block freed (the case's list of balls, freed once the model is \
          built, is 2.4 MiB at 10k and about 12 MiB at 50k); a list that doubles in the heap leaves its old blocks behind, \
          and they stay resident. Room that is reserved but never written costs address space, not resident memory. \
@@ -1252,9 +1260,10 @@ pub fn write_performance_page(
          counted as met.</li>\
          <li><b>Memory.</b> Per candidate pair: the 48-byte record, the 8-byte merge plan and the broad phase's 8-byte \
          pair (the forces and contact points are kept only for the frame-based models and the 2D mode, the incidence \
-         list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 25 of renumbering work \
-         arrays; a ball-facet contact takes {} bytes. At 50k that makes about 26 MiB; the resident peak is 35.0 MiB \
-         (34.2 after (6)), of which about 6 MiB is the process itself (5.9 MiB at 1k). With glibc's threshold held fixed \
+         list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 9 of renumbering work \
+         arrays; a ball-facet contact takes {} bytes. At 50k that makes about 25 MiB; the resident peak was 35.0 MiB \
+         in the first bench of this round and is about 29.7 MiB after (6)-(8), of which about 6 MiB is the process \
+         itself (5.9-6.3 MiB at 1k). With glibc's threshold held fixed \
          (<code>MALLOC_MMAP_THRESHOLD_=131072</code>, a measurement, not a setting of ours) the 50k peak was 31.7 MiB \
          after changes (1), (2) and the room made at each rebuild, against 37.0 MiB without it, so a few MiB are still \
          the allocator's. Next: the per-ball state (the applied force and the scaled mass \
