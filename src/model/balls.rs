@@ -117,6 +117,92 @@ pub struct Balls {
     pub clump: Vec<u32>,
 }
 
+/// Applies `$f` (a closure-like `|v| expr`, generic over the element type) to every per-ball
+/// array of `$balls`. Every field is named: a new one does not compile until it is added here,
+/// so that no operation on all the arrays (room, renumbering) forgets it.
+macro_rules! for_each_array {
+    ($balls:expr, |$v:ident| $body:expr) => {{
+        let Balls {
+            id,
+            radius,
+            material,
+            mass,
+            inertial_mass,
+            inertia,
+            inertial_inertia,
+            pos,
+            vel,
+            spin,
+            force,
+            moment,
+            applied_force,
+            fixed,
+            clump,
+        } = $balls;
+        {
+            let $v = id;
+            $body;
+        }
+        {
+            let $v = radius;
+            $body;
+        }
+        {
+            let $v = material;
+            $body;
+        }
+        {
+            let $v = mass;
+            $body;
+        }
+        {
+            let $v = inertial_mass;
+            $body;
+        }
+        {
+            let $v = inertia;
+            $body;
+        }
+        {
+            let $v = inertial_inertia;
+            $body;
+        }
+        {
+            let $v = pos;
+            $body;
+        }
+        {
+            let $v = vel;
+            $body;
+        }
+        {
+            let $v = spin;
+            $body;
+        }
+        {
+            let $v = force;
+            $body;
+        }
+        {
+            let $v = moment;
+            $body;
+        }
+        {
+            let $v = applied_force;
+            $body;
+        }
+        {
+            let $v = fixed;
+            $body;
+        }
+        {
+            let $v = clump;
+            $body;
+        }
+    }};
+}
+pub(crate) use for_each_array;
+
 impl Balls {
     /// Number of balls.
     pub fn len(&self) -> usize {
@@ -158,40 +244,7 @@ impl Balls {
     /// arrays that grow ball by ball double a dozen times, and in the allocator's heap each
     /// doubling leaves its old block behind, resident.
     pub fn make_room(&mut self, n: usize) {
-        use crate::contact::room;
-        // (every field named: a new one does not compile until it gets room too)
-        let Balls {
-            id,
-            radius,
-            material,
-            mass,
-            inertial_mass,
-            inertia,
-            inertial_inertia,
-            pos,
-            vel,
-            spin,
-            force,
-            moment,
-            applied_force,
-            fixed,
-            clump,
-        } = self;
-        room(id, n);
-        room(radius, n);
-        room(material, n);
-        room(mass, n);
-        room(inertial_mass, n);
-        room(inertia, n);
-        room(inertial_inertia, n);
-        room(pos, n);
-        room(vel, n);
-        room(spin, n);
-        room(force, n);
-        room(moment, n);
-        room(applied_force, n);
-        room(fixed, n);
-        room(clump, n);
+        for_each_array!(self, |v| crate::contact::room(v, n));
     }
 
     /// Appends pebble `pos`, `radius` of clump `clump` (index) with id `id` (the clump's) and the

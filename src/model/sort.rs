@@ -17,39 +17,7 @@ impl Balls {
     /// every thousand cycles neither raises the peak memory nor leaves freed blocks behind.
     pub(crate) fn permute(&mut self, order: &[u32], done: &mut Vec<bool>) {
         done.resize(order.len(), false);
-        // (every field named: a new one does not compile until it is permuted too)
-        let Balls {
-            id,
-            radius,
-            material,
-            mass,
-            inertial_mass,
-            inertia,
-            inertial_inertia,
-            pos,
-            vel,
-            spin,
-            force,
-            moment,
-            applied_force,
-            fixed,
-            clump,
-        } = self;
-        permute_in_place(id, order, &mut done[..]);
-        permute_in_place(radius, order, &mut done[..]);
-        permute_in_place(material, order, &mut done[..]);
-        permute_in_place(mass, order, &mut done[..]);
-        permute_in_place(inertial_mass, order, &mut done[..]);
-        permute_in_place(inertia, order, &mut done[..]);
-        permute_in_place(inertial_inertia, order, &mut done[..]);
-        permute_in_place(pos, order, &mut done[..]);
-        permute_in_place(vel, order, &mut done[..]);
-        permute_in_place(spin, order, &mut done[..]);
-        permute_in_place(force, order, &mut done[..]);
-        permute_in_place(moment, order, &mut done[..]);
-        permute_in_place(applied_force, order, &mut done[..]);
-        permute_in_place(fixed, order, &mut done[..]);
-        permute_in_place(clump, order, &mut done[..]);
+        super::balls::for_each_array!(self, |v| permute_in_place(v, order, &mut done[..]));
     }
 }
 
