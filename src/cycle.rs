@@ -223,13 +223,11 @@ impl Model {
                         || overlap.is_nan())
             };
         let contacts = &mut self.contacts;
+        // (the merge keeps the forces and points for the models that run this loop; the zip
+        // below would stop at a shorter array)
+        debug_assert!(contacts.keeps_forces());
         debug_assert_eq!(contacts.force.len(), contacts.list.len());
-        // (the merge keeps the points for the models that run this loop; the zip below would
-        // otherwise stop at the shorter array)
-        if contacts.point.len() != contacts.list.len() {
-            contacts.point.clear();
-            contacts.point.resize(contacts.list.len(), Vec3::zeros());
-        }
+        debug_assert_eq!(contacts.point.len(), contacts.list.len());
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
         let (list, force, point) = (&mut contacts.list, &mut contacts.force, &mut contacts.point);
         // every contact must update: no short circuit
@@ -378,8 +376,9 @@ impl Model {
         self.balls.moment = moment;
     }
 
-    /// The resultant force and moment of each ball from the ball-ball contacts' entries in
-    /// [`crate::contact::Contacts::out`], in parallel over balls.
+    /// The resultant force and moment of each ball from the ball-ball contacts' kept forces
+    /// and contact points ([`crate::contact::Contacts::force`] and
+    /// [`crate::contact::Contacts::point`]), in parallel over balls.
     fn gather(&mut self) {
         self.contacts.build_incidence(self.balls.len());
         // Each ball sums its contacts in list order (see `Contacts::incidence`): the same

@@ -163,8 +163,7 @@ pub fn update(
             c.state = LawState::default();
             c.active = true;
         }
-        let (ca, cb) = (ra - 0.5 * g.overlap, rb - 0.5 * g.overlap);
-        let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
+        let v = middle_velocity(balls, a, b, &g);
         let (force, sliding) =
             history::world_step(coef, mu, g.overlap, &n, &v, dt, &mut c.state.shear);
         c.sliding = sliding;
@@ -415,10 +414,20 @@ pub fn held_force(c: &Contact, balls: &Balls, law: &ContactModel) -> Vec3 {
         debug_assert!(false, "not a history model");
         return Vec3::zeros();
     };
-    let n = g.normal;
-    let (ca, cb) = (ra - 0.5 * g.overlap, rb - 0.5 * g.overlap);
-    let v = (balls.vel[b] - balls.vel[a]) + n.cross(&(balls.spin[a] * ca + balls.spin[b] * cb));
-    history::held_force(coef, g.overlap, &n, &v, &c.state.shear, c.sliding)
+    let v = middle_velocity(balls, a, b, &g);
+    history::held_force(coef, g.overlap, &g.normal, &v, &c.state.shear, c.sliding)
+}
+
+/// The history models' relative velocity of ball `b` at the middle of the overlap, with
+/// branch vectors from each centre to that point (LIGGGHTS conventions):
+/// `v_b - v_a + n x (c_a w_a + c_b w_b)`, `c = r - overlap/2`.
+#[inline]
+fn middle_velocity(balls: &Balls, a: usize, b: usize, g: &Geometry) -> Vec3 {
+    let (ca, cb) = (
+        balls.radius[a] - 0.5 * g.overlap,
+        balls.radius[b] - 0.5 * g.overlap,
+    );
+    (balls.vel[b] - balls.vel[a]) + g.normal.cross(&(balls.spin[a] * ca + balls.spin[b] * cb))
 }
 
 /// [`update`] of a contact whose model is frame-free: returns the overlap and the entries

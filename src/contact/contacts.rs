@@ -82,9 +82,10 @@ pub struct Contacts {
     /// 2D law turns its shear with the mid-step tangent), aligned with `list`.
     pub normals: Vec<Vec3>,
     plan: Vec<super::Slot>,
-    /// True when [`Contacts::force`] and [`Contacts::point`] are kept (set by the last merge:
-    /// the general force loop, which writes them, runs for a frame-based model or in 2D).
-    points: bool,
+    /// True when the general force loop runs (a frame-based model, or 2D; set by the last
+    /// merge): it writes [`Contacts::force`] and [`Contacts::point`], which are kept then
+    /// only.
+    general: bool,
     /// For each ball `i`, its contacts are `incidence[start[i]..start[i + 1]]`, each entry
     /// `2 k + side` (k the contact's index, side 0 when the ball is `a`, 1 when `b`), in
     /// increasing k: the gather sums each ball's contacts in list order, as a sequential pass
@@ -140,6 +141,12 @@ impl Contacts {
         self.list.binary_search_by_key(&key, |c| c.key()).ok()
     }
 
+    /// True when the forces and contact points are kept for the general force loop (set by
+    /// the last merge).
+    pub fn keeps_forces(&self) -> bool {
+        self.general
+    }
+
     /// The index of the active contact of a pair of ball indices (either order).
     pub fn find_active(&self, i: u32, j: u32) -> Option<usize> {
         self.find(i, j).filter(|&k| self.list[k].active)
@@ -150,7 +157,7 @@ impl Contacts {
     /// the force found again from the contact's state ([`super::ball_ball::held_force`]; the
     /// balls must not have moved since, as between two cycles).
     pub fn force(&self, k: usize, balls: &crate::model::Balls, laws: &[ContactModel]) -> Vec3 {
-        if self.points {
+        if self.general {
             return self.force[k];
         }
         let c = &self.list[k];
@@ -224,12 +231,9 @@ impl Contacts {
     /// incidence list to be made again.
     fn list_changed(&mut self) {
         let n = self.list.len();
-        for (v, keep) in [
-            (&mut self.force, self.points),
-            (&mut self.point, self.points),
-        ] {
+        for v in [&mut self.force, &mut self.point] {
             v.clear();
-            if keep {
+            if self.general {
                 v.resize(n, Vec3::zeros());
             }
         }
@@ -237,11 +241,11 @@ impl Contacts {
         self.incidence_of = None;
     }
 
-    /// Makes room for `total` contacts in the list, its forces and the merge plan at once
-    /// (see [`crate::contact::room`]).
+    /// Makes room for `total` contacts in the list, the merge plan and (for the general loop)
+    /// the forces at once (see [`crate::contact::room`]).
     pub fn make_room(&mut self, total: usize) {
         super::room(&mut self.list, total);
-        if self.points {
+        if self.general {
             super::room(&mut self.force, total);
         }
         super::room(&mut self.plan, total);
@@ -282,7 +286,7 @@ impl Contacts {
             Frame::new(&Vec3::x(), 0.0)
         });
         super::side(planar, &mut self.normals, &self.plan, old_len, Vec3::zeros);
-        self.points = frames || planar;
+        self.general = frames || planar;
         self.list_changed();
     }
 }
