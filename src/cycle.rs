@@ -322,13 +322,12 @@ impl Model {
                         |k| ball_ball::near(&list[k as usize], balls),
                         &mut near,
                     );
-                    lanes::update_history(list, &near[..n], balls, laws, dt, |c, deep, f, p| {
+                    lanes::update_history(list, &near[..n], balls, laws, dt, |c, deep, x| {
                         interpenetrating |= deep;
                         found.push(Crossing {
                             a: c.a,
                             b: c.b,
-                            force: f,
-                            point: p,
+                            exerted: *x,
                         });
                     });
                 }
@@ -357,7 +356,9 @@ impl Model {
                     for x in crossing_out.iter().flatten() {
                         let i = if outgoing { x.a } else { x.b } as usize;
                         if (first..end).contains(&i) {
-                            s.add(i, &x.force, &x.point, &balls.pos[i], outgoing);
+                            let e = &x.exerted;
+                            let m = if outgoing { &e.moment_a } else { &e.moment_b };
+                            s.add(i, &e.force, m, outgoing);
                         }
                     }
                 };
@@ -608,14 +609,13 @@ impl Model {
     }
 }
 
-/// An active crossing contact's balls, force on b and contact point, kept between the two
+/// An active crossing contact's balls, and its force on b with the moments, kept between the two
 /// passes of [`Model::history_forces`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Crossing {
     a: u32,
     b: u32,
-    force: Vec3,
-    point: Vec3,
+    exerted: lanes::Exerted,
 }
 
 /// `v` cut at `bounds` (increasing, first 0, last `v.len()`): one mutable slice per range.

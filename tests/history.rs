@@ -232,8 +232,8 @@ fn the_lane_update_gives_the_one_contact_path_bits() {
     let mut batched = list.clone();
     let ks: Vec<u32> = (0..list.len() as u32).collect();
     let mut got = Vec::new();
-    lanes::update_history(&mut batched, &ks, &balls, &laws, dt, |c, deep, f, p| {
-        got.push((c.a as usize / 2, deep, f, p))
+    lanes::update_history(&mut batched, &ks, &balls, &laws, dt, |c, deep, x| {
+        got.push((c.a as usize / 2, deep, *x))
     });
     let bits = |v: &Vec3| v.map(|x| x.to_bits());
     let (sheared, active) = (
@@ -247,8 +247,21 @@ fn the_lane_update_gives_the_one_contact_path_bits() {
         "{active} active, {sheared} with shear"
     );
     assert_eq!(got.len(), expected.len());
-    for ((k, deep, f, p), (k2, deep2, f2, p2)) in expected.iter().zip(&got) {
-        assert_eq!((k, deep, bits(f), bits(p)), (k2, deep2, bits(f2), bits(p2)));
+    for ((k, deep, f, p), (k2, deep2, x)) in expected.iter().zip(&got) {
+        // the moments as the gather forms them, from the contact point and the centres
+        let c = &list[*k];
+        let arm = |i: u32| p - balls.pos[i as usize];
+        let (ma, mb) = (arm(c.a).cross(f), arm(c.b).cross(f));
+        assert_eq!(
+            (k, deep, bits(f), bits(&ma), bits(&mb)),
+            (
+                k2,
+                deep2,
+                bits(&x.force),
+                bits(&x.moment_a),
+                bits(&x.moment_b)
+            )
+        );
     }
     for k in 0..list.len() {
         assert_eq!(one[k].active, batched[k].active, "contact {k}");

@@ -300,11 +300,9 @@ pub struct Scatter<'a> {
 }
 
 impl Scatter<'_> {
-    /// Adds the force `f` applied at `point` to ball `i`, or subtracts it (`sign` < 0): the
-    /// force, and its moment `(point - x_i) x f` about the ball's centre `x_i`.
+    /// Adds to ball `i` the force `f` and the moment `m` (about its centre), or subtracts them.
     #[inline]
-    pub fn add(&mut self, i: usize, f: &Vec3, point: &Vec3, centre: &Vec3, subtract: bool) {
-        let m = (point - centre).cross(f);
+    pub fn add(&mut self, i: usize, f: &Vec3, m: &Vec3, subtract: bool) {
         let j = i - self.first;
         if subtract {
             self.force[j] -= f;
@@ -355,12 +353,11 @@ pub fn update_history_run(
         &mut near_ones,
     );
     let mut interpenetrating = false;
-    super::lanes::update_history(list, &near_ones[..n], balls, laws, dt, |c, deep, f, p| {
-        let (a, b) = (c.a as usize, c.b as usize);
+    super::lanes::update_history(list, &near_ones[..n], balls, laws, dt, |c, deep, x| {
         interpenetrating |= deep;
         if let Some(s) = scatter.as_deref_mut() {
-            s.add(a, &f, &p, &balls.pos[a], true);
-            s.add(b, &f, &p, &balls.pos[b], false);
+            s.add(c.a as usize, &x.force, &x.moment_a, true);
+            s.add(c.b as usize, &x.force, &x.moment_b, false);
         }
     });
     interpenetrating

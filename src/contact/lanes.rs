@@ -69,16 +69,36 @@ struct Input {
 struct Output {
     overlap: Lane,
     sliding: [bool; LANES],
+    /// Overlap larger than the smaller radius, or NaN.
+    deep: [bool; LANES],
     force: Lane3,
-    point: Lane3,
+    /// The force's moments about the centres of a and b (see [`Exerted`]).
+    moment_a: Lane3,
+    moment_b: Lane3,
     xi: Lane3,
+}
+
+/// What an active contact exerts, from the lane update: the force on b (a receives its
+/// opposite) and the moments of that force, applied at the contact point `C`, about each
+/// ball's centre: `(C - x_a) x F` (a receives its opposite) and `(C - x_b) x F`. These are
+/// the operations of the gather ([`crate::model::Model`]'s general loop sums
+/// `(point - x_i) x force` per ball), in the same order, so the same bits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Exerted {
+    /// Force on b, N (world frame).
+    pub force: Vec3,
+    /// `(C - x_a) x F`, N m.
+    pub moment_a: Vec3,
+    /// `(C - x_b) x F`, N m.
+    pub moment_b: Vec3,
 }
 
 impl Input {
     /// Copies the kinematics of contact `c` (its balls and its shear displacement) into lane
-    /// `l`.
-    #[inline]
-    fn load(&mut self, l: usize, c: &Contact, balls: &Balls) {
+    /// `l`; the balls' contact masses too, unless every lane has the Hooke model (`KIND` is
+    /// [`HOOKE`]), whose coefficients use none (three more arrays read per ball).
+    #[inline(always)]
+    fn load<const KIND: u8>(&mut self, l: usize, c: &Contact, balls: &Balls) {
         // (l < LANES, a power of two: the mask spares the bounds checks)
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
@@ -101,6 +121,9 @@ impl Input {
         }
         self.ra[l] = balls.radius[a];
         self.rb[l] = balls.radius[b];
+        if KIND == HOOKE {
+            return;
+        }
         let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
         self.has_ma[l] = ma.is_some();
         self.has_mb[l] = mb.is_some();
@@ -134,12 +157,27 @@ impl Input {
         }
     }
 
+    /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them.
+    #[inline(always)]
+    fn batch<const KIND: u8>(
+        &mut self,
+        list: &[Contact],
+        lane: impl Fn(usize) -> usize,
+        balls: &Balls,
+        dt: Real,
+    ) -> Output {
+        for l in 0..LANES {
+            self.load::<KIND>(l, &list[lane(l)], balls);
+        }
+        self.step::<KIND>(dt)
+    }
+
     /// The step of every lane (module documentation): written as one loop over the lanes
     /// with no branch, so that it becomes vector instructions. `KIND`: [`MIXED`] (each lane
     /// selects its model's coefficients), or [`HERTZ`] or [`HOOKE`] when every lane has that
     /// model (the other model's coefficients, square roots among them, are then not
     /// computed; each lane's operations are the same).
-    #[inline]
+    #[inline(always)]
     fn step<const KIND: u8>(&self, dt: Real) -> Output {
         let mut o = Output::default();
         for l in 0..LANES {
@@ -216,16 +254,30 @@ impl Input {
             let sliding = f2 > limit * limit;
             // sliding: F_t on the Coulomb limit, xi = -F_t/k_t; sticking: F_t - g_t v_t
             let scale = limit / f2.sqrt();
+            let mut f = [0.0; 3];
+            let mut arm_a = [0.0; 3];
+            let mut arm_b = [0.0; 3];
             for k in 0..3 {
                 let slid = ft[k] * scale;
                 let xi_slid = if kt > 0.0 { -slid / kt } else { 0.0 };
                 let f_t = if sliding { slid } else { ft[k] - vt[k] * gt };
                 o.xi[k][l] = if sliding { xi_slid } else { xi[k] };
-                o.force[k][l] = n[k] * f_n + f_t;
-                o.point[k][l] = self.pa[k][l] + n[k] * ca;
+                f[k] = n[k] * f_n + f_t;
+                o.force[k][l] = f[k];
+                // the contact point, and the arms from each centre to it
+                let point = self.pa[k][l] + n[k] * ca;
+                arm_a[k] = point - self.pa[k][l];
+                arm_b[k] = point - self.pb[k][l];
+            }
+            // (r x f as nalgebra's `cross`: y z - z y, z x - x z, x y - y x)
+            for (arm, out) in [(&arm_a, &mut o.moment_a), (&arm_b, &mut o.moment_b)] {
+                out[0][l] = arm[1] * f[2] - arm[2] * f[1];
+                out[1][l] = arm[2] * f[0] - arm[0] * f[2];
+                out[2][l] = arm[0] * f[1] - arm[1] * f[0];
             }
             o.overlap[l] = overlap;
             o.sliding[l] = sliding;
+            o.deep[l] = overlap > ra.min(rb) || overlap.is_nan();
         }
         o
     }
@@ -238,7 +290,7 @@ impl Input {
 /// is stored: they go to `active` only (the resultants on the balls need them; an output
 /// that needs a contact's force finds it again from the state,
 /// [`super::ball_ball::held_force`]: 24 bytes per candidate pair not kept). Calls
-/// `active(c, deep, force, point)`, in the order of `ks`, for every contact active after its
+/// `active(c, deep, exerted)`, in the order of `ks`, for every contact active after its
 /// update (`deep`: overlap larger than the smaller radius, or NaN).
 pub fn update_history(
     list: &mut [Contact],
@@ -246,7 +298,7 @@ pub fn update_history(
     balls: &Balls,
     laws: &[ContactModel],
     dt: Real,
-    mut active: impl FnMut(&Contact, bool, Vec3, Vec3),
+    mut active: impl FnMut(&Contact, bool, &Exerted),
 ) {
     let mut input = Input::default();
     // the model whose coefficients fill every lane, if any
@@ -268,13 +320,10 @@ pub fn update_history(
                 input.load_law(l, &laws[law as usize]);
             }
         }
-        for l in 0..LANES {
-            input.load(l, &list[lane(l)], balls);
-        }
         let o = match (uniform, &laws[law as usize]) {
-            (true, ContactModel::HertzHistory(_)) => input.step::<HERTZ>(dt),
-            (true, ContactModel::HookeHistory(_)) => input.step::<HOOKE>(dt),
-            _ => input.step::<MIXED>(dt),
+            (true, ContactModel::HertzHistory(_)) => input.batch::<HERTZ>(list, lane, balls, dt),
+            (true, ContactModel::HookeHistory(_)) => input.batch::<HOOKE>(list, lane, balls, dt),
+            _ => input.batch::<MIXED>(list, lane, balls, dt),
         };
         for (l, &k) in batch.iter().enumerate() {
             let (k, overlap) = (k as usize, o.overlap[l]);
@@ -292,10 +341,13 @@ pub fn update_history(
             }
             c.state.shear = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
             c.sliding = o.sliding[l];
-            let f = Vec3::new(o.force[0][l], o.force[1][l], o.force[2][l]);
-            let p = Vec3::new(o.point[0][l], o.point[1][l], o.point[2][l]);
-            let deep = overlap > input.ra[l].min(input.rb[l]) || overlap.is_nan();
-            active(c, deep, f, p);
+            let lane3 = |v: &Lane3| Vec3::new(v[0][l], v[1][l], v[2][l]);
+            let exerted = Exerted {
+                force: lane3(&o.force),
+                moment_a: lane3(&o.moment_a),
+                moment_b: lane3(&o.moment_b),
+            };
+            active(c, o.deep[l], &exerted);
         }
     }
 }
