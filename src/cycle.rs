@@ -480,45 +480,66 @@ impl Model {
             .map(|(list, frames, its)| {
                 let base = its.first().map_or(0, |it| it.start as usize);
                 let mut stats = full::FullStats::default();
-                for it in its.iter_mut() {
-                    let i = it.ball as usize;
-                    let wall = &walls[it.wall as usize];
-                    let range = it.start as usize - base..it.end as usize - base;
-                    let frames = if frames.is_empty() {
-                        &mut [][..]
-                    } else {
-                        &mut frames[range.clone()]
+                // In blocks of interactions whose records stay in cache, three passes: the
+                // geometry of every contact, then per interaction its resolution, then its
+                // forces. (Contacts of different interactions are independent: in a flat pass
+                // the processor works on several at once, where one interaction at a time
+                // chained each contact's geometry, resolution and force.)
+                for block in its.chunks_mut(WALL_BLOCK) {
+                    let (Some(first), Some(last)) = (block.first(), block.last()) else {
+                        continue;
                     };
-                    let run = &mut list[range];
-                    for c in run.iter_mut() {
-                        ball_facet::update_geometry(c, balls, wall);
+                    let contacts = first.start as usize - base..last.end as usize - base;
+                    for c in &mut list[contacts] {
+                        ball_facet::update_geometry(c, balls, &walls[c.wall as usize]);
                     }
-                    associative::resolve(run, &wall.mesh);
-                    if wall.resolution == Resolution::Full {
-                        let input = full::FullInput {
-                            mesh: &wall.mesh,
-                            normals: &wall.normals,
-                            cutoff: wall.cutoff_angle,
-                            laws,
-                            centre: balls.pos[i],
-                            radius: balls.radius[i],
+                    for it in block.iter_mut() {
+                        let i = it.ball as usize;
+                        let wall = &walls[it.wall as usize];
+                        let range = it.start as usize - base..it.end as usize - base;
+                        let frames = if frames.is_empty() {
+                            &mut [][..]
+                        } else {
+                            &mut frames[range.clone()]
                         };
-                        let s = full::resolve(run, frames, &input);
-                        stats.hidden += s.hidden;
-                        stats.proximity += s.proximity;
-                        stats.handovers += s.handovers;
+                        let run = &mut list[range];
+                        associative::resolve(run, &wall.mesh);
+                        if wall.resolution == Resolution::Full {
+                            let input = full::FullInput {
+                                mesh: &wall.mesh,
+                                normals: &wall.normals,
+                                cutoff: wall.cutoff_angle,
+                                laws,
+                                centre: balls.pos[i],
+                                radius: balls.radius[i],
+                            };
+                            let s = full::resolve(run, frames, &input);
+                            stats.hidden += s.hidden;
+                            stats.proximity += s.proximity;
+                            stats.handovers += s.handovers;
+                        }
                     }
-                    it.active = 0;
-                    it.force = Default::default();
-                    it.moment = Default::default();
-                    let mut frames = frames.iter_mut();
-                    for c in run.iter_mut() {
-                        let law = &laws[c.law as usize];
-                        ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
-                        if c.active {
-                            it.active += 1;
-                            it.force += c.force;
-                            it.moment += (c.point - balls.pos[i]).cross(&c.force);
+                    for it in block.iter_mut() {
+                        let i = it.ball as usize;
+                        let wall = &walls[it.wall as usize];
+                        let range = it.start as usize - base..it.end as usize - base;
+                        let mut frames = if frames.is_empty() {
+                            &mut [][..]
+                        } else {
+                            &mut frames[range.clone()]
+                        }
+                        .iter_mut();
+                        it.active = 0;
+                        it.force = Default::default();
+                        it.moment = Default::default();
+                        for c in &mut list[range] {
+                            let law = &laws[c.law as usize];
+                            ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
+                            if c.active {
+                                it.active += 1;
+                                it.force += c.force;
+                                it.moment += (c.point - balls.pos[i]).cross(&c.force);
+                            }
                         }
                     }
                 }
@@ -617,6 +638,10 @@ pub(crate) struct Crossing {
     b: u32,
     exerted: lanes::Exerted,
 }
+
+/// Ball-wall interactions per block of the wall phase's passes (their contacts, one or two
+/// each at 168 bytes, stay in the first two levels of cache).
+const WALL_BLOCK: usize = 256;
 
 /// `v` cut at `bounds` (increasing, first 0, last `v.len()`): one mutable slice per range.
 fn split<'a, T>(mut v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
