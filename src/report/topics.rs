@@ -1176,8 +1176,9 @@ pub fn write_performance_page(
          load waits for a recent store) made the loop slower (12.5 s to 13.3 s) and was not kept. The law of motion goes \
          32 balls at a time in the same way (fifth round: its six divisions per ball become vector divisions; 3.2 s to \
          1.9 s at 10k; with 8 balls at a time the vector loads waited for the batch's last stores: 2.8 s). The wall phase \
-         does one pass per ball-wall interaction (geometry, associative logic, forces, resultant; 3.4 s to 2.4 s at 10k, \
-         most of it from building a facet's corners without going through the stack). Earlier (third round) one \
+         did one pass per ball-wall interaction (geometry, associative logic, forces, resultant; 3.4 s to 2.4 s at 10k, \
+         most of it from building a facet's corners without going through the stack); since the ninth round it goes in \
+         blocks of 256 interactions, in three passes (below). Earlier (third round) one \
          reciprocal instead of three divisions gained nothing measurable and would have changed the round-off.</li>\
          <li><b>Two threads.</b> The balls are cut into two ranges of equal work and each range sums its contacts in list \
          order, but the contacts that cross from one range to the other (13 % of the pairs at 10k: ball indices lose their \
@@ -1258,6 +1259,33 @@ pub fn write_performance_page(
          cost check passes in this bench (14.5 %) only because its 1k and 10k runs were slowed as much as its 50k run; \
          from the quiet runs of the seventh round (1k 1.52 s, 50k 96.0 s) the cost grows 26 %, so that target is not \
          counted as met.</li>\
+         <li><b>Ninth round: fewer stores in the contact loop.</b> Every settle-box run ends with the same bits as in \
+         the eighth round. The profile of the lane update showed its time in memory operations rather than in its \
+         arithmetic: copying the inputs into the lanes (one store per number and lane), and the scalar scatter of each \
+         force into the two balls' sums. (1) The lanes compute each contact's moments about both centres, \
+         (C - x<sub>a</sub>) × F and (C - x<sub>b</sub>) × F, in the vector loop, with the gather's operations in its \
+         order (<code>lanes::Exerted</code>; the lane test compares them with the one-contact path's), so the scatter \
+         only adds; (2) a batch of Hooke contacts reads no contact masses (its coefficients use none; three arrays per \
+         ball); (3) a lane stores v<sub>b</sub> - v<sub>a</sub> instead of both velocities. Hooke 10k, one thread, \
+         contact phase: 13.4 and 12.7 s before (1)-(2), 10.8 and 10.1 s after (alternate runs in a slow spell); (3), run \
+         side by side with the binary before it, one core each and the cores swapped between the two pairs of runs: \
+         11.4 and 10.7 s to 10.2 and 9.8 s. (4) The wall phase goes in blocks of 256 ball-wall interactions, in three \
+         passes: the geometry of every contact, then each interaction's resolution, then its forces, so that the \
+         processor works on several independent contacts at once (wall phase 2.65 and 2.40 s to 2.50 and 2.23 s, side \
+         by side). Tried and not kept, all side by side with the binary before: holding ball a's sums in registers while \
+         its contacts follow one another (contact phase 10-12 % slower: which contact starts a new ball is \
+         unpredictable); skipping the sliding lanes' square root and four divisions when no lane of a batch slides (7-8 \
+         % slower: the lanes' extra stores cost more than the divisions, which overlap the rest); runs of 256 records \
+         instead of 512 (no change); whole-program optimization (<code>lto = \"fat\"</code>, one codegen unit: no \
+         change). A scratch simulation (not kept) of the loop's accesses through a 1 MiB, 16-way cache (ball arrays and records, in list \
+         order) counts 1.47 line fills per contact at 50k, about what streaming the records and the balls' arrays once \
+         per step costs (1.43): the Z order leaves no reuse to gain, and what is left of the growth of the cost with N \
+         is the bytes streamed per step (records, ball arrays, the law of motion's eleven arrays). The table above is \
+         this round's bench (settle_box_2026-11-22_r9.json); its Hooke 50k one-thread run fell in a slow spell (137.9 s, \
+         against 120.3 s for Hertz 50k, whose contacts cost more). Two threads did not gain with one: at 10k they took \
+         11.9 s (Hertz) and 11.4 s (Hooke) against 11.7 and 11.6 s in the eighth round, so their ratio to one thread fell \
+         to 1.43 ×; what one thread no longer pays, the two-thread step still waits for at its joins and in its \
+         sequential parts, which are the next step.</li>\
          <li><b>Memory.</b> Per candidate pair: the 48-byte record, the 8-byte merge plan and the broad phase's 8-byte \
          pair (the forces and contact points are kept only for the frame-based models and the 2D mode, the incidence \
          list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 9 of renumbering work \
