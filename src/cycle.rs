@@ -497,11 +497,7 @@ impl Model {
                         let i = it.ball as usize;
                         let wall = &walls[it.wall as usize];
                         let range = it.start as usize - base..it.end as usize - base;
-                        let frames = if frames.is_empty() {
-                            &mut [][..]
-                        } else {
-                            &mut frames[range.clone()]
-                        };
+                        let frames = frames_of(frames, &range);
                         let run = &mut list[range];
                         associative::resolve(run, &wall.mesh);
                         if wall.resolution == Resolution::Full {
@@ -523,12 +519,7 @@ impl Model {
                         let i = it.ball as usize;
                         let wall = &walls[it.wall as usize];
                         let range = it.start as usize - base..it.end as usize - base;
-                        let mut frames = if frames.is_empty() {
-                            &mut [][..]
-                        } else {
-                            &mut frames[range.clone()]
-                        }
-                        .iter_mut();
+                        let mut frames = frames_of(frames, &range).iter_mut();
                         it.active = 0;
                         it.force = Default::default();
                         it.moment = Default::default();
@@ -642,6 +633,19 @@ pub(crate) struct Crossing {
 /// Ball-wall interactions per block of the wall phase's passes (their contacts, one or two
 /// each at 168 bytes, stay in the first two levels of cache).
 const WALL_BLOCK: usize = 256;
+
+/// The frames of the wall contacts `range` of a group: that slice of `frames`, or an empty
+/// slice when no frames are kept (only the history models run).
+fn frames_of<'a>(
+    frames: &'a mut [crate::contact::Frame],
+    range: &std::ops::Range<usize>,
+) -> &'a mut [crate::contact::Frame] {
+    if frames.is_empty() {
+        frames
+    } else {
+        &mut frames[range.clone()]
+    }
+}
 
 /// `v` cut at `bounds` (increasing, first 0, last `v.len()`): one mutable slice per range.
 fn split<'a, T>(mut v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
