@@ -1,7 +1,7 @@
 //! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
 //! force-displacement.
 
-use crate::contact::{associative, ball_ball, ball_facet, full, lanes, Contact};
+use crate::contact::{associative, ball_ball, ball_facet, full, Contact};
 use crate::math::Vec3;
 use crate::model::{Model, ModelError, Resolution};
 use rayon::prelude::*;
@@ -32,8 +32,20 @@ impl Model {
         }
         let t = self.clock();
         let dt = self.choose_timestep()?;
-        let mut finite =
-            crate::motion::step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
+        // (the law of motion makes the broad phase's displacement test, unless clumps move
+        // their pebbles after it)
+        let reference = (self.clumps.is_empty())
+            .then(|| self.broad_phase.reference(self.balls.len()))
+            .flatten()
+            .map(|r| (r, self.settings.margin));
+        let checked = reference.is_some();
+        let (mut finite, moved) = crate::motion::step(
+            &mut self.balls,
+            &self.settings.gravity,
+            self.last_dt,
+            dt,
+            reference,
+        );
         if !self.clumps.is_empty() {
             finite &= self
                 .clumps
@@ -50,7 +62,7 @@ impl Model {
             self.check_finite()?;
         }
         let t = self.lap(t, |p| &mut p.checks);
-        self.detect();
+        self.detect_after(checked.then_some(moved));
         let t = self.lap(t, |p| &mut p.detect);
         self.force_displacement(dt);
         let t = self.clock().or(t);
@@ -122,11 +134,19 @@ impl Model {
     /// Contact detection: rebuild the candidate pairs when needed and merge them into the
     /// persistent contact list.
     pub fn detect(&mut self) {
+        self.detect_after(None);
+    }
+
+    /// [`Model::detect`], given whether a ball moved more than the margin since the last
+    /// build when the law of motion found out (else the broad phase checks).
+    fn detect_after(&mut self, moved: Option<bool>) {
         let margin = self.settings.margin;
         // (a wall and a ball that have each moved at most a margin have closed their gap by at
         // most two margins: see [`crate::detect`])
         let walls_moved = self.walls.iter().any(|w| w.travel > margin);
-        if !walls_moved && !self.broad_phase.needs_rebuild(&self.balls.pos, margin) {
+        let moved =
+            || moved.unwrap_or_else(|| self.broad_phase.needs_rebuild(&self.balls.pos, margin));
+        if !walls_moved && !moved() {
             return;
         }
         let due = |last: Option<u64>| last.is_none_or(|s| self.cycle >= s + self.sort_every);
@@ -176,17 +196,30 @@ impl Model {
     /// result is the same for any number of threads.
     pub fn force_displacement(&mut self, dt: f64) {
         let t = self.clock();
+        for w in &mut self.walls {
+            w.force = Default::default();
+            w.moment = Default::default();
+        }
         let t = if !self.planar && self.laws.iter().all(|l| l.frame_free()) {
-            // forces and their sums into the balls in one loop: no gather
-            self.history_forces(dt);
-            self.lap(t, |p| &mut p.contacts)
+            // forces and their sums into the balls in one loop (the ball-ball contacts, then
+            // the ball-wall interactions of the same balls): no gather
+            let walls = self.history_forces(dt);
+            let t = self.lap(t, |p| &mut p.contacts);
+            if let (Some(p), Some(w)) = (self.phases.as_mut(), walls) {
+                // (the wall part as range 0's thread measured it: all of it on one thread)
+                p.contacts -= w;
+                p.walls += w;
+            }
+            t
         } else {
             self.general_forces(dt);
             let t = self.lap(t, |p| &mut p.contacts);
             self.gather();
-            self.lap(t, |p| &mut p.gather)
+            let t = self.lap(t, |p| &mut p.gather);
+            self.wall_forces(dt);
+            t
         };
-        self.wall_forces(dt);
+        self.wall_totals();
         if !self.clumps.is_empty() {
             self.clumps.gather(&self.balls);
         }
@@ -276,12 +309,17 @@ impl Model {
 
     /// The ball-ball forces when every contact model is frame-free (3D): runs of
     /// [`ball_ball::HISTORY_RUN`] contacts ([`ball_ball::update_history_run`]) that add their
-    /// forces to the balls at once. On several threads the balls are split into ranges
-    /// ([`crate::contact::Partition`]): first the forces of the contacts that cross from one
-    /// range to a later one, then each range in parallel sums, in list order, its incoming
-    /// crossing contacts, its internal ones (computed on the way) and its outgoing ones. Every
-    /// ball thus sums its contacts in list order: the same result for any number of threads.
-    fn history_forces(&mut self, dt: f64) {
+    /// forces to the balls at once, then the ball-wall interactions of the same balls
+    /// ([`wall_group`]), whose resultants are added to their balls in interaction order. On
+    /// several threads the balls are split into ranges ([`crate::contact::Partition`]) and
+    /// each range, in one parallel pass, sums in list order the crossing contacts coming in
+    /// from earlier ranges (computed again from copies of their records taken first), then
+    /// its own segment of the list, each contact added to those of its balls in the range,
+    /// then its balls' wall interactions. Every ball thus sums its contacts in list order,
+    /// then its wall interactions: the same result for any number of threads, and the same
+    /// as the general loop's gather followed by [`Model::wall_forces`]. Returns the time the
+    /// wall part took on range 0's thread, when phases are measured.
+    fn history_forces(&mut self, dt: f64) -> Option<f64> {
         use ball_ball::{update_history_run, Scatter, HISTORY_RUN};
         let threads = if self.contacts.list.len() >= PARALLEL_CONTACTS {
             rayon::current_num_threads()
@@ -296,85 +334,78 @@ impl Model {
         }
         let mut force = std::mem::take(&mut self.balls.force);
         let mut moment = std::mem::take(&mut self.balls.moment);
-        force.fill(Vec3::zeros());
-        moment.fill(Vec3::zeros());
-        let (balls, laws) = (&self.balls, &self.laws);
+        let (balls, laws, walls) = (&self.balls, &self.laws, &self.walls);
+        let flags = self.settings.frame;
         let part = &contacts.partition;
-        let segments = &part.segments;
         let ball_bounds = &part.balls;
-        // 1. the crossing contacts, in shares of about as much work each; each share keeps
-        // its active ones (the others add nothing), in list order
-        let crossing_out = &mut contacts.crossing_out;
-        crossing_out.resize_with(threads, Vec::new);
-        let (shares, crossing_shares) = (&part.shares, &part.crossing_shares);
-        let mut interpenetrating = (split(&mut contacts.list, shares), crossing_out)
-            .into_par_iter()
-            .enumerate()
-            .map(|(t, (list, found))| {
-                found.clear();
-                let first = shares[t];
-                let ks = &part.crossing[crossing_shares[t]..crossing_shares[t + 1]];
-                let mut interpenetrating = false;
-                for run in ks.chunks(HISTORY_RUN) {
-                    let mut near = [0u32; HISTORY_RUN];
-                    let n = ball_ball::select(
-                        run.iter().map(|&k| k - first as u32),
-                        |k| ball_ball::near(&list[k as usize], balls),
-                        &mut near,
-                    );
-                    lanes::update_history(list, &near[..n], balls, laws, dt, |c, deep, x| {
-                        interpenetrating |= deep;
-                        found.push(Crossing {
-                            a: c.a,
-                            b: c.b,
-                            exerted: *x,
-                        });
-                    });
-                }
-                interpenetrating
-            })
-            .reduce(|| false, |x, y| x | y);
-        // 2. each range: incoming crossing, internal, outgoing crossing contacts, in list order
-        let crossing_out = &contacts.crossing_out;
-        interpenetrating |= (
-            split(&mut contacts.list, segments),
-            split(&mut force, ball_bounds),
-            split(&mut moment, ball_bounds),
+        // the crossing contacts' records as they are before this update, each with the range
+        // of its ball b, in list order
+        let incoming = &mut contacts.incoming;
+        incoming.resize_with(threads, Vec::new);
+        incoming.iter_mut().for_each(Vec::clear);
+        for &k in &part.crossing {
+            let c = &contacts.list[k as usize];
+            let r = ball_bounds.partition_point(|&first| first <= c.b as usize) - 1;
+            incoming[r].push(c.clone());
+        }
+        // the wall interactions (sorted by ball) and their contacts, cut at the same balls
+        let fc = &mut self.facet_contacts;
+        let cuts: Vec<usize> = (ball_bounds.iter())
+            .map(|&i| fc.interactions.partition_point(|it| (it.ball as usize) < i))
+            .collect();
+        let (starts, frame_starts) = fc.group_starts(&cuts);
+        let timed = self.phases.is_some();
+        let results = (
+            (
+                split(&mut contacts.list, &part.segments),
+                split(&mut force, ball_bounds),
+                split(&mut moment, ball_bounds),
+                incoming,
+            ),
+            (
+                split(&mut fc.list, &starts),
+                split(&mut fc.frames, &frame_starts),
+                split(&mut fc.interactions, &cuts),
+            ),
         )
             .into_par_iter()
             .enumerate()
-            .map(|(r, (list, force, moment))| {
-                let (first, end) = (ball_bounds[r], ball_bounds[r + 1]);
+            .map(|(r, ((list, force, moment, incoming), (wl, wf, its)))| {
+                // (zeroed here, each range by its thread: no sequential pass before the split)
+                force.fill(Vec3::zeros());
+                moment.fill(Vec3::zeros());
+                let first = ball_bounds[r];
                 let mut s = Scatter {
                     force,
                     moment,
                     first,
                 };
-                // a crossing contact's force on its ball in this range: `b` for the incoming
-                // ones (added), `a` for the outgoing ones (subtracted)
-                let add_crossing = |s: &mut Scatter, outgoing: bool| {
-                    for x in crossing_out.iter().flatten() {
-                        let i = if outgoing { x.a } else { x.b } as usize;
-                        if (first..end).contains(&i) {
-                            let e = &x.exerted;
-                            let m = if outgoing { &e.moment_a } else { &e.moment_b };
-                            s.add(i, &e.force, m, outgoing);
-                        }
-                    }
-                };
-                add_crossing(&mut s, false);
                 let mut interpenetrating = false;
-                for l in list.chunks_mut(HISTORY_RUN) {
-                    interpenetrating |=
-                        update_history_run(l, balls, laws, dt, end as u32, Some(&mut s));
+                for l in incoming.chunks_mut(HISTORY_RUN) {
+                    interpenetrating |= update_history_run(l, balls, laws, dt, Some(&mut s), true);
                 }
-                add_crossing(&mut s, true);
-                interpenetrating
+                for l in list.chunks_mut(HISTORY_RUN) {
+                    interpenetrating |= update_history_run(l, balls, laws, dt, Some(&mut s), false);
+                }
+                let t = (timed && r == 0).then(std::time::Instant::now);
+                let stats = wall_group(wl, wf, its, balls, walls, laws, dt, flags);
+                for it in its.iter() {
+                    let j = it.ball as usize - first;
+                    s.force[j] += it.force;
+                    s.moment[j] += it.moment;
+                }
+                let wall_time = t.map(|t| t.elapsed().as_secs_f64());
+                (interpenetrating, stats, wall_time)
             })
-            .reduce(|| false, |x, y| x | y);
-        self.interpenetrating = interpenetrating;
+            .reduce(
+                || (false, full::FullStats::default(), None),
+                |x, y| (x.0 | y.0, x.1.plus(&y.1), x.2.or(y.2)),
+            );
+        self.interpenetrating = results.0;
+        self.facet_contacts.keep_stats(&results.1);
         self.balls.force = force;
         self.balls.moment = moment;
+        results.2
     }
 
     /// The resultant force and moment of each ball from the ball-ball contacts' kept forces
@@ -427,16 +458,10 @@ impl Model {
         }
     }
 
-    /// Ball-facet contacts, one ball-wall interaction after the other: geometry, the
-    /// associative logic (and the full mode's), forces of the active contacts and their
-    /// resultant on the ball, in one pass over the interaction's contacts while they are in
-    /// cache; the interactions go in parallel in groups of about as many contacts each. Then,
-    /// in contact order, the resultants on balls and walls.
+    /// Ball-facet contacts of the general loop ([`wall_group`] in parallel, in groups of
+    /// about as many contacts each), then each interaction's resultant added to its ball, in
+    /// interaction order.
     fn wall_forces(&mut self, dt: f64) {
-        for w in &mut self.walls {
-            w.force = Default::default();
-            w.moment = Default::default();
-        }
         if self.facet_contacts.list.is_empty() {
             return;
         }
@@ -449,104 +474,38 @@ impl Model {
         } else {
             1
         };
-        // the groups: interactions `cuts[t]..cuts[t + 1]`, contacts `starts[t]..starts[t + 1]`
-        // (the interactions' runs tile the list in order)
+        // the groups: interactions `cuts[t]..cuts[t + 1]` (the interactions' runs tile the
+        // list in order)
         let (its, total) = (&fc.interactions, fc.list.len());
-        debug_assert!(its.windows(2).all(|w| w[0].end == w[1].start));
-        debug_assert!(its.first().map(|it| it.start) == Some(0));
-        debug_assert!(its.last().map(|it| it.end as usize) == Some(total));
         let mut cuts = vec![0usize];
         for t in 1..threads {
             let k = its.partition_point(|it| (it.start as usize) < total * t / threads);
             cuts.push(k.max(cuts[t - 1]));
         }
         cuts.push(its.len());
-        let starts: Vec<usize> = cuts
-            .iter()
-            .map(|&k| its.get(k).map_or(total, |it| it.start as usize))
-            .collect();
-        // (the frames, when kept, go with the list; else every group gets an empty slice)
-        let frame_starts = if fc.frames.is_empty() {
-            vec![0; starts.len()]
-        } else {
-            starts.clone()
-        };
+        let (starts, frame_starts) = fc.group_starts(&cuts);
         let stats = (
             split(&mut fc.list, &starts),
             split(&mut fc.frames, &frame_starts),
             split(&mut fc.interactions, &cuts),
         )
             .into_par_iter()
-            .map(|(list, frames, its)| {
-                let base = its.first().map_or(0, |it| it.start as usize);
-                let mut stats = full::FullStats::default();
-                // In blocks of interactions whose records stay in cache, three passes: the
-                // geometry of every contact, then per interaction its resolution, then its
-                // forces. (Contacts of different interactions are independent: in a flat pass
-                // the processor works on several at once, where one interaction at a time
-                // chained each contact's geometry, resolution and force.)
-                for block in its.chunks_mut(WALL_BLOCK) {
-                    let (Some(first), Some(last)) = (block.first(), block.last()) else {
-                        continue;
-                    };
-                    let contacts = first.start as usize - base..last.end as usize - base;
-                    for c in &mut list[contacts] {
-                        ball_facet::update_geometry(c, balls, &walls[c.wall as usize]);
-                    }
-                    for it in block.iter_mut() {
-                        let i = it.ball as usize;
-                        let wall = &walls[it.wall as usize];
-                        let range = it.start as usize - base..it.end as usize - base;
-                        let frames = frames_of(frames, &range);
-                        let run = &mut list[range];
-                        associative::resolve(run, &wall.mesh);
-                        if wall.resolution == Resolution::Full {
-                            let input = full::FullInput {
-                                mesh: &wall.mesh,
-                                normals: &wall.normals,
-                                cutoff: wall.cutoff_angle,
-                                laws,
-                                centre: balls.pos[i],
-                                radius: balls.radius[i],
-                            };
-                            let s = full::resolve(run, frames, &input);
-                            stats.hidden += s.hidden;
-                            stats.proximity += s.proximity;
-                            stats.handovers += s.handovers;
-                        }
-                    }
-                    for it in block.iter_mut() {
-                        let i = it.ball as usize;
-                        let wall = &walls[it.wall as usize];
-                        let range = it.start as usize - base..it.end as usize - base;
-                        let mut frames = frames_of(frames, &range).iter_mut();
-                        it.active = 0;
-                        it.force = Default::default();
-                        it.moment = Default::default();
-                        for c in &mut list[range] {
-                            let law = &laws[c.law as usize];
-                            ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
-                            if c.active {
-                                it.active += 1;
-                                it.force += c.force;
-                                it.moment += (c.point - balls.pos[i]).cross(&c.force);
-                            }
-                        }
-                    }
-                }
-                stats
-            })
-            .reduce(full::FullStats::default, |a, b| full::FullStats {
-                hidden: a.hidden + b.hidden,
-                handovers: a.handovers + b.handovers,
-                proximity: a.proximity + b.proximity,
-            });
-        fc.hidden = stats.hidden;
-        fc.proximity = stats.proximity;
-        fc.handovers += stats.handovers as u64;
+            .map(|(list, frames, its)| wall_group(list, frames, its, balls, walls, laws, dt, flags))
+            .reduce(full::FullStats::default, |a, b| a.plus(&b));
+        fc.keep_stats(&stats);
         let balls = &mut self.balls;
         for it in &fc.interactions {
-            let (i, wall) = (it.ball as usize, &mut self.walls[it.wall as usize]);
+            balls.force[it.ball as usize] += it.force;
+            balls.moment[it.ball as usize] += it.moment;
+        }
+    }
+
+    /// The resultant force and moment on each wall (about its pivot) from its contacts, in
+    /// contact order (after [`Model::wall_forces`] or [`Model::history_forces`]).
+    fn wall_totals(&mut self) {
+        let fc = &self.facet_contacts;
+        for it in &fc.interactions {
+            let wall = &mut self.walls[it.wall as usize];
             for c in fc.list[it.start as usize..it.end as usize]
                 .iter()
                 .filter(|c| c.active)
@@ -554,8 +513,6 @@ impl Model {
                 wall.force -= c.force;
                 wall.moment -= (c.point - wall.pivot).cross(&c.force);
             }
-            balls.force[i] += it.force;
-            balls.moment[i] += it.moment;
         }
     }
 
@@ -621,15 +578,6 @@ impl Model {
     }
 }
 
-/// An active crossing contact's balls, and its force on b with the moments, kept between the two
-/// passes of [`Model::history_forces`].
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Crossing {
-    a: u32,
-    b: u32,
-    exerted: lanes::Exerted,
-}
-
 /// Ball-wall interactions per block of the wall phase's passes (their contacts, one or two
 /// each at 168 bytes, stay in the first two levels of cache).
 const WALL_BLOCK: usize = 256;
@@ -645,6 +593,77 @@ fn frames_of<'a>(
     } else {
         &mut frames[range.clone()]
     }
+}
+
+/// The ball-facet contacts of a group of consecutive ball-wall interactions `its` (their
+/// contacts `list`, numbered from the group's first; `frames` as long, or empty when no
+/// frames are kept): geometry, the associative logic (and the full mode's), the forces of the
+/// active contacts and each interaction's resultant on its ball (`force`, `moment`, `active`),
+/// in blocks of interactions whose records stay in cache, three passes each: the geometry of
+/// every contact, then per interaction its resolution, then its forces. (Contacts of
+/// different interactions are independent: in a flat pass the processor works on several at
+/// once, where one interaction at a time chained each contact's geometry, resolution and
+/// force.) Returns what the full mode did.
+#[allow(clippy::too_many_arguments)]
+fn wall_group(
+    list: &mut [crate::contact::FacetContact],
+    frames: &mut [crate::contact::Frame],
+    its: &mut [crate::contact::WallInteraction],
+    balls: &crate::model::Balls,
+    walls: &[crate::model::Wall],
+    laws: &[crate::law::ContactModel],
+    dt: f64,
+    flags: crate::contact::FrameFlags,
+) -> full::FullStats {
+    let base = its.first().map_or(0, |it| it.start as usize);
+    let mut stats = full::FullStats::default();
+    for block in its.chunks_mut(WALL_BLOCK) {
+        let (Some(first), Some(last)) = (block.first(), block.last()) else {
+            continue;
+        };
+        let contacts = first.start as usize - base..last.end as usize - base;
+        for c in &mut list[contacts] {
+            ball_facet::update_geometry(c, balls, &walls[c.wall as usize]);
+        }
+        for it in block.iter_mut() {
+            let i = it.ball as usize;
+            let wall = &walls[it.wall as usize];
+            let range = it.start as usize - base..it.end as usize - base;
+            let frames = frames_of(frames, &range);
+            let run = &mut list[range];
+            associative::resolve(run, &wall.mesh);
+            if wall.resolution == Resolution::Full {
+                let input = full::FullInput {
+                    mesh: &wall.mesh,
+                    normals: &wall.normals,
+                    cutoff: wall.cutoff_angle,
+                    laws,
+                    centre: balls.pos[i],
+                    radius: balls.radius[i],
+                };
+                stats = stats.plus(&full::resolve(run, frames, &input));
+            }
+        }
+        for it in block.iter_mut() {
+            let i = it.ball as usize;
+            let wall = &walls[it.wall as usize];
+            let range = it.start as usize - base..it.end as usize - base;
+            let mut frames = frames_of(frames, &range).iter_mut();
+            it.active = 0;
+            it.force = Default::default();
+            it.moment = Default::default();
+            for c in &mut list[range] {
+                let law = &laws[c.law as usize];
+                ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
+                if c.active {
+                    it.active += 1;
+                    it.force += c.force;
+                    it.moment += (c.point - balls.pos[i]).cross(&c.force);
+                }
+            }
+        }
+    }
+    stats
 }
 
 /// `v` cut at `bounds` (increasing, first 0, last `v.len()`): one mutable slice per range.

@@ -51,6 +51,13 @@ impl BroadPhase {
         }
     }
 
+    /// The positions of the last build, when they are those of `n` pieces (else the pairs
+    /// must be rebuilt anyway): for a caller that makes the test of [`BroadPhase::needs_rebuild`]
+    /// itself ([`crate::motion::step`]).
+    pub fn reference(&self, n: usize) -> Option<&[Vec3]> {
+        (self.ref_pos.len() == n && self.builds > 0).then_some(&self.ref_pos[..])
+    }
+
     /// Room for `n` balls in the per-ball arrays (see [`crate::contact::room`]).
     pub fn make_room(&mut self, n: usize) {
         crate::contact::room(&mut self.ref_pos, n);

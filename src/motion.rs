@@ -58,7 +58,18 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
 /// coordinates of a ball divided at once). The divisions were most of this step's cost: one at
 /// a time, then in lane arrays filled coordinate by coordinate (fifth round of #8), now in
 /// place (seventh round: 9.2 to 8.0 ns per ball at 10,000 balls, one thread).
-pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool {
+///
+/// With `reference` (the broad phase's positions of its last build and its margin, see
+/// [`crate::detect`]), also tells whether a ball now lies more than the margin from its
+/// reference position: the broad phase's test, made while the positions are at hand (no
+/// second pass over them). Returns (all finite, one moved more than the margin).
+pub fn step(
+    balls: &mut Balls,
+    gravity: &Vec3,
+    dt_prev: Real,
+    dt: Real,
+    reference: Option<(&[Vec3], Real)>,
+) -> (bool, bool) {
     use rayon::prelude::*;
     let kick = 0.5 * (dt_prev + dt);
     let src = Source {
@@ -73,25 +84,30 @@ pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool 
         gravity,
         kick,
         dt,
+        reference: reference.map(|(r, _)| r),
+        limit2: reference.map_or(0.0, |(_, m)| m * m),
     };
     let (pos, vel, spin) = (&mut balls.pos, &mut balls.vel, &mut balls.spin);
     // a block of balls from `first` on
     let block = |(b, (p, (v, w))): (usize, Block)| {
         let first = b * BLOCK;
-        let mut finite = true;
+        let (mut finite, mut moved) = (true, false);
         for (s, ((p, v), w)) in (p.chunks_mut(LANES).zip(v.chunks_mut(LANES)))
             .zip(w.chunks_mut(LANES))
             .enumerate()
         {
-            finite &= src.lanes(
+            let (f, m) = src.lanes(
                 first + s * LANES,
                 bytemuck::cast_slice_mut(p),
                 bytemuck::cast_slice_mut(v),
                 bytemuck::cast_slice_mut(w),
             );
+            finite &= f;
+            moved |= m;
         }
-        finite
+        (finite, moved)
     };
+    let both = |x: (bool, bool), y: (bool, bool)| (x.0 & y.0, x.1 | y.1);
     if pos.len() >= PARALLEL_BALLS {
         let (p, (v, w)) = (
             pos.par_chunks_mut(BLOCK),
@@ -100,7 +116,7 @@ pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool 
         (p.zip(v.zip(w)))
             .enumerate()
             .map(block)
-            .reduce(|| true, |x, y| x & y)
+            .reduce(|| (true, false), both)
     } else {
         let (p, (v, w)) = (
             pos.chunks_mut(BLOCK),
@@ -109,7 +125,7 @@ pub fn step(balls: &mut Balls, gravity: &Vec3, dt_prev: Real, dt: Real) -> bool 
         (p.zip(v.zip(w)))
             .enumerate()
             .map(block)
-            .fold(true, |x, y| x & y)
+            .fold((true, false), both)
     }
 }
 
@@ -121,6 +137,8 @@ const BLOCK: usize = 1024;
 /// Balls per batch of the law of motion (the finiteness check of a batch is one sum per ball).
 const LANES: usize = 32;
 type Lanes = [Real; LANES];
+/// The reference positions of a batch when none are given.
+const NO_REFERENCE: [Real; 3 * LANES] = [0.0; 3 * LANES];
 
 /// What the law of motion reads, besides the positions, velocities and spins it updates.
 struct Source<'a> {
@@ -135,14 +153,19 @@ struct Source<'a> {
     gravity: &'a Vec3,
     kick: Real,
     dt: Real,
+    /// The broad phase's reference positions, if the displacement is to be checked.
+    reference: Option<&'a [Vec3]>,
+    /// The square of the margin.
+    limit2: Real,
 }
 
 impl Source<'_> {
     /// Steps the balls `first..first + n` (at most [`LANES`]), whose positions, velocities and
     /// spins are `p`, `v`, `w` (`3 n` coordinates each, ball by ball); false when one of them
-    /// is no longer finite. A pebble of a clump is left alone (its clump moves it).
+    /// is no longer finite; true when one lies more than the margin from its reference
+    /// position (with a reference). A pebble of a clump is left alone (its clump moves it).
     #[inline]
-    fn lanes(&self, first: usize, p: &mut [Real], v: &mut [Real], w: &mut [Real]) -> bool {
+    fn lanes(&self, first: usize, p: &mut [Real], v: &mut [Real], w: &mut [Real]) -> (bool, bool) {
         let n = p.len() / 3;
         let range = first..first + n;
         let f: &[Real] = bytemuck::cast_slice(&self.force[range.clone()]);
@@ -156,7 +179,7 @@ impl Source<'_> {
             &self.inertial_inertia[range.clone()],
             &self.fixed[range.clone()],
         );
-        let clump = &self.clump[range];
+        let clump = &self.clump[range.clone()];
         let (v, w, f, mo, applied) = (
             &mut v[..3 * n],
             &mut w[..3 * n],
@@ -165,10 +188,17 @@ impl Source<'_> {
             &applied[..3 * n],
         );
         let g = [self.gravity.x, self.gravity.y, self.gravity.z];
+        // the reference positions (zeros, never exceeded, when there are none)
+        let (q, limit2): (&[Real], Real) = match self.reference {
+            Some(r) => (bytemuck::cast_slice(&r[range]), self.limit2),
+            None => (&NO_REFERENCE, Real::INFINITY),
+        };
+        let q = &q[..3 * n];
         let mut ok: Lanes = [0.0; LANES];
+        let mut far = [false; LANES];
         for l in 0..n.min(LANES) {
             let moves = clump[l] == crate::model::NO_CLUMP;
-            let mut sum = 0.0;
+            let (mut sum, mut d2) = (0.0, 0.0);
             for k in 0..3 {
                 let j = 3 * l + k;
                 // (force + gravity m) + applied, as in [`acceleration`]
@@ -184,9 +214,15 @@ impl Source<'_> {
                 w[j] = if moves { s } else { w[j] };
                 p[j] = if moves { x } else { p[j] };
                 sum += x + u + s;
+                // |x - x_ref|^2 as the broad phase computes it (0 + d_x^2 is d_x^2 exactly)
+                let d = p[j] - q[j];
+                d2 += d * d;
             }
             ok[l] = if moves { sum } else { 0.0 };
+            far[l] = d2 > limit2;
         }
-        ok.iter().all(|x| x.is_finite())
+        let finite = ok.iter().all(|x| x.is_finite());
+        let moved = far.iter().any(|&x| x);
+        (finite, moved)
     }
 }

@@ -131,7 +131,10 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
     }
     let before = m.balls.clone();
     let (dt_prev, dt) = (0.7e-5, 1.1e-5);
-    assert!(step(&mut m.balls, &gravity, dt_prev, dt));
+    // the broad phase's positions of a last build, near the current ones
+    let reference: Vec<Vec3> = (0..n).map(|i| before.pos[i] + v3(4e-5)).collect();
+    let (finite, moved) = step(&mut m.balls, &gravity, dt_prev, dt, None);
+    assert!(finite && !moved, "no reference, nothing moved");
     let kick = 0.5 * (dt_prev + dt);
     let bits = |v: &Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
     for i in 0..n {
@@ -141,6 +144,23 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
         assert_eq!(bits(&m.balls.vel[i]), bits(&vel), "velocity of ball {i}");
         assert_eq!(bits(&m.balls.spin[i]), bits(&spin), "spin of ball {i}");
         assert_eq!(bits(&m.balls.pos[i]), bits(&pos), "position of ball {i}");
+    }
+    // the displacement test made during the step: true exactly when some ball ends farther
+    // than the margin from its reference position (the largest such distance, computed here
+    // after the step, just above and just below the margin); the same positions either way
+    let farthest = (0..n)
+        .map(|i| (m.balls.pos[i] - reference[i]).norm())
+        .fold(0.0, Real::max);
+    let after = m.balls.clone();
+    for (margin, expected) in [
+        (farthest * (1.0 + 1e-9), false),
+        (farthest * (1.0 - 1e-9), true),
+    ] {
+        let mut b = before.clone();
+        let (finite, moved) = step(&mut b, &gravity, dt_prev, dt, Some((&reference, margin)));
+        assert!(finite);
+        assert_eq!(moved, expected, "margin {margin:e}, farthest {farthest:e}");
+        assert_eq!(b.pos, after.pos);
     }
 }
 

@@ -300,7 +300,8 @@ pub struct Scatter<'a> {
 }
 
 impl Scatter<'_> {
-    /// Adds to ball `i` the force `f` and the moment `m` (about its centre), or subtracts them.
+    /// Adds to ball `i` (of the range) the force `f` and the moment `m` (about its centre),
+    /// or subtracts them.
     #[inline]
     pub fn add(&mut self, i: usize, f: &Vec3, m: &Vec3, subtract: bool) {
         let j = i - self.first;
@@ -311,6 +312,13 @@ impl Scatter<'_> {
             self.force[j] += f;
             self.moment[j] += m;
         }
+    }
+
+    /// True when ball `i` lies in the range.
+    #[inline]
+    pub fn holds(&self, i: usize) -> bool {
+        // (wraps below `first`: one comparison for both ends)
+        i.wrapping_sub(self.first) < self.force.len()
     }
 }
 
@@ -323,41 +331,42 @@ impl Scatter<'_> {
 /// out of the branch predictor's way, and lets the processor overlap the square roots of
 /// consecutive touching contacts.
 ///
-/// Contacts whose ball `b` is `end` or beyond are skipped (another pass handles them, see
-/// [`super::Partition`]).
-///
 /// With `scatter`, each active contact's force `F` (on b) and contact point `C` are added at
-/// once to its balls: `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`.
-/// Runs taken in list order thus add each ball's contacts in list order, exactly as the
-/// gather over [`super::Contacts::incidence`] does (it adds zero for an inactive contact,
-/// which changes no bit: a sum that starts at +0 never becomes -0), so both give the same
-/// sums. Returns true when an active contact interpenetrates (overlap larger than the smaller
-/// radius, or NaN).
-#[allow(clippy::too_many_arguments)]
+/// once to those of its balls that lie in the scatter's range (ball `a` does unless `incoming`,
+/// which says that the run holds copies of the contacts coming into the range from an earlier
+/// one, [`super::Partition`]): `F_b += F`,
+/// `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`. Runs taken in list order thus
+/// add each ball's contacts in list order, exactly as the gather over
+/// [`super::Contacts::incidence`] does (it adds zero for an inactive contact, which changes no
+/// bit: a sum that starts at +0 never becomes -0), so both give the same sums (and a range's
+/// thread, [`super::Partition`], gives the same sums as one thread). Returns true when an
+/// active contact interpenetrates (overlap larger than the smaller radius, or NaN).
 pub fn update_history_run(
     list: &mut [Contact],
     balls: &Balls,
     laws: &[ContactModel],
     dt: Real,
-    end: u32,
     mut scatter: Option<&mut Scatter>,
+    incoming: bool,
 ) -> bool {
     debug_assert!(list.len() <= HISTORY_RUN);
     let mut near_ones = [0u32; HISTORY_RUN];
     let n = select(
         0..list.len() as u32,
-        |k| {
-            let c = &list[k as usize];
-            (c.b < end) & near(c, balls)
-        },
+        |k| near(&list[k as usize], balls),
         &mut near_ones,
     );
     let mut interpenetrating = false;
     super::lanes::update_history(list, &near_ones[..n], balls, laws, dt, |c, deep, x| {
         interpenetrating |= deep;
         if let Some(s) = scatter.as_deref_mut() {
-            s.add(c.a as usize, &x.force, &x.moment_a, true);
-            s.add(c.b as usize, &x.force, &x.moment_b, false);
+            let (a, b) = (c.a as usize, c.b as usize);
+            if !incoming {
+                s.add(a, &x.force, &x.moment_a, true);
+            }
+            if s.holds(b) {
+                s.add(b, &x.force, &x.moment_b, false);
+            }
         }
     });
     interpenetrating

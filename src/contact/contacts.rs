@@ -114,9 +114,10 @@ pub struct Contacts {
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
     pub partition: super::Partition,
-    /// The active crossing contacts' forces between the two passes of that loop, one list
-    /// per share of the first pass.
-    pub(crate) crossing_out: Vec<Vec<crate::cycle::Crossing>>,
+    /// Copies of the crossing contacts' records (see [`super::Partition`]) taken before
+    /// each update of that loop, one list per range of balls (that of ball b): the range
+    /// computes them again for its balls while the range of ball a updates the records.
+    pub(crate) incoming: Vec<Vec<Contact>>,
 }
 
 impl Contacts {

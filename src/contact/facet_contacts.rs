@@ -182,6 +182,34 @@ impl FacetContacts {
     }
 
     /// Recomputes the runs of contacts of each (ball, wall) pair (resultants zeroed).
+    /// For groups of consecutive interactions cut at `cuts` (interaction indices, first 0,
+    /// last their number): where each group's contacts start in the list (and the list's
+    /// length), and the same for the frames (all 0 when no frames are kept, so that every
+    /// group gets an empty slice of them).
+    pub(crate) fn group_starts(&self, cuts: &[usize]) -> (Vec<usize>, Vec<usize>) {
+        let total = self.list.len();
+        let starts: Vec<usize> = (cuts.iter())
+            .map(|&k| {
+                self.interactions
+                    .get(k)
+                    .map_or(total, |it| it.start as usize)
+            })
+            .collect();
+        let frame_starts = if self.frames.is_empty() {
+            vec![0; starts.len()]
+        } else {
+            starts.clone()
+        };
+        (starts, frame_starts)
+    }
+
+    /// Keeps what the full mode did in this cycle.
+    pub(crate) fn keep_stats(&mut self, s: &super::full::FullStats) {
+        self.hidden = s.hidden;
+        self.proximity = s.proximity;
+        self.handovers += s.handovers as u64;
+    }
+
     pub(crate) fn rebuild_interactions(&mut self) {
         self.interactions.clear();
         let mut k = 0;

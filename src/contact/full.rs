@@ -78,6 +78,17 @@ pub struct FullStats {
     pub proximity: u32,
 }
 
+impl FullStats {
+    /// Both counts summed.
+    pub fn plus(&self, o: &FullStats) -> FullStats {
+        FullStats {
+            hidden: self.hidden + o.hidden,
+            handovers: self.handovers + o.handovers,
+            proximity: self.proximity + o.proximity,
+        }
+    }
+}
+
 /// Angle between two unit vectors, rad (accurate near 0 and near pi).
 #[inline]
 pub fn angle(a: &Vec3, b: &Vec3) -> Real {

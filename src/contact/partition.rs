@@ -10,9 +10,11 @@
 //! a later range. For a ball `i` of range `r`, list order puts first the crossing contacts
 //! coming in from earlier ranges (`b = i`, `a` smaller than the range's first ball), then its
 //! internal contacts, then the crossing contacts going out to later ranges (`a = i`, `b` beyond
-//! the range's end). So thread `r` can sum, for its balls only: incoming crossing contacts,
-//! its segment's internal contacts (computed and added run by run), outgoing crossing
-//! contacts, once every crossing contact's force is known (a first parallel pass).
+//! the range's end). So thread `r` can sum, for its balls only and in one pass: the incoming
+//! crossing contacts (computed again from copies of their records taken before the pass, so
+//! that the thread of their ball `a` can update the records meanwhile: the same inputs, the
+//! same bits), then its segment, run by run, each contact added to those of its balls that
+//! lie in the range.
 
 use super::Contact;
 
@@ -29,11 +31,6 @@ pub struct Partition {
     pub crossing: Vec<u32>,
     /// First entry of `crossing` whose ball `a` lies in each range, and `crossing.len()`.
     pub crossing_of: Vec<usize>,
-    /// Where the list is cut for the first pass (over the crossing contacts only): about as
-    /// many crossing contacts in each share (contact indices, first 0, last the length).
-    pub shares: Vec<usize>,
-    /// First entry of `crossing` in each share, and `crossing.len()`.
-    pub crossing_shares: Vec<usize>,
 }
 
 /// For each of the non-decreasing amounts of work `goals`, the first contact index `k` such
@@ -63,8 +60,8 @@ pub const ACTIVE_COST: u64 = 5;
 
 impl Partition {
     /// Splits `list` (sorted by pair) over `balls` balls for `threads` threads, so that the
-    /// ranges hold about as much internal work each; then cuts the crossing contacts into as
-    /// many shares of equal work for the first pass. A contact's work is counted as
+    /// ranges hold about as much work each (a range also computes again the crossing
+    /// contacts coming in from earlier ranges). A contact's work is counted as
     /// [`IDLE_COST`] when it is inactive (a distance test) and [`ACTIVE_COST`] when active (a
     /// force), from its activity at the last cycle. O(contacts + threads log contacts).
     pub fn build(&mut self, list: &[Contact], balls: usize, threads: usize) {
@@ -72,8 +69,9 @@ impl Partition {
         self.threads = threads;
         let cost = |c: &Contact| if c.active { ACTIVE_COST } else { IDLE_COST };
         let total: u64 = list.iter().map(cost).sum();
-        // first cut: equal shares of work; second: equal shares of internal work, given the
-        // crossing contacts' work the first cut found in each range
+        // first cut: equal shares of work; second: equal shares of work counting, for each
+        // range, the crossing contacts coming in (about those the first cut found going out
+        // of the range before it)
         let mut targets = at_work(
             list,
             cost,
@@ -89,42 +87,22 @@ impl Partition {
                     .sum()
             };
             let all: u64 = (0..threads).map(crossing_work).sum();
-            let internal = (total - all) / threads as u64;
-            let mut outgoing = 0;
+            let share = (total + all) / threads as u64;
+            // (ranges 0..t compute their segments and the crossing contacts coming into
+            // ranges 1..t, about those going out of ranges 0..t-1)
+            let mut incoming = 0;
             let mut goals = vec![0];
             for t in 1..threads {
-                outgoing += crossing_work(t - 1);
-                goals.push(t as u64 * internal + outgoing);
+                if t >= 2 {
+                    incoming += crossing_work(t - 2);
+                }
+                let previous = goals[t - 1];
+                goals.push((t as u64 * share).saturating_sub(incoming).max(previous));
             }
             let found = at_work(list, cost, goals.into_iter());
             targets[..threads].copy_from_slice(&found);
             self.cut(list, balls, &targets);
         }
-        // the first pass's shares: equal work of crossing contacts
-        let mut sum = 0;
-        let prefix: Vec<u64> = std::iter::once(0)
-            .chain(self.crossing.iter().map(|&k| {
-                sum += cost(&list[k as usize]);
-                sum
-            }))
-            .collect();
-        self.crossing_shares.clear();
-        self.crossing_shares.extend((0..=threads).map(|t| {
-            prefix
-                .partition_point(|&x| x < t as u64 * sum / threads as u64)
-                .min(self.crossing.len())
-        }));
-        self.crossing_shares[threads] = self.crossing.len();
-        self.shares.clear();
-        self.shares.push(0);
-        for t in 1..threads {
-            let at = self
-                .crossing
-                .get(self.crossing_shares[t])
-                .map_or(list.len(), |&k| k as usize);
-            self.shares.push(at.max(self.shares[t - 1]));
-        }
-        self.shares.push(list.len());
     }
 
     /// Cuts the balls at the first balls of the contacts at `targets` (contact indices, first
@@ -246,13 +224,6 @@ mod tests {
             assert_eq!(p.crossing, crossing, "{threads} threads");
             assert_eq!(p.segments[threads], list.len());
             assert_eq!(p.crossing_of[threads], crossing.len());
-            // the first pass's shares cover the list and hold the crossing contacts in order
-            assert_eq!((p.shares[0], p.shares[threads]), (0, list.len()));
-            for t in 0..threads {
-                let share = p.shares[t]..p.shares[t + 1];
-                let mine = &p.crossing[p.crossing_shares[t]..p.crossing_shares[t + 1]];
-                assert!(mine.iter().all(|&k| share.contains(&(k as usize))));
-            }
         }
     }
 }
