@@ -1180,18 +1180,24 @@ pub fn write_performance_page(
          most of it from building a facet's corners without going through the stack); since the ninth round it goes in \
          blocks of 256 interactions, in three passes (below). Earlier (third round) one \
          reciprocal instead of three divisions gained nothing measurable and would have changed the round-off.</li>\
-         <li><b>Two threads.</b> The balls are cut into two ranges of equal work and each range sums its contacts in list \
-         order, but the contacts that cross from one range to the other (13 % of the pairs at 10k: ball indices lose their \
-         spatial order as the bed settles) are computed first, in a pass that reads their records out of order. The broad \
-         phase's merge, the search for ball-facet candidates and the sum of the wall contacts into balls and walls run on \
-         one thread (the pair search and sort go in parallel since the fourth round, the wall contacts' geometry, \
-         resolution and forces since the fifth), and the law of motion gains little from a second thread (it streams \
-         memory). At N = 1,000 the 3,800 candidate pairs are below the 4,096 from which the force loop uses a second \
-         thread, so two threads run it as one does. RESULTS.md found that this VM's two vCPUs slow each \
-         other by 20-30 % when both are busy; in the eighth round, two one-thread runs of Hooke 10k at once took 17.6 s \
-         each against 16.6 s for one alone (6 %), so two threads could reach about 1.9 × at 10k: the missing part is \
-         ours (the sequential parts above, and the threads' waits at the five joins of each step: with two threads the \
-         profile shows a tenth of the samples in the kernel's scheduler, reached from the pool's idle loop).</li>\
+         <li><b>Two threads.</b> The balls are cut into two ranges of equal work, and one parallel pass per step \
+         computes every force (tenth round): each thread sums, in list order, the contacts that cross into its range \
+         from the range before (2.3 % of the pairs at 10k with the balls in Z order: 757 of 33,380), computed again from \
+         copies of their records taken before the pass (the other thread updates the records meanwhile: the same inputs, \
+         the same bits), then its own segment of the list, then its balls' wall interactions; each thread zeroes its own \
+         sums first. The law of motion, split into blocks of 1,024 balls, also makes the broad phase's test of how far \
+         each ball has moved, so a step has two parallel regions (law of motion; forces) instead of five. What is left \
+         on one thread: the copies of the crossing records, the sums of the wall contacts into the walls, and, at a \
+         rebuild of the candidate pairs, the merge and the search for ball-facet candidates (the pair search and sort go \
+         in parallel since the fourth round). At N = 1,000 the 3,800 candidate pairs are below the 4,096 from which the \
+         force loop uses a second thread, so two threads run it as one does. RESULTS.md found that this VM's two vCPUs \
+         slow each other by 20-30 % when both are busy; two one-thread runs of Hooke 10k at once took 17.6 s each \
+         against 16.6 s for one alone in the eighth round, and 15.6-15.7 s against 14.6-16.1 s in the tenth. Measured \
+         inside the force pass (tenth round, Hooke 10k, two threads, a probe not kept): the two threads were busy 6.71 \
+         and 6.97 s, the pass took 7.76 s, so a step waits about 40 µs at the end of the pass for the slower thread \
+         and the join; the same work took one thread alone 10.7-14.3 s in this session's runs (the VM's speed varied \
+         that much), so a thread of the pair does about half of it or more (the threads share the memory bus and the \
+         last-level cache, and the crossing contacts are computed twice).</li>\
          <li><b>Ball order (sixth round).</b> In the generator's order (x fastest, then y, then layers) the two balls of a \
          contact can be a whole layer apart in memory (L² = 5,041 balls at 50k), and the profile at 50k showed the loop \
          waiting on the second ball's velocity and spin. The settle-box cases now set <code>[run] sort_every = 1000</code>: \
@@ -1216,7 +1222,7 @@ pub fn write_performance_page(
          coefficients (the Hooke lanes no longer take three square roots for Hertz's); (4) the law of motion reads the \
          coordinates in place instead of copying them into lane arrays (9.2 to 8.0 ns per ball at 10k); (5) the merge \
          works in place and the contact points are kept only where the general loop writes them (memory below). Every \
-         settle-box run ends with the same bits as in the sixth round. The table above comes from a full bench that ran \
+         settle-box run ends with the same bits as in the sixth round. This round's bench (settle_box_2026-11-22_r7.json) ran \
          during a slow spell of this VM (its other tenants): the same binary ran Hertz 50k in 101.0 s and Hooke 50k in \
          96.0-99.4 s on one thread outside the bench (2.08 × and 1.93-2.00 × LIGGGHTS) and 138.4 s and 125.3 s inside it; \
          interleaved with the sixth round's binary, Hertz 50k went from 125.8 s to 101.0 s and Hooke 50k from 119.4 s to \
@@ -1244,7 +1250,7 @@ pub fn write_performance_page(
          grew ball by ball in the heap, for the same reason as the lists), and (8) the renumbering sorts the indices by \
          (Morton key, index), the key computed at each comparison, instead of an array of keyed indices (16 bytes per \
          ball; the same order, so the same bits): 50k peaks of 29.7 MiB (Hooke) and 29.8 MiB (Hertz) in single runs. \
-         The table above is a second bench of this round (settle_box_2026-11-22_r8b.json), run after (6)-(8), again in \
+         A second bench of this round (settle_box_2026-11-22_r8b.json), run after (6)-(8), fell again in \
          a slow spell: the peak grows by 0.489 (Hertz) and 0.494 KiB (Hooke) per particle from 1k to 50k, under the \
          target by 1-2 %, while the 1k peak varies by about 0.3 MiB from run to run (5.9-6.4 MiB), that is by about \
          0.006 KiB per particle; the first bench of this round (settle_box_2026-11-22_r8.json, before (6)-(8)) gave \
@@ -1280,12 +1286,37 @@ pub fn write_performance_page(
          change). A scratch simulation (not kept) of the loop's accesses through a 1 MiB, 16-way cache (ball arrays and records, in list \
          order) counts 1.47 line fills per contact at 50k, about what streaming the records and the balls' arrays once \
          per step costs (1.43): the Z order leaves no reuse to gain, and what is left of the growth of the cost with N \
-         is the bytes streamed per step (records, ball arrays, the law of motion's eleven arrays). The table above is \
-         this round's bench (settle_box_2026-11-22_r9.json); its Hooke 50k one-thread run fell in a slow spell (137.9 s, \
+         is the bytes streamed per step (records, ball arrays, the law of motion's eleven arrays). This round's \
+         bench is settle_box_2026-11-22_r9.json; its Hooke 50k one-thread run fell in a slow spell (137.9 s, \
          against 120.3 s for Hertz 50k, whose contacts cost more). Two threads did not gain with one: at 10k they took \
          11.9 s (Hertz) and 11.4 s (Hooke) against 11.7 and 11.6 s in the eighth round, so their ratio to one thread fell \
          to 1.43 ×; what one thread no longer pays, the two-thread step still waits for at its joins and in its \
          sequential parts, which are the next step.</li>\
+         <li><b>Tenth round: one parallel pass for the forces.</b> Every settle-box run ends with the same bits as in \
+         the ninth round. (1) The forces of a step take one parallel pass instead of three (the crossing contacts' \
+         pass, the ranges' pass, the wall phase's): each range of balls computes again the crossing contacts coming \
+         into it, from copies of their records, then its segment, then its balls' wall interactions (above, Two \
+         threads). (2) Each thread zeroes its own range of the sums: zeroing them all on one thread before the pass \
+         cost 37 µs per step at 10k (0.74 s of 20,000 steps, probe not kept) and let the second thread fall asleep, \
+         which then started the pass 27 µs late on average; after (2), 6 µs and 4 µs. (3) The law of motion tells \
+         whether a ball has moved farther than the margin since the last build of the candidate pairs, the test the \
+         broad phase made in a pass of its own (the lane law-of-motion test checks the flag with the margin just above \
+         and just below the largest distance). Hooke 10k, two threads, runs alternating with the ninth round's binary: \
+         14.23, 11.83 and 11.82 s before, 12.52, 10.40 and 11.64 s after (1)-(3); one thread, side by side (one core \
+         each, cores swapped): 15.55 and 16.50 s before, 15.45 and 15.78 s after (the detection phase 1.33-1.39 s to \
+         1.04-1.07 s; the law of motion unchanged). The bench above (settle_box_2026-11-22_r10.json) is this \
+         round's, the table above: Hertz 50k on one thread meets its target by 0.01 % (9.541 against 9.54 Mps/s) and \
+         Hertz 10k misses by 4 % (11.84 against 12.34), so with this VM's spread (up to 25 % within an hour) these \
+         verdicts sit on the line; in the same-hour run below, one thread did 2.08-2.28 × LIGGGHTS at 10k and 50k. \
+         Tried and not kept: reading ball b's velocity and spin in the selection pass, as a prefetch made by \
+         ordinary loads (Hooke 50k contact phase 74.3 and 67.5 s before, 76.4 and 66.0 s after, side by side: no gain; \
+         7-10 % slower at 10k); the kernel's transparent huge pages for the heap (<code>GLIBC_TUNABLES=glibc.malloc.hugetlb=1</code>, \
+         a measurement, not a setting of ours: Hooke 50k 3-4 % faster, 133.5 and 131.1 s to 129.4 and 126.0 s side by \
+         side, but the peak grew by 12 MiB, 0.25 KiB per particle, beyond the memory target). Together with the \
+         cache simulation of the ninth round this says that at 50k the loop neither waits on ball b's lines nor on \
+         the address translation: it streams. What is left: on one thread, the bytes streamed per step (at 50k the \
+         cost per particle-step is still 24 % above that at 1k); on two threads, the cost of the pass being shared \
+         by threads that slow each other, and at 1k the force loop staying on one thread.</li>\
          <li><b>Memory.</b> Per candidate pair: the 48-byte record, the 8-byte merge plan and the broad phase's 8-byte \
          pair (the forces and contact points are kept only for the frame-based models and the 2D mode, the incidence \
          list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 9 of renumbering work \
@@ -1309,17 +1340,47 @@ pub fn write_performance_page(
 }
 
 /// The newest file of `dir` whose name starts with `prefix` and ends with `suffix` (names
-/// carry the date, so the newest sorts last).
+/// carry the date and the round, so the newest sorts last, numbers compared as numbers:
+/// [`natural_key`]).
 pub(crate) fn newest(dir: &Path, prefix: &str, suffix: &str) -> Option<std::path::PathBuf> {
     std::fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix))
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?;
+            let key =
+                (name.starts_with(prefix) && name.ends_with(suffix)).then(|| natural_key(name));
+            Some((key?, p))
         })
         .max()
+        .map(|(_, p)| p)
+}
+
+/// A piece of a file name, for [`natural_key`].
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Piece {
+    Number(u64),
+    Text(String),
+}
+
+/// The order of file names with their runs of digits compared as numbers: a bench's tenth
+/// round (`_r10`) comes after its ninth (`_r9`), which plain string order puts last.
+fn natural_key(name: &str) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        let digits = c.is_ascii_digit();
+        let end = rest
+            .find(|x: char| x.is_ascii_digit() != digits)
+            .unwrap_or(rest.len());
+        let (head, tail) = rest.split_at(end);
+        pieces.push(match head.parse() {
+            Ok(n) if digits => Piece::Number(n),
+            _ => Piece::Text(head.to_string()),
+        });
+        rest = tail;
+    }
+    pieces
 }
 
 /// The table of the newest side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh,
@@ -1558,4 +1619,36 @@ pub fn write_planar_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
         case_table(summaries, "critical_2d"),
     );
     std::fs::write(reports.join("planar.html"), page("2D disk mode", &h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_key;
+
+    /// Runs of digits compare as numbers, so that the newest bench file is found: the tenth
+    /// round after the ninth, a second bench of a round (`_r8b`) after its first, a later
+    /// date after an earlier one whatever its round.
+    #[test]
+    fn bench_files_sort_by_date_then_round() {
+        let mut names = [
+            "settle_box_2026-11-22_r10.json",
+            "settle_box_2026-11-21_r5.json",
+            "settle_box_2026-11-22_r8b.json",
+            "settle_box_2026-11-22_r9.json",
+            "settle_box_2026-11-21.json",
+            "settle_box_2026-11-22_r8.json",
+        ];
+        names.sort_by_key(|n| natural_key(n));
+        assert_eq!(
+            names,
+            [
+                "settle_box_2026-11-21.json",
+                "settle_box_2026-11-21_r5.json",
+                "settle_box_2026-11-22_r8.json",
+                "settle_box_2026-11-22_r8b.json",
+                "settle_box_2026-11-22_r9.json",
+                "settle_box_2026-11-22_r10.json",
+            ]
+        );
+    }
 }
