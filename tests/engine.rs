@@ -428,7 +428,8 @@ fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
             nw > 100,
             "{nw} wall contacts: the balls have not reached the floor"
         );
-        // (the wall phase goes parallel from 1,024 ball-facet contacts)
+        // (the general loop's wall phase goes parallel from 1,024 ball-facet contacts; this
+        // frame-free one computes the wall interactions with the ranges of balls)
         let fc = m.facet_contacts.list.len();
         assert!(
             fc > 1024,

@@ -181,13 +181,16 @@ impl FacetContacts {
         self.rebuild_interactions();
     }
 
-    /// Recomputes the runs of contacts of each (ball, wall) pair (resultants zeroed).
     /// For groups of consecutive interactions cut at `cuts` (interaction indices, first 0,
     /// last their number): where each group's contacts start in the list (and the list's
     /// length), and the same for the frames (all 0 when no frames are kept, so that every
     /// group gets an empty slice of them).
     pub(crate) fn group_starts(&self, cuts: &[usize]) -> (Vec<usize>, Vec<usize>) {
-        let total = self.list.len();
+        let (its, total) = (&self.interactions, self.list.len());
+        // (the interactions' runs tile the list in order)
+        debug_assert!(its.windows(2).all(|w| w[0].end == w[1].start));
+        debug_assert!(its.first().map_or(total == 0, |it| it.start == 0));
+        debug_assert!(its.last().map_or(total == 0, |it| it.end as usize == total));
         let starts: Vec<usize> = (cuts.iter())
             .map(|&k| {
                 self.interactions
@@ -210,6 +213,7 @@ impl FacetContacts {
         self.handovers += s.handovers as u64;
     }
 
+    /// Recomputes the runs of contacts of each (ball, wall) pair (resultants zeroed).
     pub(crate) fn rebuild_interactions(&mut self) {
         self.interactions.clear();
         let mut k = 0;
