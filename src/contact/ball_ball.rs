@@ -376,7 +376,7 @@ pub fn update_history_run(
 /// holds, in order; returns how many. Branch-free: every index is written, and the count
 /// advances only past the kept ones (the test is true in no predictable order).
 #[inline]
-pub fn select(
+fn select(
     ks: impl Iterator<Item = u32>,
     keep: impl Fn(u32) -> bool,
     out: &mut [u32; HISTORY_RUN],
@@ -392,7 +392,7 @@ pub fn select(
 /// True when a contact needs its update: active, or its balls not clearly apart (a
 /// frame-free contact that is neither is left as it is by [`update`]).
 #[inline]
-pub fn near(c: &Contact, balls: &Balls) -> bool {
+fn near(c: &Contact, balls: &Balls) -> bool {
     let (a, b) = (c.a as usize, c.b as usize);
     // (`|`, not `||`: no branch)
     c.active

@@ -79,7 +79,7 @@ pub struct FullStats {
 }
 
 impl FullStats {
-    /// Both counts summed.
+    /// The counts of both, summed.
     pub fn plus(&self, o: &FullStats) -> FullStats {
         FullStats {
             hidden: self.hidden + o.hidden,

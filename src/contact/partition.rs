@@ -62,7 +62,7 @@ impl Partition {
     /// Splits `list` (sorted by pair) over `balls` balls for `threads` threads, so that the
     /// ranges hold about as much work each (a range also computes again the crossing
     /// contacts coming in from earlier ranges). A contact's work is counted as
-    /// [`IDLE_COST`] when it is inactive (a distance test) and [`ACTIVE_COST`] when active (a
+    /// `IDLE_COST` when it is inactive (a distance test) and `ACTIVE_COST` when active (a
     /// force), from its activity at the last cycle. O(contacts + threads log contacts).
     pub fn build(&mut self, list: &[Contact], balls: usize, threads: usize) {
         let threads = threads.max(1);

@@ -277,7 +277,7 @@ fn to_moments(m: [Real; 10], origin: Vec3) -> Moments {
 }
 
 /// Moments of the union of the spheres `(centre, radius)`, and an error estimate: the largest
-/// difference between the results with [`NODES`] and `2 NODES` nodes per piece, relative to
+/// difference between the results with `NODES` and `2 NODES` nodes per piece, relative to
 /// the volume (for the volume and centroid, scaled by the size) and to the largest second
 /// moment.
 pub fn union_moments(spheres: &[(Vec3, Real)]) -> (Moments, Real) {

@@ -189,7 +189,7 @@ pub struct Model {
     pub(crate) interpenetrating: bool,
     /// Renumber the balls along a space-filling curve at the first rebuild of the broad
     /// phase at least this many cycles after the last renumbering (0: never; `[run]
-    /// sort_every`, [`Model::sort_balls`]). Ignored when [`Model::can_sort_balls`] is false.
+    /// sort_every`, `Model::sort_balls`, src/model/sort.rs). Ignored when [`Model::can_sort_balls`] is false.
     pub sort_every: u64,
     /// The cycle of the last renumbering.
     pub(crate) last_sort: Option<u64>,
