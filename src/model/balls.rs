@@ -277,17 +277,18 @@ impl Balls {
 
     /// Mass seen by a contact: infinite (returned as `None`) when every translation is fixed.
     /// A pebble (whose own DOFs are all fixed) sees its clump's mass, kept in its
-    /// `inertial_mass` (infinite when the clump's translations are all fixed).
+    /// `inertial_mass` (infinite when the clump's translations are all fixed). A ball free to
+    /// translate is never a pebble, so the clump array is read only for fixed balls (two
+    /// arrays per free ball, not three: the Hertz force loop calls this twice per contact).
     #[inline]
     pub fn contact_mass(&self, i: usize) -> Option<Real> {
-        if self.is_pebble(i) {
-            self.inertial_mass[i]
-                .is_finite()
-                .then_some(self.inertial_mass[i])
-        } else if self.fixed[i] & dof::TRANSLATION == dof::TRANSLATION {
-            None
+        let m = self.inertial_mass[i];
+        if self.fixed[i] & dof::TRANSLATION != dof::TRANSLATION {
+            Some(m)
+        } else if self.is_pebble(i) {
+            m.is_finite().then_some(m)
         } else {
-            Some(self.inertial_mass[i])
+            None
         }
     }
 }
