@@ -355,22 +355,18 @@ impl Model {
             .collect();
         let (starts, frame_starts) = fc.group_starts(&cuts);
         let timed = self.phases.is_some();
-        let results = (
-            (
-                split(&mut contacts.list, &part.segments),
-                split(&mut force, ball_bounds),
-                split(&mut moment, ball_bounds),
-                incoming,
-            ),
-            (
-                split(&mut fc.list, &starts),
-                split(&mut fc.frames, &frame_starts),
-                split(&mut fc.interactions, &cuts),
-            ),
-        )
-            .into_par_iter()
-            .enumerate()
-            .map(|(r, ((list, force, moment, incoming), (wl, wf, its)))| {
+        let ranges: Vec<_> = (split(&mut contacts.list, &part.segments).into_iter())
+            .zip(split(&mut force, ball_bounds))
+            .zip(split(&mut moment, ball_bounds))
+            .zip(incoming.iter_mut())
+            .zip(split(&mut fc.list, &starts))
+            .zip(split(&mut fc.frames, &frame_starts))
+            .zip(split(&mut fc.interactions, &cuts))
+            .collect();
+        let results = crate::par::run_parts(
+            ranges,
+            |r, ((((((list, force), moment), incoming), wl), wf), its)| {
+                let start = (threads > 1).then(std::time::Instant::now);
                 // (zeroed here, each range by its thread: no sequential pass before the split)
                 force.fill(Vec3::zeros());
                 moment.fill(Vec3::zeros());
@@ -395,12 +391,17 @@ impl Model {
                     s.moment[j] += it.moment;
                 }
                 let wall_time = t.map(|t| t.elapsed().as_secs_f64());
-                (interpenetrating, stats, wall_time)
-            })
-            .reduce(
-                || (false, full::FullStats::default(), None),
-                |x, y| (x.0 | y.0, x.1.plus(&y.1), x.2.or(y.2)),
-            );
+                let busy = start.map_or(0.0, |t| t.elapsed().as_secs_f64());
+                (interpenetrating, stats, wall_time, busy)
+            },
+        );
+        if threads > 1 {
+            // (each range's time, for the next partition's balance)
+            (contacts.partition).record(results.iter().map(|x| x.3));
+        }
+        let results = (results.iter()).fold((false, full::FullStats::default(), None), |x, y| {
+            (x.0 | y.0, x.1.plus(&y.1), x.2.or(y.2))
+        });
         self.interpenetrating = results.0;
         self.facet_contacts.keep_stats(&results.1);
         self.balls.force = force;

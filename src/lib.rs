@@ -38,6 +38,7 @@ pub mod math;
 pub mod model;
 pub mod motion;
 pub mod output;
+pub mod par;
 pub mod report;
 pub mod stiffness;
 pub mod timestep;

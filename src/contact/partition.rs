@@ -31,7 +31,24 @@ pub struct Partition {
     pub crossing: Vec<u32>,
     /// First entry of `crossing` whose ball `a` lies in each range, and `crossing.len()`.
     pub crossing_of: Vec<usize>,
+    /// The work counted for each range at the last build (its segment and the crossing
+    /// contacts coming in).
+    work: Vec<u64>,
+    /// Seconds each range's thread spent in the force passes since the last build
+    /// ([`Partition::record`]), and how many passes.
+    busy: Vec<f64>,
+    passes: u32,
+    /// Each range's measured seconds per unit of counted work, smoothed over the builds (0
+    /// until measured): what the count misses (the wall interactions, which the count leaves
+    /// out; a part of the packing where contacts cost more) comes back through it.
+    rate: Vec<f64>,
 }
+
+/// Force passes measured before a range's rate is updated (fewer are too noisy: one pass on
+/// a virtual machine varies by 10 %).
+const MIN_PASSES: u32 = 8;
+/// Bounds of a range's share of the work relative to an equal share.
+const SHARE_BOUNDS: (f64, f64) = (0.5, 1.5);
 
 /// For each of the non-decreasing amounts of work `goals`, the first contact index `k` such
 /// that the contacts before `k` cost at least that much (the list's length when none do):
@@ -60,12 +77,17 @@ pub const ACTIVE_COST: u64 = 5;
 
 impl Partition {
     /// Splits `list` (sorted by pair) over `balls` balls for `threads` threads, so that the
-    /// ranges hold about as much work each (a range also computes again the crossing
-    /// contacts coming in from earlier ranges). A contact's work is counted as
-    /// `IDLE_COST` when it is inactive (a distance test) and `ACTIVE_COST` when active (a
-    /// force), from its activity at the last cycle. O(contacts + threads log contacts).
+    /// ranges take about as long each (a range also computes again the crossing contacts
+    /// coming in from earlier ranges). A contact's work is counted as `IDLE_COST` when it is
+    /// inactive (a distance test) and `ACTIVE_COST` when active (a force), from its activity
+    /// at the last cycle; with the same number of threads as before, each range's share of
+    /// the work is then weighted by the inverse of its measured time per unit of work (see
+    /// [`Partition::record`]), within `SHARE_BOUNDS`. The sums do not depend on where the
+    /// cuts fall (module documentation), so neither do the results: only the balance does.
+    /// O(contacts + threads log contacts).
     pub fn build(&mut self, list: &[Contact], balls: usize, threads: usize) {
         let threads = threads.max(1);
+        self.update_rates(threads);
         self.threads = threads;
         let cost = |c: &Contact| if c.active { ACTIVE_COST } else { IDLE_COST };
         let total: u64 = list.iter().map(cost).sum();
@@ -87,22 +109,93 @@ impl Partition {
                     .sum()
             };
             let all: u64 = (0..threads).map(crossing_work).sum();
-            let share = (total + all) / threads as u64;
+            let shares = self.shares(total + all, threads);
             // (ranges 0..t compute their segments and the crossing contacts coming into
             // ranges 1..t, about those going out of ranges 0..t-1)
-            let mut incoming = 0;
+            let (mut incoming, mut reached) = (0, 0);
             let mut goals = vec![0];
             for t in 1..threads {
                 if t >= 2 {
                     incoming += crossing_work(t - 2);
                 }
+                reached += shares[t - 1];
                 let previous = goals[t - 1];
-                goals.push((t as u64 * share).saturating_sub(incoming).max(previous));
+                goals.push(reached.saturating_sub(incoming).max(previous));
             }
             let found = at_work(list, cost, goals.into_iter());
             targets[..threads].copy_from_slice(&found);
             self.cut(list, balls, &targets);
         }
+        // the work each range got: its segment and the crossing contacts coming in
+        self.work.clear();
+        self.work.extend((0..threads).map(|r| {
+            let segment = &list[self.segments[r]..self.segments[r + 1]];
+            segment.iter().map(cost).sum::<u64>()
+        }));
+        for &k in &self.crossing {
+            let b = list[k as usize].b as usize;
+            let r = self.balls.partition_point(|&first| first <= b) - 1;
+            self.work[r] += cost(&list[k as usize]);
+        }
+        self.busy.clear();
+        self.busy.resize(threads, 0.0);
+        self.passes = 0;
+    }
+
+    /// Adds one force pass's time per range (seconds, in range order), measured by the threads
+    /// that ran them; ignored unless there is one per range.
+    pub fn record(&mut self, seconds: impl ExactSizeIterator<Item = f64>) {
+        if seconds.len() != self.busy.len() {
+            return;
+        }
+        for (b, t) in self.busy.iter_mut().zip(seconds) {
+            *b += t;
+        }
+        self.passes += 1;
+    }
+
+    /// Folds the time measured since the last build into each range's rate (half the old
+    /// rate, half the new), when there are as many ranges as before and enough passes;
+    /// forgets the rates when the number of threads changes.
+    fn update_rates(&mut self, threads: usize) {
+        if threads != self.work.len() {
+            self.rate.clear();
+            return;
+        }
+        if self.passes < MIN_PASSES {
+            return;
+        }
+        self.rate.resize(threads, 0.0);
+        for r in 0..threads {
+            if self.work[r] == 0 {
+                continue;
+            }
+            let measured = self.busy[r] / (self.passes as f64 * self.work[r] as f64);
+            let old = self.rate[r];
+            self.rate[r] = if old > 0.0 {
+                0.5 * (old + measured)
+            } else {
+                measured
+            };
+        }
+    }
+
+    /// The work to give each range out of `total`: equal shares, weighted by the inverse of
+    /// each range's rate when every range has one (so that the ranges take as long each),
+    /// each within `SHARE_BOUNDS` of an equal share.
+    fn shares(&self, total: u64, threads: usize) -> Vec<u64> {
+        let equal = total as f64 / threads as f64;
+        let measured = self.rate.len() == threads && self.rate.iter().all(|&r| r > 0.0);
+        let weights: Vec<f64> = if measured {
+            let speed: Vec<f64> = self.rate.iter().map(|r| 1.0 / r).collect();
+            let mean = speed.iter().sum::<f64>() / threads as f64;
+            (speed.iter())
+                .map(|v| (v / mean).clamp(SHARE_BOUNDS.0, SHARE_BOUNDS.1))
+                .collect()
+        } else {
+            vec![1.0; threads]
+        };
+        weights.iter().map(|w| (w * equal) as u64).collect()
     }
 
     /// Cuts the balls at the first balls of the contacts at `targets` (contact indices, first
@@ -184,6 +277,44 @@ mod tests {
                 "{goals:?}"
             );
         }
+    }
+
+    /// A range measured twice as slow per unit of work as the other gets a third of the work
+    /// at the next build (equal times: `2 w_0 = w_1`, `w_0 + w_1 = W`, so `w_0 = W / 3`);
+    /// times for another number of ranges, or fewer than `MIN_PASSES` passes, change nothing.
+    #[test]
+    fn measured_rates_move_the_cut_toward_equal_times() {
+        // a chain of 600 balls, every contact active: the work is even along the balls
+        let list: Vec<Contact> = (0..599)
+            .map(|k| {
+                let mut c = Contact::new(k, k + 1, 0);
+                c.active = true;
+                c
+            })
+            .collect();
+        let mut p = Partition::default();
+        p.build(&list, 600, 2);
+        let even = p.balls[1];
+        assert!((290..=310).contains(&even), "{even}");
+        // too few passes, and a pass with three ranges: no change
+        for _ in 0..MIN_PASSES - 1 {
+            p.record([2.0, 1.0].into_iter());
+        }
+        p.record([2.0, 1.0, 1.0].into_iter());
+        p.build(&list, 600, 2);
+        assert_eq!(p.balls[1], even);
+        for _ in 0..MIN_PASSES {
+            p.record([2.0 * p.work[0] as f64, p.work[1] as f64].into_iter());
+        }
+        p.build(&list, 600, 2);
+        let third = p.balls[1];
+        assert!((190..=210).contains(&third), "{third}");
+        // balanced times keep the cut (rates averaged with the old ones: no swing back)
+        for _ in 0..MIN_PASSES {
+            p.record([2.0 * p.work[0] as f64, p.work[1] as f64].into_iter());
+        }
+        p.build(&list, 600, 2);
+        assert!((190..=210).contains(&p.balls[1]), "{}", p.balls[1]);
     }
 
     /// Every contact is in exactly one segment (that of its ball `a`), is crossing exactly
