@@ -93,6 +93,12 @@ series = ["contacts/balls", "contacts/walls", "balls/mean_pos", "energy/kinetic"
         # Yade's run of the same scene: 2129, +1.9 %). The 2 % target is judged at N = 10,000 and
         # 50,000 on the Performance page (`ballast bench`), where the spread is smaller.
         tol = 0.03 if n == 1000 else 0.02
+        # NOTE: the sphere-wall count at N = 1,000 (about 300) spreads more. Ten runs of each
+        # model with the timestep changed by 1e-8 to 1e-7 of itself (trajectories that part
+        # from the first step) ended with 294 to 312 contacts (Hooke; LIGGGHTS 300) and 295 to
+        # 307 (Hertz; LIGGGHTS 303), with the wall geometry of round 10 and with that of round
+        # 11 alike: up to +4.0 %, so 3 % failed one run in ten by chance. 5 % at N = 1,000.
+        wall_tol = 0.05 if n == 1000 else 0.03
         text += f'''
 [[check]]
 kind = "final_value"
@@ -112,8 +118,8 @@ formula = "LIGGGHTS 3.8.0: mean height {mz} m after 20,000 steps (SCENE.md)"
 kind = "final_value"
 series = "contacts/walls"
 expected = {float(nw)!r}
-tolerance = 0.03
-formula = "LIGGGHTS 3.8.0: {nw} sphere-wall contacts after 20,000 steps (SCENE.md)"
+tolerance = {wall_tol}
+formula = "LIGGGHTS 3.8.0: {nw} sphere-wall contacts after 20,000 steps (SCENE.md){' (N = 1,000: about 300 contacts, whose chaotic spread is wider: ten runs with the timestep changed by 1e-8 to 1e-7 of itself end with 294 to 312 for Hooke and 295 to 307 for Hertz, up to 4 % from LIGGGHTS, so 5 %)' if n == 1000 else ''}"
 '''
     return text
 
