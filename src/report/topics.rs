@@ -1180,7 +1180,8 @@ pub fn write_performance_page(
          most of it from building a facet's corners without going through the stack); since the ninth round it goes in \
          blocks of 256 interactions, in three passes (below). Earlier (third round) one \
          reciprocal instead of three divisions gained nothing measurable and would have changed the round-off.</li>\
-         <li><b>Two threads.</b> The balls are cut into two ranges of equal work, and one parallel pass per step \
+         <li><b>Two threads.</b> The balls are cut into two ranges of equal counted work, weighted since the eleventh \
+         round by each range's measured time per unit of work, and one parallel pass per step \
          computes every force (tenth round): each thread sums, in list order, the contacts that cross into its range \
          from the range before (2.3 % of the pairs at 10k with the balls in Z order: 757 of 33,380), computed again from \
          copies of their records taken before the pass (the other thread updates the records meanwhile: the same inputs, \
@@ -1195,7 +1196,8 @@ pub fn write_performance_page(
          against 16.6 s for one alone in the eighth round, and 15.6-15.7 s against 14.6-16.1 s in the tenth. Measured \
          inside the force pass (tenth round, Hooke 10k, two threads, a probe not kept): the two threads were busy 6.71 \
          and 6.97 s, the pass took 7.76 s, so a step waits about 40 µs at the end of the pass for the slower thread \
-         and the join; the same work took one thread alone 10.7-14.3 s in this session's runs (the VM's speed varied \
+         and the join (eleventh round: about 20 µs of it was the join, now 1 µs, and the rest the imbalance, now \
+         smaller; below); the same work took one thread alone 10.7-14.3 s in this session's runs (the VM's speed varied \
          that much), so a thread of the pair does about half of it or more (the threads share the memory bus and the \
          last-level cache, and the crossing contacts are computed twice).</li>\
          <li><b>Ball order (sixth round).</b> In the generator's order (x fastest, then y, then layers) the two balls of a \
@@ -1317,6 +1319,38 @@ pub fn write_performance_page(
          the address translation: it streams. What is left: on one thread, the bytes streamed per step (at 50k the \
          cost per particle-step is still 24 % above that at 1k); on two threads, the cost of the pass being shared \
          by threads that slow each other, and at 1k the force loop staying on one thread.</li>\
+         <li><b>Eleventh round: the wall geometry, the contact mass, the join.</b> (1) A ball-facet contact whose \
+         wall point lies inside the face takes the facet's unit normal and the signed distance s (wall point x - s n<sub>f</sub>, \
+         distance |s|, normal -sign(s) n<sub>f</sub>; src/contact/ball_facet.rs) instead of normalizing the vector to the \
+         wall point: the same in exact arithmetic, with no division or square root, and no rounding in the normal (a \
+         ball resting on a facet felt sideways forces of 1e-15 of its weight; now none). The wall geometry went from 33 \
+         to 23 ns per facet contact (Hooke 10k, a probe not kept), and the wall phase of Hooke 10k from 1.01-1.10 s to \
+         0.90-0.99 s in 10,000-step runs side by side. This changes the bits: the settle-box runs now end with pp 21749 \
+         and mean z 0.006025649609873984 (Hooke 10k) and 22158 and 0.006011100985344836 (Hertz 10k), and 40 goldens \
+         change by rounding only. (2) The contact mass reads the clump array only for a ball whose translations are \
+         fixed (a ball free to translate is never a pebble): two arrays per ball instead of three, twice per Hertz \
+         contact; Hertz 10k's contact phase 1-8 % shorter in four pairs of runs. (3) Two threads: the caller of the \
+         force pass runs range 0 and then spins (at most 2 ms, src/par.rs) for the range the other thread started, \
+         instead of sleeping in rayon's join: measured after the last range ends, 20 µs per step before, 1 µs after \
+         (Hooke 10k). (4) The partition weights each range's share of the work by its measured time per unit of work \
+         (src/contact/partition.rs, <code>Partition::record</code>), which brings in what the count misses, the wall \
+         interactions first: the imbalance between the two ranges, averaged over 50 steps, went from 45 to 30 µs. The \
+         results do not depend on where the cuts fall, so (3) and (4) keep the bits. Tried and not kept: one square root \
+         for both Hertz damping coefficients (sqrt(2E*) and sqrt(8G*) taken once per model; no gain measured), and a \
+         reciprocal for the three divisions of the pair normal (2-6 % on the contact phase of Hertz 10k, within this \
+         VM's noise, and it would change every ball-ball result's rounding). Measured side by side with the tenth round's binary (one thread, one core each, cores \
+         swapped): Hooke 10k 15.70 and 17.72 s before, 15.88 and 16.41 s after; Hertz 10k 17.96 and 18.59 s before, \
+         17.52 and 18.37 s after (the wall phase 2.54-3.10 s before, 2.33-2.68 s after); two threads, alternating, \
+         Hooke 10k force pass (contacts and walls) 8.62, 9.07 and 9.07 s before, 7.80, 8.50 and 8.91 s after. The two \
+         benches of this round ran in the VM's slowest spell yet: Hooke 10k on one thread took 15.2-15.4 s (13.8 s in \
+         the tenth round's bench) and Hooke 50k 106-121 s (85 s). The first (settle_box_2026-11-22_r11.json) gave \
+         Hertz 10k 2.08 × LIGGGHTS's RESULTS.md figure and Hooke 10k 1.84 ×, Hertz and Hooke 50k 1.76 × and 1.59 ×; \
+         the second, the table above (settle_box_2026-11-22_r11b.json), 2.03 ×, 1.81 ×, 1.81 × and 1.80 ×. Against \
+         LIGGGHTS run in the same hour (benches/results/peers_2026-11-22_r11.tsv, below; LIGGGHTS itself ran between 8 % \
+         above (Hooke 1k) and 42 % below (Hooke 50k) its RESULTS.md figures then), one thread did 2.23 × (Hertz) and 2.02 × (Hooke) at 10k and 2.16 × and \
+         2.58 × at 50k. In such a spell the cost per particle-step at 50k grows most (44.8 % and 42.1 % above 1k in the \
+         second bench, 24 % in the tenth round's): at 50k the step streams memory, and that is what the neighbours \
+         on this host compete for.</li>\
          <li><b>Memory.</b> Per candidate pair: the 48-byte record, the 8-byte merge plan and the broad phase's 8-byte \
          pair (the forces and contact points are kept only for the frame-based models and the 2D mode, the incidence \
          list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 9 of renumbering work \
