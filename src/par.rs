@@ -1,5 +1,6 @@
-//! Fork-join over a few large parts (one per thread) for the two parallel regions of a
-//! cycle: the law of motion and the force pass.
+//! Fork-join over a few large parts (one per thread), for the force pass of the frame-free
+//! loop ([`crate::model::Model::cycle`]; the law of motion, whose parts end together, keeps
+//! rayon's split).
 //!
 //! A step on 10,000 balls and two threads takes about 400 µs, with two joins. When the calling
 //! thread finishes its part first and waits for the other in rayon's join, it yields for a
@@ -7,8 +8,10 @@
 //! machine through the hypervisor (an idle virtual CPU halts): measured on the settle-box
 //! scene, 20 µs per join on average. Here the caller runs part 0 and then spins (a bounded
 //! time, [`SPIN_LIMIT`]) until the parts other threads have started are done; a part no other
-//! thread has started is left to the scope's end, which runs it on the caller. The result is
-//! the same as any fork-join: each part's result in its slot.
+//! thread has started is left to the scope's end, which runs it on the caller. One part runs
+//! on the caller with no scope (a scope entered from outside the pool would hand it to a
+//! pool thread and wait). The result is the same as any fork-join: each part's result in its
+//! slot.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -30,6 +33,9 @@ pub fn run_parts<T: Send, R: Send + Default>(
     parts: Vec<T>,
     work: impl Fn(usize, T) -> R + Sync,
 ) -> Vec<R> {
+    if parts.len() == 1 {
+        return parts.into_iter().map(|p| work(0, p)).collect();
+    }
     let mut out: Vec<R> = (0..parts.len()).map(|_| R::default()).collect();
     let state: Vec<AtomicU8> = (0..parts.len()).map(|_| AtomicU8::new(WAITING)).collect();
     let mut parts = parts.into_iter();
