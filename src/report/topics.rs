@@ -1337,7 +1337,7 @@ pub fn write_performance_page(
          interactions first: the imbalance between the two ranges, averaged over 50 steps, went from 45 to 30 µs. The \
          results do not depend on where the cuts fall, so (3) and (4) keep the bits. Tried and not kept: one square root \
          for both Hertz damping coefficients (sqrt(2E*) and sqrt(8G*) taken once per model; no gain measured), and a \
-         reciprocal for the three divisions of the pair normal (2-6 % on the contact phase of Hertz 10k, within this \
+         reciprocal for the three divisions of the pair normal (2-7 % on the contact phase of Hertz 10k, within this \
          VM's noise, and it would change every ball-ball result's rounding). Measured side by side with the tenth round's binary (one thread, one core each, cores \
          swapped): Hooke 10k 15.70 and 17.72 s before, 15.88 and 16.41 s after; Hertz 10k 17.96 and 18.59 s before, \
          17.52 and 18.37 s after (the wall phase 2.54-3.10 s before, 2.33-2.68 s after); two threads, alternating, \
