@@ -345,8 +345,7 @@ impl Model {
         incoming.iter_mut().for_each(Vec::clear);
         for &k in &part.crossing {
             let c = &contacts.list[k as usize];
-            let r = ball_bounds.partition_point(|&first| first <= c.b as usize) - 1;
-            incoming[r].push(c.clone());
+            incoming[part.range_of(c.b as usize)].push(c.clone());
         }
         // the wall interactions (sorted by ball) and their contacts, cut at the same balls
         let fc = &mut self.facet_contacts;
@@ -385,11 +384,7 @@ impl Model {
                 }
                 let t = (timed && r == 0).then(std::time::Instant::now);
                 let stats = wall_group(wl, wf, its, balls, walls, laws, dt, flags);
-                for it in its.iter() {
-                    let j = it.ball as usize - first;
-                    s.force[j] += it.force;
-                    s.moment[j] += it.moment;
-                }
+                add_resultants(its, s.force, s.moment, first);
                 let wall_time = t.map(|t| t.elapsed().as_secs_f64());
                 let busy = start.map_or(0.0, |t| t.elapsed().as_secs_f64());
                 (interpenetrating, stats, wall_time, busy)
@@ -495,10 +490,7 @@ impl Model {
             .reduce(full::FullStats::default, |a, b| a.plus(&b));
         fc.keep_stats(&stats);
         let balls = &mut self.balls;
-        for it in &fc.interactions {
-            balls.force[it.ball as usize] += it.force;
-            balls.moment[it.ball as usize] += it.moment;
-        }
+        add_resultants(&fc.interactions, &mut balls.force, &mut balls.moment, 0);
     }
 
     /// The resultant force and moment on each wall (about its pivot) from its contacts, in
@@ -665,6 +657,21 @@ fn wall_group(
         }
     }
     stats
+}
+
+/// Adds each ball-wall interaction's resultant to its ball, in interaction order: `force` and
+/// `moment` hold the balls from `first` on (0 for all of them).
+fn add_resultants(
+    its: &[crate::contact::WallInteraction],
+    force: &mut [Vec3],
+    moment: &mut [Vec3],
+    first: usize,
+) {
+    for it in its {
+        let j = it.ball as usize - first;
+        force[j] += it.force;
+        moment[j] += it.moment;
+    }
 }
 
 /// `v` cut at `bounds` (increasing, first 0, last `v.len()`): one mutable slice per range.

@@ -232,6 +232,58 @@ fn resolve(vertices: Vec<Vec3>, facets: Vec<[u32; 3]>, ball: Vec3) -> (Vec<u32>,
     (active, m.balls.force[0], touching)
 }
 
+/// A ball over the inside of a facet (on either side, the facet moved by random rigid
+/// motions) gets the facet's own unit normal, towards the facet, and the overlap `R - h`,
+/// with the height `h` found a second way: the volume of the tetrahedron (ball centre,
+/// facet) over half the facet's area, `|det(v1 - v0, v2 - v0, x - v0)| / |(v1 - v0) x (v2 -
+/// v0)|`. The wall point is the centre moved by `h` along that normal, and lies on the plane.
+#[test]
+fn a_ball_over_a_face_gets_the_facets_normal_and_its_height() {
+    let mut rng = SplitMix64::new(11);
+    let r = 0.01;
+    for k in 0..60 {
+        let (q, shift) = (rng.rotation(), rng.vec(5.0));
+        let base = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.08, 0.01, 0.0),
+            Vec3::new(0.02, 0.07, 0.0),
+        ];
+        let v: Vec<Vec3> = base.iter().map(|p| q * p + shift).collect();
+        // a point well inside the face, then up or down by less than the radius
+        let (s, t) = (0.2 + 0.3 * rng.next_unit(), 0.2 + 0.3 * rng.next_unit());
+        let side = if k % 2 == 0 { 1.0 } else { -1.0 };
+        let height = r * (0.2 + 0.7 * rng.next_unit());
+        let nf = (v[1] - v[0]).cross(&(v[2] - v[0])).normalize();
+        let x = v[0] + (v[1] - v[0]) * s + (v[2] - v[0]) * t + nf * (side * height);
+        let mut m = model(TimestepMode::Fixed(1e-6));
+        m.add_ball(&BallSpec::at_rest(1, [x.x, x.y, x.z], r, 0))
+            .unwrap();
+        m.add_wall(&wall("w", v.clone(), vec![[0, 1, 2]])).unwrap();
+        m.prime().unwrap();
+        let c = &m.facet_contacts.list[0];
+        assert_eq!(c.region, Region::Face);
+        let e = (v[1] - v[0], v[2] - v[0]);
+        let h = e.0.cross(&e.1).dot(&(x - v[0])).abs() / e.0.cross(&e.1).norm();
+        assert!(
+            (c.overlap - (r - h)).abs() < 1e-15,
+            "{} {}",
+            c.overlap,
+            r - h
+        );
+        // towards the facet: against the side the centre is on
+        let towards = -nf * side;
+        assert!(
+            (c.normal - towards).norm() < 1e-15,
+            "{:?} {towards:?}",
+            c.normal
+        );
+        assert!((c.normal.norm() - 1.0).abs() < 1e-15);
+        assert!((c.wall_point - (x + towards * h)).norm() < 1e-14);
+        assert!(nf.dot(&(c.wall_point - v[0])).abs() < 1e-14);
+        assert!(c.active, "a ball over the face overlapping it touches");
+    }
+}
+
 #[test]
 fn figure_4a_one_active_contact_under_any_rigid_motion_and_vertex_order() {
     // A 4 x 4 grid of 1 cm cells (32 facets); balls pressed 1e-4 m into it over a face, over

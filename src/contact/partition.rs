@@ -133,8 +133,7 @@ impl Partition {
             segment.iter().map(cost).sum::<u64>()
         }));
         for &k in &self.crossing {
-            let b = list[k as usize].b as usize;
-            let r = self.balls.partition_point(|&first| first <= b) - 1;
+            let r = self.range_of(list[k as usize].b as usize);
             self.work[r] += cost(&list[k as usize]);
         }
         self.busy.clear();
@@ -235,6 +234,12 @@ impl Partition {
     #[inline]
     pub fn range(&self, r: usize) -> std::ops::Range<usize> {
         self.balls[r]..self.balls[r + 1]
+    }
+
+    /// The range that holds ball `i` (the last of several empty ranges at the same ball).
+    #[inline]
+    pub fn range_of(&self, i: usize) -> usize {
+        self.balls.partition_point(|&first| first <= i) - 1
     }
 }
 
