@@ -461,11 +461,15 @@ pub fn scene(case: &Case) -> Scene {
         ("timestep".into(), timestep_words(&case.timestep)),
     ];
     if let Some(k) = case.file.run.sort_every.filter(|&k| k > 0) {
+        let how = match case.file.run.sort_order.as_deref() {
+            Some("morton") => "along the Z (Morton) curve of their cells",
+            _ => "in rows of cells (the axis with the most cells slowest)",
+        };
         s.settings.push((
             "ball order".into(),
             format!(
-                "renumbered along a Z curve every {k} cycles, at the next rebuild of the \
-                 candidate pairs (src/model/sort.rs; ids move with the balls)"
+                "renumbered {how} every {k} cycles, at the next rebuild of the candidate pairs \
+                 (src/model/sort.rs; ids move with the balls)"
             ),
         ));
     }

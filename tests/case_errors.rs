@@ -314,6 +314,40 @@ fn renumbering_is_refused_where_it_cannot_work() {
     );
 }
 
+/// `[run] sort_order` names one of two orders, and only with `sort_every`.
+#[test]
+fn a_sort_order_needs_a_known_name_and_sort_every() {
+    let history = GOOD.replace(
+        "model = \"linear\"\nkn = 1e5",
+        "model = \"hooke-history\"\nkn = 1e5\nks = 1e5\nfriction = 0.5",
+    );
+    for order in ["rows", "morton"] {
+        let src = history.replace(
+            "steps = 10",
+            &format!("steps = 10\nsort_every = 100\nsort_order = \"{order}\""),
+        );
+        if let Err(e) = parse(&src, Path::new("cases/good.toml")) {
+            panic!("{order}: {e}");
+        }
+    }
+    let msg = error_of(&history.replace(
+        "steps = 10",
+        "steps = 10\nsort_every = 100\nsort_order = \"hilbert\"",
+    ));
+    assert!(
+        msg.contains("cases/bad.toml")
+            && msg.contains("run.sort_order")
+            && msg.contains("hilbert")
+            && msg.contains("\"rows\" or \"morton\""),
+        "{msg}"
+    );
+    let msg = error_of(&history.replace("steps = 10", "steps = 10\nsort_order = \"rows\""));
+    assert!(
+        msg.contains("run.sort_order") && msg.contains("sort_every"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn no_input_makes_the_parser_panic() {
     // Every prefix of a valid file, and the file with each line dropped, is either valid or a

@@ -382,10 +382,13 @@ fn contacts_persist_across_rebuilds() {
 }
 
 /// The settle-box case of cases/bench with 4,200 balls in a box twice as wide (the law of
-/// motion goes parallel from 4,096 balls), as case text.
+/// motion goes parallel from 4,096 balls), as case text, renumbered in the default order
+/// (its `sort_order = "rows"` line left out, so that removing `sort_every = 1000` leaves no
+/// renumbering key behind).
 fn settle_box_4200() -> String {
-    std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
-        .unwrap()
+    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml").unwrap();
+    assert!(text.contains("sort_every = 1000\nsort_order = \"rows\"\n"));
+    text.replace("sort_order = \"rows\"\n", "")
         .replace("count = 1000", "count = 4200")
         .replace("max = [0.025, 0.025, 0.025]", "max = [0.05, 0.05, 0.0275]")
 }
@@ -538,20 +541,25 @@ fn mixed_frame_free_models_give_the_general_loops_state() {
     });
 }
 
-/// Renumbering the balls along a Z curve (`[run] sort_every`, src/model/sort.rs) changes the
-/// order of the sums only: the same settle-box scene run without renumbering and with it
-/// (every 500 cycles) ends with every ball, found by its id, at the same place to within
-/// round-off grown over the run. A contact whose balls swap order must turn its shear
-/// history over: without that, the balls of the sliding contacts would end micrometres apart.
-/// The renumbered run is also the same, bit for bit, on 1 and 2 threads.
+/// Renumbering the balls (`[run] sort_every`, src/model/sort.rs), in rows of cells (the
+/// default) or along the Z curve (`sort_order = "morton"`), changes the order of the sums
+/// only: the same settle-box scene run without renumbering and with it (every 500 cycles)
+/// ends with every ball, found by its id, at the same place to within round-off grown over
+/// the run. A contact whose balls swap order must turn its shear history over: without that,
+/// the balls of the sliding contacts would end micrometres apart. Each renumbered run is also
+/// the same, bit for bit, on 1 and 2 threads, and the two orders number the balls differently.
 #[test]
 fn renumbering_the_balls_changes_only_the_round_off() {
     let text = settle_box_4200();
-    let (text, sorted) = (
+    let (text, rows, morton) = (
         text.replace("sort_every = 1000", ""),
         text.replace("sort_every = 1000", "sort_every = 500"),
+        text.replace(
+            "sort_every = 1000",
+            "sort_every = 500\nsort_order = \"morton\"",
+        ),
     );
-    assert!(text != sorted && !text.contains("sort_every"));
+    assert!(text != rows && !text.contains("sort_every") && morton.contains("morton"));
     let run = |text: &str, threads: usize| {
         let m = run_text(text, threads, 3000, |_| ());
         let sheared = (m.contacts.list.iter())
@@ -560,15 +568,7 @@ fn renumbering_the_balls_changes_only_the_round_off() {
         assert!(sheared > 1000, "{sheared} contacts with shear: too few");
         m
     };
-    let (plain, one) = (run(&text, 1), run(&sorted, 1));
-    assert!(
-        state_bits(&one) == state_bits(&run(&sorted, 2)),
-        "the renumbered run differs on 1 and 2 threads"
-    );
-    let moved = (0..one.balls.len())
-        .filter(|&i| one.balls.id[i] != plain.balls.id[i])
-        .count();
-    assert!(moved > 1000, "only {moved} balls renumbered");
+    let plain = run(&text, 1);
     let by_id = |m: &Model| {
         let mut v: Vec<(u64, Vec3, Vec3)> = (0..m.balls.len())
             .map(|i| (m.balls.id[i], m.balls.pos[i], m.balls.vel[i]))
@@ -576,17 +576,34 @@ fn renumbering_the_balls_changes_only_the_round_off() {
         v.sort_by_key(|e| e.0);
         v
     };
-    let (p, q) = (by_id(&plain), by_id(&one));
-    let (mut dx, mut dv) = (0.0 as Real, 0.0 as Real);
-    for (a, b) in p.iter().zip(&q) {
-        assert_eq!(a.0, b.0);
-        dx = dx.max((a.1 - b.1).norm());
-        dv = dv.max((a.2 - b.2).norm());
+    let mut ids = Vec::new();
+    for (name, sorted) in [("rows", &rows), ("morton", &morton)] {
+        let one = run(sorted, 1);
+        assert!(
+            state_bits(&one) == state_bits(&run(sorted, 2)),
+            "{name}: the renumbered run differs on 1 and 2 threads"
+        );
+        let moved = (0..one.balls.len())
+            .filter(|&i| one.balls.id[i] != plain.balls.id[i])
+            .count();
+        assert!(moved > 1000, "{name}: only {moved} balls renumbered");
+        let (p, q) = (by_id(&plain), by_id(&one));
+        let (mut dx, mut dv) = (0.0 as Real, 0.0 as Real);
+        for (a, b) in p.iter().zip(&q) {
+            assert_eq!(a.0, b.0);
+            dx = dx.max((a.1 - b.1).norm());
+            dv = dv.max((a.2 - b.2).norm());
+        }
+        eprintln!("{name}: largest difference: position {dx:e} m, velocity {dv:e} m/s");
+        assert!(
+            dx < 1e-12 && dv < 1e-9,
+            "{name}: position {dx:e} m, velocity {dv:e} m/s"
+        );
+        ids.push(one.balls.id.clone());
     }
-    eprintln!("largest difference: position {dx:e} m, velocity {dv:e} m/s");
     assert!(
-        dx < 1e-12 && dv < 1e-9,
-        "position {dx:e} m, velocity {dv:e} m/s"
+        ids[0] != ids[1],
+        "rows and the Z curve gave the same numbering"
     );
 }
 

@@ -57,9 +57,10 @@ gravity = [0.0, 0.0, -9.81]
 # the extents of two balls overlap within 2 x 0.1 mm, and the pairs are found again once a
 # ball has moved 0.1 mm: LIGGGHTS's neighbour skin of 0.2 mm, rebuilt at half the skin
 margin = 1e-4
-# renumber the balls along a Z curve every 1,000 steps (LAMMPS, on which LIGGGHTS is built,
-# sorts its atoms spatially every 1,000 steps by default)
+# renumber the balls every 1,000 steps, in rows of cells (LAMMPS, on which LIGGGHTS is built,
+# sorts its atoms by bins in rows every 1,000 steps by default)
 sort_every = 1000
+sort_order = "rows"
 
 [timestep]
 mode = "fixed"
@@ -132,45 +133,59 @@ for n in (1000, 10000, 50000):
             open("../../cases/bench/" + name, "w").write(case(n, model, True))
 
 
-# The renumbering of the balls (`[run] sort_every`) against the same scene in the generator's
-# order: the first 3,000 steps of the Hertz 1k scene (the balls land on the floor and on each
-# other), recorded every 100 steps, must agree to round-off.
-def twin(renumbered):
-    name, other = "settle_box_renumbered", "settle_box_generator_order"
-    if not renumbered:
-        name, other = other, name
+# The renumbering of the balls (`[run] sort_every`), in each of its two orders, against the
+# same scene in the generator's order: the first 3,000 steps of the Hertz 1k scene (the balls
+# land on the floor and on each other), recorded every 100 steps, must agree to round-off.
+GENERATOR_ORDER = "settle_box_generator_order"
+TWINS = {
+    # name: (order or None, how the balls are numbered)
+    "settle_box_renumbered": (
+        "rows",
+        "renumbered every 500 steps in rows of cells ([run] sort_every = 500, "
+        'sort_order = "rows", src/model/sort.rs)',
+    ),
+    "settle_box_renumbered_morton": (
+        "morton",
+        "renumbered every 500 steps along the Z curve ([run] sort_every = 500, "
+        'sort_order = "morton", src/model/sort.rs)',
+    ),
+    GENERATOR_ORDER: (None, "kept in the generator's order (no [run] sort_every)"),
+}
+
+
+def twin(name):
+    order, how = TWINS[name]
+    others = [GENERATOR_ORDER] if order else [t for t in TWINS if t != GENERATOR_ORDER]
     text = case(1000, "hertz", False)
     text = text.replace('name = "settle_box_hertz_1k"', f'name = "{name}"')
     start = text.index('description = """')
     end = text.index('"""', start + len('description = """')) + 3
-    if renumbered:
-        how = "renumbered along a Z curve every 500 steps ([run] sort_every = 500, src/model/sort.rs)"
-    else:
-        how = "kept in the generator's order (no [run] sort_every)"
+    against = " and ".join(f"{o}.toml" for o in others)
     description = (
         'description = """The first 3,000 steps of the settle-box scene (1,000 spheres, '
         "Hertz-Mindlin with history, six walls: the balls fall and land on the floor and on each "
         f"other), with the balls {how}. Renumbering changes only the order in which each ball's "
         "contact forces are summed, so the kinetic energy, the mean height and the contact count "
-        f'must be those of {other}.toml to round-off."""'
+        f'must be those of {against} to round-off."""'
     )
     text = text[:start] + description + text[end:]
     text = text.replace("steps = 20000", "steps = 3000")
     comment = text[text.index("# renumber the balls"):text.index("sort_every = 1000")]
     text = text.replace(comment, "")
-    text = text.replace("sort_every = 1000\n", "sort_every = 500\n" if renumbered else "")
+    numbering = f'sort_every = 500\nsort_order = "{order}"\n' if order else ""
+    text = text.replace('sort_every = 1000\nsort_order = "rows"\n', numbering)
     text = text.replace("every = 1000", "every = 100")
-    for series, tol in (("energy/kinetic", 1e-9), ("balls/mean_pos.z", 1e-12), ("contacts/balls", 0.0)):
-        text += f'''
+    for other in others:
+        for series, tol in (("energy/kinetic", 1e-9), ("balls/mean_pos.z", 1e-12), ("contacts/balls", 0.0)):
+            text += f'''
 [[check]]
 kind = "same_series"
 series = "{series}"
 case = "{other}.toml"
 tolerance = {tol!r}
 '''
-    return name, text
+    return text
 
 
-for renumbered in (True, False):
-    name, text = twin(renumbered)
-    open(f"../../cases/bench/{name}.toml", "w").write(text)
+for name in TWINS:
+    open(f"../../cases/bench/{name}.toml", "w").write(twin(name))

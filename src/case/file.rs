@@ -63,6 +63,8 @@ pub struct RunSection {
     /// rebuild of the broad phase; 0 or absent: never). A performance setting: results
     /// change by round-off only.
     pub sort_every: Option<u64>,
+    /// The order of the renumbering: "rows" (default) or "morton".
+    pub sort_order: Option<String>,
 }
 
 /// `[timestep]`.

@@ -19,7 +19,7 @@ use crate::law::{
 };
 use crate::math::{vec3, Real, Vec3};
 use crate::model::{
-    dof, BallSpec, ClumpSpec, MassSpec, Material, Model, PebbleSpec, Settings, WallSpec,
+    dof, BallSpec, ClumpSpec, MassSpec, Material, Model, PebbleSpec, Settings, SortOrder, WallSpec,
 };
 use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
 
@@ -620,6 +620,20 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     if model.sort_every > 0 {
         validate_sorting(&case, &model).map_err(|r| err("run.sort_every", r))?;
     }
+    if let Some(o) = &case.file.run.sort_order {
+        if SortOrder::parse(o).is_none() {
+            return Err(err(
+                "run.sort_order",
+                format!("unknown order \"{o}\" (expected \"rows\" or \"morton\")"),
+            ));
+        }
+        if model.sort_every == 0 {
+            return Err(err(
+                "run.sort_order",
+                "applies only when the balls are renumbered: set sort_every".into(),
+            ));
+        }
+    }
     Ok(case)
 }
 
@@ -706,6 +720,10 @@ impl Case {
             model.set_planar();
         }
         model.sort_every = self.file.run.sort_every.unwrap_or(0);
+        // (checked when the case was read)
+        model.sort_order = (self.file.run.sort_order.as_deref())
+            .and_then(SortOrder::parse)
+            .unwrap_or_default();
         for m in &self.materials {
             model.add_material(m.clone());
         }

@@ -11,5 +11,6 @@ mod wall;
 pub use balls::{dof, BallSpec, Balls};
 pub use clumps::{mass_properties, ClumpSpec, Clumps, MassSpec, PebbleSpec, NO_CLUMP, ROTATIONS};
 pub use material::Material;
+pub use sort::SortOrder;
 pub use state::{Model, ModelError, Phases, Settings};
 pub use wall::{side, Resolution, Wall, WallMotion, WallSpec};

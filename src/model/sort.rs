@@ -1,8 +1,20 @@
 //! Spatial renumbering of the balls (`[run] sort_every`, SPEC): the balls are put in the
-//! order of a space-filling curve (Morton's Z order over cells of one ball diameter), so
-//! that the two balls of a contact sit close together in every per-ball array and the force
-//! loop finds them in cache. The identifiers (`Balls::id`) move with the balls; contacts and
-//! ball-facet contacts are renumbered with them, keeping their state.
+//! order of their cells of one ball diameter, so that the two balls of a contact sit close
+//! together in every per-ball array and the force loop finds them in cache. Two orders
+//! (`[run] sort_order`, [`SortOrder`]): rows of cells (the default), or Morton's Z curve. The
+//! identifiers (`Balls::id`) move with the balls; contacts and ball-facet contacts are
+//! renumbered with them, keeping their state.
+//!
+//! What decides the speed is how long ago a contact's second ball was last touched when the
+//! force loop reaches it (the loop goes through the balls in index order): within the last
+//! megabyte or so of data, it is still in the core's cache. In rows of cells, a ball's
+//! neighbours lie at most one row of the two faster axes away: with the axis of most cells
+//! slowest, that is at most `n_mid n_fast` cells (for the 50,000-ball settle-box, 71 x 6
+//! cells, about 430 balls). The Z curve keeps most neighbours closer, but a neighbour across
+//! the boundary of a large block of the curve lies up to half the scene away (measured on
+//! that scene, one thread, side by side: the ball-ball phase took 57 s in rows against 76-82 s
+//! on the Z curve with Hooke's model, 71 s against 95-98 s with Hertz's; at 10,000 balls 2-5 %
+//! less).
 //!
 //! Only the order of the sums changes (each ball sums its contacts in list order, and the
 //! list order follows the numbering), so a sorted run differs from an unsorted one by
@@ -79,30 +91,79 @@ impl Scratch {
     }
 }
 
-/// The order of the balls along the Z curve into `order`: `order[i]` is the ball that goes
-/// to index `i` (cells of one largest diameter from the balls' lowest corner; ties, i.e.
-/// balls of one cell, keep their present order); `order` is overwritten. The indices are
-/// sorted by (key, index) with the key computed at each comparison: no array of keys (16
-/// bytes per ball with their indices), for about 15 key computations per ball every thousand
-/// cycles.
-fn z_order(balls: &Balls, order: &mut Vec<u32>) {
+/// The order the balls are renumbered in (`[run] sort_order`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SortOrder {
+    /// Rows of cells (`"rows"`, the default): by cell, the axis with the most cells slowest
+    /// and the one with the fewest fastest (ties: x before y before z). LAMMPS sorts its atoms
+    /// by bins in rows too, with z always slowest.
+    #[default]
+    Rows,
+    /// Morton's Z curve over the cells (`"morton"`): the bits of the three cell indices
+    /// interleaved, z highest. The order before round 12 of #8.
+    Morton,
+}
+
+impl SortOrder {
+    /// The order named `name` in a case file, if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "rows" => Some(Self::Rows),
+            "morton" => Some(Self::Morton),
+            _ => None,
+        }
+    }
+}
+
+/// The order of the balls into `order` (`order[i]` is the ball that goes to index `i`): by
+/// cell of one largest diameter from the balls' lowest corner, the cells in the order
+/// `how` (ties, i.e. balls of one cell, keep their present order); `order` is overwritten.
+/// The indices are sorted by (key, index) with the key computed at each comparison: no array
+/// of keys (16 bytes per ball with their indices), for about 15 key computations per ball
+/// every thousand cycles.
+fn spatial_order(balls: &Balls, how: SortOrder, order: &mut Vec<u32>) {
+    use crate::math::Vec3;
     let n = balls.len();
     let r_max = balls.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
-    let lo = balls
-        .pos
-        .iter()
-        .fold(crate::math::Vec3::repeat(Real::INFINITY), |m, p| m.inf(p));
+    let (lo, hi) = (balls.pos.iter()).fold(
+        (
+            Vec3::repeat(Real::INFINITY),
+            Vec3::repeat(Real::NEG_INFINITY),
+        ),
+        |(lo, hi), p| (lo.inf(p), hi.sup(p)),
+    );
     let cell = 2.0 * r_max;
     let limit = ((1u64 << 21) - 1) as Real;
     // (a NaN coordinate goes to cell 0: the blow-up check names it)
     let q = |x: Real, lo: Real| ((x - lo) / cell).floor().clamp(0.0, limit) as u64;
+    let cells = |p: &Vec3| [q(p.x, lo.x), q(p.y, lo.y), q(p.z, lo.z)];
+    let axes = row_axes(cells(&hi));
     let key = |i: u32| {
-        let p = &balls.pos[i as usize];
-        (morton(q(p.x, lo.x), q(p.y, lo.y), q(p.z, lo.z)), i)
+        let c = cells(&balls.pos[i as usize]);
+        let k = match how {
+            SortOrder::Rows => row_key(c, axes),
+            SortOrder::Morton => morton(c[0], c[1], c[2]),
+        };
+        (k, i)
     };
     order.clear();
     order.extend(0..n as u32);
     order.sort_unstable_by_key(|&i| key(i));
+}
+
+/// The axes from slowest to fastest for rows of cells whose last cell is `last` (the
+/// indices of the highest corner's cell): most cells first, ties in the order x, y, z.
+fn row_axes(last: [u64; 3]) -> [usize; 3] {
+    let mut axes = [0, 1, 2];
+    // (stable: equal extents keep x before y before z)
+    axes.sort_by_key(|&k| std::cmp::Reverse(last[k]));
+    axes
+}
+
+/// The key of cell `c` in rows: its index along `axes[0]` in the highest bits, then
+/// `axes[1]`, then `axes[2]` (21 bits each).
+fn row_key(c: [u64; 3], axes: [usize; 3]) -> u64 {
+    c[axes[0]] << 42 | c[axes[1]] << 21 | c[axes[2]]
 }
 
 impl Model {
@@ -113,7 +174,7 @@ impl Model {
         !self.planar && self.clumps.is_empty() && self.laws.iter().all(|l| l.frame_free())
     }
 
-    /// Puts the balls in Z order ([`z_order`]) and renumbers the contacts with them (see the
+    /// Puts the balls in the order [`Model::sort_order`] ([`spatial_order`]) and renumbers the contacts with them (see the
     /// module documentation). The caller rebuilds the broad phase next.
     pub(crate) fn sort_balls(&mut self) {
         debug_assert!(self.can_sort_balls());
@@ -122,7 +183,7 @@ impl Model {
             new_of,
             done,
         } = &mut self.sort_scratch;
-        z_order(&self.balls, order);
+        spatial_order(&self.balls, self.sort_order, order);
         new_of.clear();
         new_of.resize(order.len(), 0);
         for (i, &k) in order.iter().enumerate() {
@@ -136,8 +197,108 @@ impl Model {
 
 #[cfg(test)]
 mod tests {
-    use super::{morton, permute_in_place};
+    use super::{morton, permute_in_place, spatial_order, SortOrder};
     use crate::case::generate::SplitMix64;
+    use crate::model::{BallSpec, Balls};
+
+    /// Balls of radius 0.5 (cells of 1) at the centres of an `n[0] x n[1] x n[2]` block of
+    /// cells, each but the corner cell's moved by up to +0.4 in each coordinate, listed in a
+    /// random order; returns them and the cell of each. (The corner ball then is the balls'
+    /// lowest corner, and each ball lies in its cell counted from there.)
+    fn shuffled_block(n: [u64; 3], seed: u64) -> (Balls, Vec<[u64; 3]>) {
+        let mut rng = SplitMix64::new(seed);
+        let mut cells: Vec<[u64; 3]> = (0..n[0])
+            .flat_map(|i| (0..n[1]).flat_map(move |j| (0..n[2]).map(move |k| [i, j, k])))
+            .collect();
+        for i in (1..cells.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            cells.swap(i, j);
+        }
+        let mut balls = Balls::default();
+        for (id, c) in cells.iter().enumerate() {
+            let mut jitter = || 0.4 * ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
+            let p = c.map(|k| k as f64 + 0.5);
+            let p = if c.iter().all(|&k| k == 0) {
+                p
+            } else {
+                [p[0] + jitter(), p[1] + jitter(), p[2] + jitter()]
+            };
+            balls.push(&BallSpec::at_rest(id as u64, p, 0.5, 0), 1000.0);
+        }
+        (balls, cells)
+    }
+
+    /// Rows of cells, derived by hand: with one ball per cell of an `a x b x c` block whose
+    /// axes, from most cells to fewest, are `s`, `m`, `f`, the ball of cell `(c_s, c_m, c_f)`
+    /// goes to index `(c_s n_m + c_m) n_f + c_f`; so face neighbours lie at most `n_m n_f`
+    /// apart. The Z curve's largest gap on the same blocks is several times that (the reason
+    /// rows are the default).
+    #[test]
+    fn rows_put_each_cell_at_its_row_major_index() {
+        // (x most cells; then z most; then a tie of x and y, which x wins)
+        for (n, axes) in [
+            ([12, 7, 3], [0, 1, 2]),
+            ([3, 5, 9], [2, 1, 0]),
+            ([6, 6, 2], [0, 1, 2]),
+        ] {
+            let (balls, cells) = shuffled_block(n, 5);
+            let mut order = Vec::new();
+            spatial_order(&balls, SortOrder::Rows, &mut order);
+            let [s, m, f] = axes;
+            let index = |c: [u64; 3]| ((c[s] * n[m] + c[m]) * n[f] + c[f]) as usize;
+            for (i, &k) in order.iter().enumerate() {
+                assert_eq!(
+                    index(cells[k as usize]),
+                    i,
+                    "block {n:?}, cell {:?}",
+                    cells[k as usize]
+                );
+            }
+            // the largest index gap between face neighbours, for an order
+            let gap = |order: &[u32]| {
+                let mut at = vec![0usize; order.len()];
+                for (i, &k) in order.iter().enumerate() {
+                    at[index(cells[k as usize])] = i;
+                }
+                let mut widest = 0;
+                for c in &cells {
+                    for axis in 0..3 {
+                        let mut d = *c;
+                        d[axis] += 1;
+                        if d[axis] < n[axis] {
+                            widest = widest.max(at[index(*c)].abs_diff(at[index(d)]));
+                        }
+                    }
+                }
+                widest
+            };
+            assert_eq!(gap(&order), (n[m] * n[f]) as usize, "block {n:?}");
+            let mut z = Vec::new();
+            spatial_order(&balls, SortOrder::Morton, &mut z);
+            assert!(
+                gap(&z) > 2 * gap(&order),
+                "block {n:?}: Z curve gap {} against {} in rows",
+                gap(&z),
+                gap(&order)
+            );
+        }
+    }
+
+    /// The Z curve over the same blocks: the ball of cell `c` goes to the rank of
+    /// `morton(c)` among the block's keys (ranks counted here by sorting the cells' keys).
+    #[test]
+    fn morton_order_follows_the_interleaved_keys() {
+        let n = [5, 4, 3];
+        let (balls, cells) = shuffled_block(n, 9);
+        let mut keys: Vec<u64> = cells.iter().map(|c| morton(c[0], c[1], c[2])).collect();
+        keys.sort_unstable();
+        let mut order = Vec::new();
+        spatial_order(&balls, SortOrder::Morton, &mut order);
+        for (i, &k) in order.iter().enumerate() {
+            let c = cells[k as usize];
+            assert_eq!(keys[i], morton(c[0], c[1], c[2]), "index {i}, cell {c:?}");
+        }
+    }
 
     /// The in-place permutation gives what a second array built from the definition gives
     /// (`new[i] = old[order[i]]`), for random permutations of many lengths (fixed points,

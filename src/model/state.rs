@@ -191,6 +191,8 @@ pub struct Model {
     /// phase at least this many cycles after the last renumbering (0: never; `[run]
     /// sort_every`, `Model::sort_balls`, src/model/sort.rs). Ignored when [`Model::can_sort_balls`] is false.
     pub sort_every: u64,
+    /// The order of a renumbering (`[run] sort_order`; rows of cells unless set).
+    pub sort_order: super::SortOrder,
     /// The cycle of the last renumbering.
     pub(crate) last_sort: Option<u64>,
     /// The renumbering's work arrays, kept from one renumbering to the next (made once:
@@ -240,6 +242,7 @@ impl Model {
             interpenetrating: false,
             planar: false,
             sort_every: 0,
+            sort_order: Default::default(),
             last_sort: None,
             sort_scratch: Default::default(),
         }
