@@ -63,12 +63,21 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
 /// [`crate::detect`]), also tells whether a ball now lies more than the margin from its
 /// reference position: the broad phase's test, made while the positions are at hand (no
 /// second pass over them). Returns (all finite, one moved more than the margin).
+///
+/// With `ranges` (the first ball of each range and the end, as the force pass's
+/// [`crate::contact::Partition`] cuts them), range `r` goes to part `r` of
+/// [`crate::par::run_parts`]: range 0 on the calling thread, and with two threads range 1
+/// always on the other one, the thread that computed those balls' forces and will read
+/// their positions next. A ball's lines then stay in the cache of one core; with rayon's
+/// split they went to whichever thread took the block, and came back for the force pass
+/// (twelfth round of #8).
 pub fn step(
     balls: &mut Balls,
     gravity: &Vec3,
     dt_prev: Real,
     dt: Real,
     reference: Option<(&[Vec3], Real)>,
+    ranges: Option<&[usize]>,
 ) -> (bool, bool) {
     use rayon::prelude::*;
     let kick = 0.5 * (dt_prev + dt);
@@ -88,9 +97,8 @@ pub fn step(
         limit2: reference.map_or(0.0, |(_, m)| m * m),
     };
     let (pos, vel, spin) = (&mut balls.pos, &mut balls.vel, &mut balls.spin);
-    // a block of balls from `first` on
-    let block = |(b, (p, (v, w))): (usize, Block)| {
-        let first = b * BLOCK;
+    // the balls from `first` on
+    let run = |first: usize, (p, (v, w)): Block| {
         let (mut finite, mut moved) = (true, false);
         for (s, ((p, v), w)) in (p.chunks_mut(LANES).zip(v.chunks_mut(LANES)))
             .zip(w.chunks_mut(LANES))
@@ -107,8 +115,18 @@ pub fn step(
         }
         (finite, moved)
     };
+    let block = |(b, blk): (usize, Block)| run(b * BLOCK, blk);
     let both = |x: (bool, bool), y: (bool, bool)| (x.0 & y.0, x.1 | y.1);
-    if pos.len() >= PARALLEL_BALLS {
+    if let Some(bounds) = ranges.filter(|b| b.len() > 2 && b.last() == Some(&pos.len())) {
+        use crate::cycle::split;
+        let parts: Vec<(usize, Block)> = (split(pos, bounds).into_iter())
+            .zip(split(vel, bounds).into_iter().zip(split(spin, bounds)))
+            .enumerate()
+            .map(|(r, x)| (bounds[r], x))
+            .collect();
+        (crate::par::run_parts(parts, |_, (first, blk)| run(first, blk)).into_iter())
+            .fold((true, false), both)
+    } else if pos.len() >= PARALLEL_BALLS {
         let (p, (v, w)) = (
             pos.par_chunks_mut(BLOCK),
             (vel.par_chunks_mut(BLOCK), spin.par_chunks_mut(BLOCK)),

@@ -1,6 +1,8 @@
 //! Fork-join over a few large parts (one per thread), for the force pass of the frame-free
-//! loop ([`crate::model::Model::cycle`]; the law of motion, whose parts end together, keeps
-//! rayon's split).
+//! loop ([`crate::model::Model::cycle`]) and the law of motion that follows its ranges
+//! ([`crate::motion::step`]): part `r` of both is the same range of balls, and with two
+//! threads range 0 runs on the caller and range 1 on the other thread, so each range's
+//! lines stay in one core's cache from one region to the next.
 //!
 //! A step on 10,000 balls and two threads takes about 400 µs, with two joins. When the calling
 //! thread finishes its part first and waits for the other in rayon's join, it yields for a

@@ -94,7 +94,9 @@ fn no_touching_pair_is_missed_between_rebuilds() {
 /// and the drift written out here) for 75 balls (two full batches and a short one) with random
 /// forces, moments, radii, velocities, applied forces and fixed DOFs, and a varying timestep.
 /// Fails on any change of rounding (a reciprocal instead of a division, another order of the
-/// force sum) or a lane mix-up.
+/// force sum) or a lane mix-up. The same bits with the balls cut into ranges run as parts on
+/// two threads (as the force pass cuts them), including cuts inside a batch: fails when a
+/// range reads another range's forces.
 #[test]
 fn the_lane_law_of_motion_gives_the_one_ball_bits() {
     use ballast::motion::{acceleration, angular_acceleration, step};
@@ -133,7 +135,7 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
     let (dt_prev, dt) = (0.7e-5, 1.1e-5);
     // the broad phase's positions of a last build, near the current ones
     let reference: Vec<Vec3> = (0..n).map(|i| before.pos[i] + v3(4e-5)).collect();
-    let (finite, moved) = step(&mut m.balls, &gravity, dt_prev, dt, None);
+    let (finite, moved) = step(&mut m.balls, &gravity, dt_prev, dt, None, None);
     assert!(finite && !moved, "no reference, nothing moved");
     let kick = 0.5 * (dt_prev + dt);
     let bits = |v: &Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
@@ -152,15 +154,45 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
         .map(|i| (m.balls.pos[i] - reference[i]).norm())
         .fold(0.0, Real::max);
     let after = m.balls.clone();
+    // and the same again with the balls cut into ranges, each a part of its own on a pool of
+    // two threads (the force pass's cut, followed by the law of motion), the cuts off the
+    // 32-ball batches; a cut that does not end at the last ball is ignored
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     for (margin, expected) in [
         (farthest * (1.0 + 1e-9), false),
         (farthest * (1.0 - 1e-9), true),
     ] {
-        let mut b = before.clone();
-        let (finite, moved) = step(&mut b, &gravity, dt_prev, dt, Some((&reference, margin)));
-        assert!(finite);
-        assert_eq!(moved, expected, "margin {margin:e}, farthest {farthest:e}");
-        assert_eq!(b.pos, after.pos);
+        for ranges in [
+            None,
+            Some(&[0, 31, n][..]),
+            Some(&[0, 40, 41, n][..]),
+            Some(&[0, 9][..]),
+        ] {
+            let mut b = before.clone();
+            let (finite, moved) = pool.install(|| {
+                step(
+                    &mut b,
+                    &gravity,
+                    dt_prev,
+                    dt,
+                    Some((&reference, margin)),
+                    ranges,
+                )
+            });
+            assert!(finite);
+            assert_eq!(
+                moved, expected,
+                "margin {margin:e}, farthest {farthest:e}, {ranges:?}"
+            );
+            assert_eq!(
+                (b.pos, b.vel, b.spin),
+                (after.pos.clone(), after.vel.clone(), after.spin.clone()),
+                "{ranges:?}"
+            );
+        }
     }
 }
 
