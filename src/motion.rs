@@ -91,6 +91,7 @@ pub fn step(
         fixed: &balls.fixed,
         clump: &balls.clump,
         gravity,
+        gravity3: std::array::from_fn(|j| gravity[j % 3]),
         kick,
         dt,
         reference: reference.map(|(r, _)| r),
@@ -169,6 +170,8 @@ struct Source<'a> {
     fixed: &'a [u8],
     clump: &'a [u32],
     gravity: &'a Vec3,
+    /// The gravity's components repeated ball after ball, `[g_x, g_y, g_z, g_x, ...]`.
+    gravity3: [Real; 3 * LANES],
     kick: Real,
     dt: Real,
     /// The broad phase's reference positions, if the displacement is to be checked.
@@ -212,6 +215,9 @@ impl Source<'_> {
             None => (&NO_REFERENCE, Real::INFINITY),
         };
         let q = &q[..3 * n];
+        if let Some((mass, m, inertia)) = uniform(mass, m, inertia, fixed, clump) {
+            return self.uniform_lanes([mass, m, inertia], (p, v, w), (f, mo, applied), q, limit2);
+        }
         let mut ok: Lanes = [0.0; LANES];
         let mut far = [false; LANES];
         for l in 0..n.min(LANES) {
@@ -243,4 +249,71 @@ impl Source<'_> {
         let moved = far.iter().any(|&x| x);
         (finite, moved)
     }
+
+    /// [`Source::lanes`] for a batch of free balls outside clumps that share one mass,
+    /// inertial mass and inertia (`[mass, m, inertia]`; a monodisperse packing, or a batch of
+    /// one size in a polydisperse one): the same operations on every coordinate (the
+    /// products `g_k m` and the divisions by `m` and `I` are those of the general loop, with
+    /// the same operands), written as one loop over the batch's `3 n` coordinates with no
+    /// per-ball factor to spread over three coordinates, so that it becomes vector
+    /// instructions four or eight coordinates wide (the general loop goes two and one at a
+    /// time: its divisions were most of its cost). Same bits as the general loop (tested).
+    #[inline]
+    fn uniform_lanes(
+        &self,
+        [mass, m, inertia]: [Real; 3],
+        (p, v, w): (&mut [Real], &mut [Real], &mut [Real]),
+        (f, mo, applied): (&[Real], &[Real], &[Real]),
+        q: &[Real],
+        limit2: Real,
+    ) -> (bool, bool) {
+        let n3 = p.len();
+        let (v, w, f, mo, applied, q) = (
+            &mut v[..n3],
+            &mut w[..n3],
+            &f[..n3],
+            &mo[..n3],
+            &applied[..n3],
+            &q[..n3],
+        );
+        let g = &self.gravity3[..n3];
+        let mut sum: [Real; 3 * LANES] = [0.0; 3 * LANES];
+        let mut d2: [Real; 3 * LANES] = [0.0; 3 * LANES];
+        let (sum, d2) = (&mut sum[..n3], &mut d2[..n3]);
+        for j in 0..n3 {
+            let total = (f[j] + g[j] * mass) + applied[j];
+            let u = v[j] + (total / m) * self.kick;
+            let s = w[j] + (mo[j] / inertia) * self.kick;
+            let x = p[j] + u * self.dt;
+            v[j] = u;
+            w[j] = s;
+            p[j] = x;
+            sum[j] = x + u + s;
+            let d = x - q[j];
+            d2[j] = d * d;
+        }
+        // |x - x_ref|^2 of each ball, summed as the broad phase sums it (0 + d_x^2 is d_x^2)
+        let moved = (0..n3 / 3).any(|l| (d2[3 * l] + d2[3 * l + 1]) + d2[3 * l + 2] > limit2);
+        (sum.iter().fold(true, |a, x| a & x.is_finite()), moved)
+    }
+}
+
+/// The shared mass, inertial mass and inertia of a batch of balls, when they all have the
+/// same (bit for bit), no fixed DOF, and belong to no clump.
+#[inline]
+fn uniform(
+    mass: &[Real],
+    m: &[Real],
+    inertia: &[Real],
+    fixed: &[u8],
+    clump: &[u32],
+) -> Option<(Real, Real, Real)> {
+    let (&m0, &i0, &mass0) = (m.first()?, inertia.first()?, mass.first()?);
+    let same = |x: &[Real], x0: Real| {
+        x.iter()
+            .fold(true, |a, y| a & (y.to_bits() == x0.to_bits()))
+    };
+    let free = fixed.iter().fold(0, |a, &x| a | x) == 0
+        && clump.iter().all(|&c| c == crate::model::NO_CLUMP);
+    (free && same(m, m0) && same(inertia, i0) && same(mass, mass0)).then_some((mass0, m0, i0))
 }

@@ -92,9 +92,11 @@ fn no_touching_pair_is_missed_between_rebuilds() {
 /// The law of motion, which steps 32 balls at a time in one branch-free loop over their
 /// coordinates, gives the bits of the one-ball formulas (`motion::acceleration`, `motion::angular_acceleration`, then the kick
 /// and the drift written out here) for 75 balls (two full batches and a short one) with random
-/// forces, moments, radii, velocities, applied forces and fixed DOFs, and a varying timestep.
-/// Fails on any change of rounding (a reciprocal instead of a division, another order of the
-/// force sum) or a lane mix-up. The same bits with the balls cut into ranges run as parts on
+/// forces, moments, velocities, applied forces and a varying timestep; random radii and fixed
+/// DOFs except in the second batch, whose balls share one radius and are free (the loop for
+/// a batch of equal balls), and whose ball 45 is the one farthest from its reference
+/// position. Fails on any change of rounding (a reciprocal instead of a division, another
+/// order of the force sum) or a lane mix-up, in either loop. The same bits with the balls cut into ranges run as parts on
 /// two threads (as the force pass cuts them), including cuts inside a batch: fails when a
 /// range reads another range's forces.
 #[test]
@@ -113,14 +115,22 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
     let n = 75;
     for i in 0..n {
         let mut b = BallSpec::at_rest(i as u64 + 1, [0.01 * i as Real, 0.0, 0.0], 0.001, glass);
+        let equal = (32..64).contains(&i);
         b.radius = 0.001 * (1.0 + v3(1.0).x.abs() * 4.0);
         b.vel = v3(2.0);
         b.spin = v3(50.0);
+        if equal {
+            // (velocities well below a step's change, so that a change of its rounding shows
+            // in the sum)
+            b.radius = 0.0013;
+            b.vel *= 1e-6;
+        }
         if i % 3 == 0 {
             b.applied_force = v3(1e-3);
         }
         // every kind of fixed DOF: none, some translations, all, some rotations
         b.fixed = match i % 5 {
+            _ if equal => 0,
             0 => (v3(1.0).x.abs() * 64.0) as u8 & 0x3f,
             1 => dof::TRANSLATION,
             _ => 0,
@@ -134,7 +144,8 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
     let before = m.balls.clone();
     let (dt_prev, dt) = (0.7e-5, 1.1e-5);
     // the broad phase's positions of a last build, near the current ones
-    let reference: Vec<Vec3> = (0..n).map(|i| before.pos[i] + v3(4e-5)).collect();
+    let mut reference: Vec<Vec3> = (0..n).map(|i| before.pos[i] + v3(4e-5)).collect();
+    reference[45].x += 1e-4;
     let (finite, moved) = step(&mut m.balls, &gravity, dt_prev, dt, None, None);
     assert!(finite && !moved, "no reference, nothing moved");
     let kick = 0.5 * (dt_prev + dt);
@@ -150,9 +161,9 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
     // the displacement test made during the step: true exactly when some ball ends farther
     // than the margin from its reference position (the largest such distance, computed here
     // after the step, just above and just below the margin); the same positions either way
-    let farthest = (0..n)
-        .map(|i| (m.balls.pos[i] - reference[i]).norm())
-        .fold(0.0, Real::max);
+    let distance = |i: usize| (m.balls.pos[i] - reference[i]).norm();
+    let farthest = (0..n).map(distance).fold(0.0, Real::max);
+    assert_eq!(farthest, distance(45));
     let after = m.balls.clone();
     // and the same again with the balls cut into ranges, each a part of its own on a pool of
     // two threads (the force pass's cut, followed by the law of motion), the cuts off the
