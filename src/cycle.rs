@@ -202,10 +202,6 @@ impl Model {
     /// result is the same for any number of threads.
     pub fn force_displacement(&mut self, dt: f64) {
         let t = self.clock();
-        for w in &mut self.walls {
-            w.force = Default::default();
-            w.moment = Default::default();
-        }
         let t = if !self.planar && self.laws.iter().all(|l| l.frame_free()) {
             // forces and their sums into the balls in one loop (the ball-ball contacts, then
             // the ball-wall interactions of the same balls): no gather
@@ -225,7 +221,6 @@ impl Model {
             self.wall_forces(dt);
             t
         };
-        self.wall_totals();
         if !self.clumps.is_empty() {
             self.clumps.gather(&self.balls);
         }
@@ -499,20 +494,19 @@ impl Model {
         add_resultants(&fc.interactions, &mut balls.force, &mut balls.moment, 0);
     }
 
-    /// The resultant force and moment on each wall (about its pivot) from its contacts, in
-    /// contact order (after [`Model::wall_forces`] or [`Model::history_forces`]).
-    fn wall_totals(&mut self) {
-        let fc = &self.facet_contacts;
-        for it in &fc.interactions {
-            let wall = &mut self.walls[it.wall as usize];
-            for c in fc.list[it.start as usize..it.end as usize]
-                .iter()
-                .filter(|c| c.active)
-            {
-                wall.force -= c.force;
-                wall.moment -= (c.point - wall.pivot).cross(&c.force);
-            }
+    /// The resultant contact force and moment on wall `w` (about its pivot), N and N m: the
+    /// opposites of its active contacts' forces on the balls and their moments, summed in
+    /// contact order. Computed when asked (the series `wall/<name>/force` and `moment`), not
+    /// every cycle: nothing in the cycle reads them (a wall's motion is prescribed), and the
+    /// pass over every ball-facet contact took about 20 µs per cycle at 10,000 balls.
+    pub fn wall_resultant(&self, w: usize) -> (Vec3, Vec3) {
+        let pivot = self.walls[w].pivot;
+        let (mut force, mut moment) = (Vec3::zeros(), Vec3::zeros());
+        for c in (self.facet_contacts.list.iter()).filter(|c| c.active && c.wall as usize == w) {
+            force -= c.force;
+            moment -= (c.point - pivot).cross(&c.force);
         }
+        (force, moment)
     }
 
     fn check_finite(&self) -> Result<(), ModelError> {

@@ -90,10 +90,6 @@ pub struct Wall {
     pub resolution: Resolution,
     /// Theta of the full mode, rad.
     pub cutoff_angle: Real,
-    /// Total contact force on the wall, N.
-    pub force: Vec3,
-    /// Total contact moment on the wall about the pivot, N m.
-    pub moment: Vec3,
     /// Vertices relative to the pivot at the start (rigid motion: the current vertices are
     /// `pivot + rotation * rest`, so the rotation accumulates no drift).
     rest: Vec<Vec3>,
@@ -127,8 +123,6 @@ impl Wall {
             rotation: Quat::identity(),
             resolution: spec.resolution,
             cutoff_angle: spec.cutoff_angle,
-            force: Vec3::zeros(),
-            moment: Vec3::zeros(),
             rest,
             travel: 0.0,
             moving,

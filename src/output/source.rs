@@ -378,11 +378,10 @@ impl Source {
                 out.extend_from_slice(v.as_slice());
             }
             Source::Wall(w, q) => {
-                let wall = &model.walls[w];
                 let v = match q {
-                    WallQuantity::Force => wall.force,
-                    WallQuantity::Moment => wall.moment,
-                    WallQuantity::Rotation => wall.rotation.scaled_axis(),
+                    WallQuantity::Force => model.wall_resultant(w).0,
+                    WallQuantity::Moment => model.wall_resultant(w).1,
+                    WallQuantity::Rotation => model.walls[w].rotation.scaled_axis(),
                 };
                 out.extend_from_slice(v.as_slice());
             }
