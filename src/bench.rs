@@ -50,6 +50,10 @@ pub struct BenchRun {
     pub rebuilds: u64,
     /// Wall time per phase of the cycle, s.
     pub phases: Phases,
+    /// The processor the run was on ([`machine`]; empty in results written before it was
+    /// recorded).
+    #[serde(default)]
+    pub machine: String,
 }
 
 /// LIGGGHTS 3.8.0 on this machine size (benches/peers/RESULTS.md, measured 2026-11-21):
@@ -75,6 +79,50 @@ pub fn peak_rss_kib() -> u64 {
                 .and_then(|v| v.parse().ok())
         })
         .unwrap_or(0)
+}
+
+/// The processor of this machine, as `/proc/cpuinfo` gives it (Linux; "unknown" elsewhere):
+/// model name, family and model numbers, the widest vector extension (the contact and
+/// motion loops are compiled for it, `.cargo/config.toml`) and the number of CPUs. Benches
+/// made on different processors do not compare (the machine behind this project's 2 cores
+/// was an AVX-512 EPYC when RESULTS.md was measured, and an AVX2 one in later sessions).
+pub fn machine() -> String {
+    let Ok(text) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return "unknown".into();
+    };
+    describe_cpu(&text)
+}
+
+/// [`machine`] from the text of `/proc/cpuinfo`.
+pub fn describe_cpu(cpuinfo: &str) -> String {
+    let field = |name: &str| {
+        cpuinfo.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            (k.trim() == name).then(|| v.trim().to_string())
+        })
+    };
+    let cpus = cpuinfo
+        .lines()
+        .filter(|l| l.split(':').next().map(str::trim) == Some("processor"))
+        .count();
+    let flags = field("flags").unwrap_or_default();
+    let has = |f: &str| flags.split_whitespace().any(|x| x == f);
+    let vector = if has("avx512f") {
+        "AVX-512"
+    } else if has("avx2") {
+        "AVX2, no AVX-512"
+    } else if has("avx") {
+        "AVX"
+    } else {
+        "SSE"
+    };
+    format!(
+        "{}, family {} model {}, {vector}, {cpus} CPU{}",
+        field("model name").unwrap_or_else(|| "unknown processor".into()),
+        field("cpu family").unwrap_or_else(|| "?".into()),
+        field("model").unwrap_or_else(|| "?".into()),
+        if cpus == 1 { "" } else { "s" },
+    )
 }
 
 /// CPU time of this process so far (user + system), s; 0 where unavailable.
@@ -160,6 +208,35 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
             facet_candidates: model.facet_contacts.list.len(),
             rebuilds: model.broad_phase.builds - builds0,
             phases: model.phases.unwrap_or_default(),
+            machine: machine(),
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe_cpu;
+
+    /// The description names the processor, its family and model numbers, the widest vector
+    /// extension among its flags, and counts the processors (two lines of this machine's
+    /// /proc/cpuinfo, trimmed, and an AVX-512 variant).
+    #[test]
+    fn the_cpu_description_reads_cpuinfo() {
+        let one = "processor\t: {k}\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n\
+                   model name\t: AMD EPYC\nflags\t\t: fpu sse2 avx avx2 fma\n\n";
+        let text = one.replace("{k}", "0") + &one.replace("{k}", "1");
+        assert_eq!(
+            describe_cpu(&text),
+            "AMD EPYC, family 25 model 1, AVX2, no AVX-512, 2 CPUs"
+        );
+        let wide = one.replace("{k}", "0").replace("avx2", "avx2 avx512f");
+        assert_eq!(
+            describe_cpu(&wide),
+            "AMD EPYC, family 25 model 1, AVX-512, 1 CPU"
+        );
+        assert_eq!(
+            describe_cpu(""),
+            "unknown processor, family ? model ?, SSE, 0 CPUs"
+        );
+    }
 }
