@@ -1,7 +1,7 @@
 //! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
 //! force-displacement.
 
-use crate::contact::{associative, ball_ball, ball_facet, full, Contact};
+use crate::contact::{associative, ball_ball, ball_facet, full, lanes, Contact};
 use crate::math::Vec3;
 use crate::model::{Model, ModelError, Resolution};
 use rayon::prelude::*;
@@ -610,12 +610,14 @@ fn wall_group(
 ) -> full::FullStats {
     let base = its.first().map_or(0, |it| it.start as usize);
     let mut stats = full::FullStats::default();
+    // (the active contacts of a block, for the lanes)
+    let mut active: Vec<u32> = Vec::new();
     for block in its.chunks_mut(WALL_BLOCK) {
         let (Some(first), Some(last)) = (block.first(), block.last()) else {
             continue;
         };
         let contacts = first.start as usize - base..last.end as usize - base;
-        for c in &mut list[contacts] {
+        for c in &mut list[contacts.clone()] {
             ball_facet::update_geometry(c, balls, &walls[c.wall as usize]);
         }
         for it in block.iter_mut() {
@@ -637,6 +639,23 @@ fn wall_group(
                 stats = stats.plus(&full::resolve(run, frames, &input));
             }
         }
+        let keeps_frames = !frames.is_empty();
+        if !keeps_frames {
+            // no contact model keeps a frame: the active contacts of the history models go
+            // through the lanes, eight at a time; the others as below
+            let block_contacts = &mut list[contacts];
+            active.clear();
+            for (k, c) in block_contacts.iter_mut().enumerate() {
+                let law = &laws[c.law as usize];
+                if c.active && law.frame_free() {
+                    active.push(k as u32);
+                } else {
+                    let wall = &walls[c.wall as usize];
+                    ball_facet::update_force(c, None, balls, wall, law, dt, flags);
+                }
+            }
+            lanes::update_facet_history(block_contacts, &active, balls, walls, laws, dt);
+        }
         for it in block.iter_mut() {
             let i = it.ball as usize;
             let wall = &walls[it.wall as usize];
@@ -646,8 +665,10 @@ fn wall_group(
             it.force = Default::default();
             it.moment = Default::default();
             for c in &mut list[range] {
-                let law = &laws[c.law as usize];
-                ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
+                if keeps_frames {
+                    let law = &laws[c.law as usize];
+                    ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
+                }
                 if c.active {
                     it.active += 1;
                     it.force += c.force;

@@ -157,6 +157,144 @@ fn a_dragged_ball_sticks_then_slides_at_the_coulomb_limit() {
     }
 }
 
+/// The wall lanes (`contact::lanes::update_facet_history`, eight ball-facet contacts at a
+/// time) against the one-contact path (`ball_facet::update_force`), bit for bit, on 203
+/// random active contacts (not a multiple of the lane count): both models mixed in a batch
+/// and batches of one model, contacts in their first active cycle (no history) and old ones
+/// with sticking and sliding shear, a still wall, a translating and spinning one and a
+/// deformable one (the wall's velocity at the contact point), a ball of fixed position (no
+/// contact mass). Compares the force, the normal force and the state; fails with the wall's
+/// velocity left out, with another order of the velocity sum or of the normal force's dot
+/// product, or with a contact's history kept in its first active cycle (checked).
+#[test]
+fn the_facet_lanes_give_the_one_contact_bits() {
+    use ballast::case::generate::SplitMix64;
+    use ballast::contact::{ball_facet, lanes, FacetContact};
+    use ballast::model::{Balls, WallMotion};
+    let laws = [
+        ContactModel::HertzHistory(HertzHistory::new(
+            HertzPair::of(5e6, 0.3, 5e6, 0.3),
+            0.5,
+            0.5,
+        )),
+        ContactModel::HookeHistory(HookeHistory {
+            kn: 500.0,
+            kt: 500.0 * 2.0 / 7.0,
+            gamma_n: 0.022,
+            gamma_t: 0.0063,
+            friction: 0.3,
+        }),
+    ];
+    let mut m = model(1e-5, laws[0].clone());
+    let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [2, 2]);
+    for (k, motion) in [
+        WallMotion::Rigid {
+            vel: Vec3::zeros(),
+            spin: Vec3::zeros(),
+        },
+        WallMotion::Rigid {
+            vel: Vec3::new(0.1, -0.2, 0.05),
+            spin: Vec3::new(3.0, 1.0, -4.0),
+        },
+        WallMotion::Deformable {
+            vertex_vel: (0..v.len())
+                .map(|i| Vec3::new(0.01 * i as Real, -0.2, 0.03))
+                .collect(),
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut w = common::fixed_wall(
+            &format!("w{k}"),
+            v.clone(),
+            f.clone(),
+            Resolution::Reduced,
+            0.0,
+        );
+        w.motion = motion;
+        w.pivot = Vec3::new(0.01, 0.02, 0.0);
+        m.add_wall(&w).unwrap();
+    }
+    let mut rng = SplitMix64::new(8);
+    let mut u = move |lo: Real, hi: Real| lo + (hi - lo) * rng.next_unit();
+    let mut balls = Balls::default();
+    let mut list = Vec::new();
+    for k in 0..203u32 {
+        let r = u(0.8e-3, 1.2e-3);
+        let mut b = BallSpec::at_rest(k as u64, [u(-0.04, 0.04), u(-0.04, 0.04), 0.0], r, 0);
+        b.vel = Vec3::new(u(-0.5, 0.5), u(-0.5, 0.5), u(-0.5, 0.5));
+        b.spin = Vec3::new(u(-300.0, 300.0), u(-300.0, 300.0), u(-300.0, 300.0));
+        if k % 29 == 3 {
+            b.fixed = dof::TRANSLATION;
+        }
+        let overlap = u(1e-7, 2e-5);
+        b.pos.z = r - overlap;
+        let i = balls.push(&b, 2500.0) as u32;
+        // models: mixed within the first batches, then runs of one model
+        let law = if k < 64 {
+            k % 3 == 0
+        } else {
+            (k / 40) % 2 == 0
+        } as u16;
+        let mut c = FacetContact::new(i, k % 3, k % 8, law);
+        c.active = true;
+        c.touching = true;
+        c.overlap = overlap;
+        // the normal from the ball towards the wall, slightly off the facet's
+        c.normal = Vec3::new(u(-0.1, 0.1), u(-0.1, 0.1), -1.0).normalize();
+        c.point = b.pos + c.normal * (r - 0.5 * overlap);
+        c.wall_point = c.point;
+        // a third in their first active cycle (whatever their state), the others with a
+        // shear displacement that makes some slide
+        c.fresh = k % 3 == 1;
+        c.state.shear = Vec3::new(u(-1.0, 1.0), u(-1.0, 1.0), u(-1.0, 1.0)) * u(0.0, 2e-5);
+        list.push(c);
+    }
+    let dt = 1e-5;
+    let mut one = list.clone();
+    for c in &mut one {
+        let wall = &m.walls[c.wall as usize];
+        let law = &laws[c.law as usize];
+        ball_facet::update_force(c, None, &balls, wall, law, dt, Default::default());
+    }
+    let mut batched = list.clone();
+    let ks: Vec<u32> = (0..list.len() as u32).collect();
+    lanes::update_facet_history(&mut batched, &ks, &balls, &m.walls, &laws, dt);
+    let bits = |v: &Vec3| v.map(|x| x.to_bits());
+    let slid = one
+        .iter()
+        .zip(&list)
+        .filter(|(c, c0)| {
+            let mu = [0.5, 0.3][c.law as usize];
+            let tangential = c.force - c.normal * c.force.dot(&c.normal);
+            !c0.fresh && tangential.norm() >= mu * c.normal_force * (1.0 - 1e-9)
+        })
+        .count();
+    assert!(slid > 20, "{slid} sliding");
+    for (k, (a, b)) in one.iter().zip(&batched).enumerate() {
+        assert_eq!(
+            (
+                bits(&a.force),
+                a.normal_force.to_bits(),
+                bits(&a.state.shear),
+                a.fresh
+            ),
+            (
+                bits(&b.force),
+                b.normal_force.to_bits(),
+                bits(&b.state.shear),
+                b.fresh
+            ),
+            "contact {k}"
+        );
+        assert_eq!(
+            a.state.max_overlap().to_bits(),
+            b.state.max_overlap().to_bits()
+        );
+    }
+}
+
 /// The lane update (`contact::lanes`, eight contacts at a time) against the one-contact path
 /// (`ball_ball::update_frame_free`), bit for bit, on 203 random pairs (not a multiple of the
 /// lane count): both models mixed, sticking and sliding shear, contacts forming, active ones

@@ -13,10 +13,10 @@
 //! `the_frame_free_force_loop_gives_the_general_loops_state` compares this path with the
 //! general one contact by contact.
 
-use super::Contact;
+use super::{Contact, FacetContact};
 use crate::law::{ContactModel, LawState};
 use crate::math::{Real, Vec3};
-use crate::model::Balls;
+use crate::model::{Balls, Wall};
 
 /// Contacts per batch (8: one AVX-512 register of doubles; 4 was 9 % slower on the
 /// settle-box scene, 16 no faster).
@@ -50,6 +50,13 @@ struct Input {
     mb: Lane,
     has_ma: [bool; LANES],
     has_mb: [bool; LANES],
+    /// The contact models' parameters.
+    law: Laws,
+}
+
+/// The parameters of each lane's contact model.
+#[derive(Default)]
+struct Laws {
     /// 1 for Hertz coefficients, 0 for constant ones.
     hertz: [bool; LANES],
     /// Hertz: `2 E*`, `8 G*`, damping factor.
@@ -62,6 +69,144 @@ struct Input {
     gn: Lane,
     gt: Lane,
     mu: Lane,
+}
+
+impl Laws {
+    /// Copies the parameters of the contact model `law` into lane `l`.
+    #[inline]
+    fn load(&mut self, l: usize, law: &ContactModel) {
+        let l = l & (LANES - 1);
+        match law {
+            ContactModel::HertzHistory(h) => {
+                self.hertz[l] = true;
+                self.e2[l] = 2.0 * h.pair.e_star;
+                self.g8[l] = 8.0 * h.pair.g_star;
+                self.damping[l] = h.damping;
+                self.mu[l] = h.friction;
+            }
+            ContactModel::HookeHistory(h) => {
+                self.hertz[l] = false;
+                self.kn[l] = h.kn;
+                self.kt[l] = h.kt;
+                self.gn[l] = h.gamma_n;
+                self.gt[l] = h.gamma_t;
+                self.mu[l] = h.friction;
+            }
+            // (callers pass frame-free models only; a lane left as it was computes a
+            // result nobody reads)
+            _ => debug_assert!(false, "not a frame-free model"),
+        }
+    }
+
+    /// Fills every lane with the parameters of `laws[k]` for the contacts `k` of a batch
+    /// (`law(l)` the model of lane `l`), unless they are there already (`filled`: the model
+    /// that fills every lane, if any). Returns the kind of batch: [`HERTZ`] or [`HOOKE`]
+    /// when every lane has that model, else [`MIXED`].
+    #[inline]
+    fn fill(
+        &mut self,
+        laws: &[ContactModel],
+        law: impl Fn(usize) -> u16,
+        filled: &mut Option<u16>,
+    ) -> u8 {
+        let first = law(0);
+        let uniform = (1..LANES).all(|l| law(l) == first);
+        if !uniform {
+            *filled = None;
+            for l in 0..LANES {
+                self.load(l, &laws[law(l) as usize]);
+            }
+            return MIXED;
+        }
+        if *filled != Some(first) {
+            *filled = Some(first);
+            for l in 0..LANES {
+                self.load(l, &laws[first as usize]);
+            }
+        }
+        match &laws[first as usize] {
+            ContactModel::HertzHistory(_) => HERTZ,
+            ContactModel::HookeHistory(_) => HOOKE,
+            _ => MIXED,
+        }
+    }
+
+    /// The coefficients `(k_n, k_t, g_n, g_t)` of lane `l` at `overlap`, effective radius
+    /// `radius` and mass `m`: [`crate::law::history::HertzHistory::coefficients`] (`S_n = 2E*
+    /// sqrt(R* d)`, `S_t = 8G* sqrt(R* d)`) or the constant ones, the same operations.
+    /// `KIND`: [`MIXED`] (the lane's own model), or [`HERTZ`] or [`HOOKE`] for every lane
+    /// (the other model's square roots are then not computed).
+    #[inline(always)]
+    fn coefficients<const KIND: u8>(
+        &self,
+        l: usize,
+        radius: Real,
+        overlap: Real,
+        m: Real,
+    ) -> [Real; 4] {
+        let a = (radius * overlap).sqrt();
+        let (sn, st) = (self.e2[l] * a, self.g8[l] * a);
+        let hz = match KIND {
+            HERTZ => true,
+            HOOKE => false,
+            _ => self.hertz[l],
+        };
+        let kn = if hz { (2.0 / 3.0) * sn } else { self.kn[l] };
+        let kt = if hz { st } else { self.kt[l] };
+        let gn = if hz {
+            self.damping[l] * (sn * m).sqrt()
+        } else {
+            self.gn[l]
+        };
+        let gt = if hz {
+            self.damping[l] * (st * m).sqrt()
+        } else {
+            self.gt[l]
+        };
+        [kn, kt, gn, gt]
+    }
+}
+
+/// One lane of [`crate::law::history::world_step`]: with the unit normal `n` (from piece a
+/// to piece b), the velocity `v` of b relative to a at the contact point, the overlap, the
+/// coefficients `[k_n, k_t, g_n, g_t]`, the friction `mu` and the shear displacement `xi`
+/// before the step, returns the force on b, the shear displacement after the step and
+/// whether the contact slid: the same operations in the same order, the branches made
+/// selects between both sides.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn history_lane(
+    n: [Real; 3],
+    v: [Real; 3],
+    overlap: Real,
+    [kn, kt, gn, gt]: [Real; 4],
+    mu: Real,
+    xi: [Real; 3],
+    dt: Real,
+) -> ([Real; 3], [Real; 3], bool) {
+    let vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+    let vt = [v[0] - n[0] * vn, v[1] - n[1] * vn, v[2] - n[2] * vn];
+    // clamped normal force, shear spring turned into the tangent plane
+    let f_n = (kn * overlap - gn * vn).max(0.0);
+    let mut xi = [xi[0] + vt[0] * dt, xi[1] + vt[1] * dt, xi[2] + vt[2] * dt];
+    let xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+    xi = [xi[0] - n[0] * xn, xi[1] - n[1] * xn, xi[2] - n[2] * xn];
+    let ft = [-kt * xi[0], -kt * xi[1], -kt * xi[2]];
+    let limit = mu * f_n;
+    let f2 = ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2];
+    let sliding = f2 > limit * limit;
+    // sliding: F_t on the Coulomb limit, xi = -F_t/k_t; sticking: F_t - g_t v_t
+    let scale = limit / f2.sqrt();
+    let mut f = [0.0; 3];
+    let mut xi_out = [0.0; 3];
+    for k in 0..3 {
+        let slid = ft[k] * scale;
+        let xi_slid = if kt > 0.0 { -slid / kt } else { 0.0 };
+        let f_t = if sliding { slid } else { ft[k] - vt[k] * gt };
+        xi_out[k] = if sliding { xi_slid } else { xi[k] };
+        f[k] = n[k] * f_n + f_t;
+    }
+    (f, xi_out, sliding)
 }
 
 /// The results of a batch.
@@ -130,32 +275,6 @@ impl Input {
         self.mb[l] = mb.unwrap_or(0.0);
     }
 
-    /// Copies the coefficients of the contact model `law` into lane `l`.
-    #[inline]
-    fn load_law(&mut self, l: usize, law: &ContactModel) {
-        let l = l & (LANES - 1);
-        match law {
-            ContactModel::HertzHistory(h) => {
-                self.hertz[l] = true;
-                self.e2[l] = 2.0 * h.pair.e_star;
-                self.g8[l] = 8.0 * h.pair.g_star;
-                self.damping[l] = h.damping;
-                self.mu[l] = h.friction;
-            }
-            ContactModel::HookeHistory(h) => {
-                self.hertz[l] = false;
-                self.kn[l] = h.kn;
-                self.kt[l] = h.kt;
-                self.gn[l] = h.gamma_n;
-                self.gt[l] = h.gamma_t;
-                self.mu[l] = h.friction;
-            }
-            // (callers pass frame-free models only; a lane left as it was computes a
-            // result nobody reads)
-            _ => debug_assert!(false, "not a frame-free model"),
-        }
-    }
-
     /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them into `o`.
     #[inline(always)]
     fn batch<const KIND: u8>(
@@ -208,25 +327,7 @@ impl Input {
                 (false, true) => mb,
                 (false, false) => 0.0,
             };
-            let a = (radius * overlap).sqrt();
-            let (sn, st) = (self.e2[l] * a, self.g8[l] * a);
-            let hz = match KIND {
-                HERTZ => true,
-                HOOKE => false,
-                _ => self.hertz[l],
-            };
-            let kn = if hz { (2.0 / 3.0) * sn } else { self.kn[l] };
-            let kt = if hz { st } else { self.kt[l] };
-            let gn = if hz {
-                self.damping[l] * (sn * m).sqrt()
-            } else {
-                self.gn[l]
-            };
-            let gt = if hz {
-                self.damping[l] * (st * m).sqrt()
-            } else {
-                self.gt[l]
-            };
+            let coef = self.law.coefficients::<KIND>(l, radius, overlap, m);
             // relative velocity of b at the contact point: v_b - v_a + n x (c_a w_a + c_b w_b)
             let w = [
                 self.wa[0][l] * ca + self.wb[0][l] * cb,
@@ -238,32 +339,12 @@ impl Input {
                 self.dv[1][l] + (n[2] * w[0] - n[0] * w[2]),
                 self.dv[2][l] + (n[0] * w[1] - n[1] * w[0]),
             ];
-            let vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
-            let vt = [v[0] - n[0] * vn, v[1] - n[1] * vn, v[2] - n[2] * vn];
-            // clamped normal force, shear spring turned into the tangent plane
-            let f_n = (kn * overlap - gn * vn).max(0.0);
-            let mut xi = [
-                self.xi[0][l] + vt[0] * dt,
-                self.xi[1][l] + vt[1] * dt,
-                self.xi[2][l] + vt[2] * dt,
-            ];
-            let xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
-            xi = [xi[0] - n[0] * xn, xi[1] - n[1] * xn, xi[2] - n[2] * xn];
-            let ft = [-kt * xi[0], -kt * xi[1], -kt * xi[2]];
-            let limit = self.mu[l] * f_n;
-            let f2 = ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2];
-            let sliding = f2 > limit * limit;
-            // sliding: F_t on the Coulomb limit, xi = -F_t/k_t; sticking: F_t - g_t v_t
-            let scale = limit / f2.sqrt();
-            let mut f = [0.0; 3];
+            let xi = [self.xi[0][l], self.xi[1][l], self.xi[2][l]];
+            let (f, xi, sliding) = history_lane(n, v, overlap, coef, self.law.mu[l], xi, dt);
             let mut arm_a = [0.0; 3];
             let mut arm_b = [0.0; 3];
             for k in 0..3 {
-                let slid = ft[k] * scale;
-                let xi_slid = if kt > 0.0 { -slid / kt } else { 0.0 };
-                let f_t = if sliding { slid } else { ft[k] - vt[k] * gt };
-                o.xi[k][l] = if sliding { xi_slid } else { xi[k] };
-                f[k] = n[k] * f_n + f_t;
+                o.xi[k][l] = xi[k];
                 o.force[k][l] = f[k];
                 // the contact point, and the arms from each centre to it
                 let point = self.pa[k][l] + n[k] * ca;
@@ -308,26 +389,9 @@ pub fn update_history(
         // (a short batch repeats its first contact in the spare lanes, whose results are
         // not used)
         let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
-        let law = list[lane(0)].law;
-        let uniform = batch.iter().all(|&k| list[k as usize].law == law);
-        if !uniform {
-            filled = None;
-            for l in 0..LANES {
-                input.load_law(l, &laws[list[lane(l)].law as usize]);
-            }
-        } else if filled != Some(law) {
-            filled = Some(law);
-            for l in 0..LANES {
-                input.load_law(l, &laws[law as usize]);
-            }
-        }
-        match (uniform, &laws[law as usize]) {
-            (true, ContactModel::HertzHistory(_)) => {
-                input.batch::<HERTZ>(list, lane, balls, dt, &mut o)
-            }
-            (true, ContactModel::HookeHistory(_)) => {
-                input.batch::<HOOKE>(list, lane, balls, dt, &mut o)
-            }
+        match input.law.fill(laws, |l| list[lane(l)].law, &mut filled) {
+            HERTZ => input.batch::<HERTZ>(list, lane, balls, dt, &mut o),
+            HOOKE => input.batch::<HOOKE>(list, lane, balls, dt, &mut o),
             _ => input.batch::<MIXED>(list, lane, balls, dt, &mut o),
         }
         for (l, &k) in batch.iter().enumerate() {
@@ -353,6 +417,135 @@ pub fn update_history(
                 moment_b: lane3(&o.moment_b),
             };
             active(c, o.deep[l], &exerted);
+        }
+    }
+}
+
+/// The inputs of a batch of ball-facet contacts (history models), one lane per contact: the
+/// wall is piece a, the ball piece b ([`super::ball_facet::update_force`]).
+#[derive(Default)]
+struct FacetInput {
+    /// Unit normal from the wall to the ball.
+    n: Lane3,
+    overlap: Lane,
+    /// The ball's radius and contact mass (0 when it has none: infinitely heavy).
+    radius: Lane,
+    mass: Lane,
+    /// The ball's velocity and spin, and its branch vector to the contact point, `c - x`.
+    vel: Lane3,
+    spin: Lane3,
+    branch: Lane3,
+    /// The wall's velocity at the contact point.
+    wall_vel: Lane3,
+    /// Shear displacement before the step (0 for a contact in its first active cycle).
+    xi: Lane3,
+    law: Laws,
+}
+
+/// The results of a batch of ball-facet contacts.
+#[derive(Default)]
+struct FacetOutput {
+    /// Force on the ball, N.
+    force: Lane3,
+    xi: Lane3,
+    /// The force along the normal from the wall to the ball, N.
+    normal_force: Lane,
+}
+
+impl FacetInput {
+    /// Copies contact `c` (active, history model) into lane `l`.
+    #[inline(always)]
+    fn load(&mut self, l: usize, c: &FacetContact, balls: &Balls, walls: &[Wall]) {
+        let l = l & (LANES - 1);
+        let i = c.ball as usize;
+        let x = &balls.pos[i];
+        let wall_vel = walls[c.wall as usize].velocity_at(c.facet as usize, &c.point);
+        let xi = if c.fresh {
+            Vec3::zeros()
+        } else {
+            c.state.shear
+        };
+        let (vel, spin) = (&balls.vel[i], &balls.spin[i]);
+        for d in 0..3 {
+            self.n[d][l] = -c.normal[d];
+            self.vel[d][l] = vel[d];
+            self.spin[d][l] = spin[d];
+            self.branch[d][l] = c.point[d] - x[d];
+            self.wall_vel[d][l] = wall_vel[d];
+            self.xi[d][l] = xi[d];
+        }
+        self.overlap[l] = c.overlap;
+        self.radius[l] = balls.radius[i];
+        self.mass[l] = balls.contact_mass(i).unwrap_or(0.0);
+    }
+
+    /// The step of every lane: [`super::ball_facet::update_force`] for a history model, the
+    /// same operations in the same order, as one loop over the lanes with no branch.
+    #[inline(always)]
+    fn step<const KIND: u8>(&self, dt: Real, o: &mut FacetOutput) {
+        for l in 0..LANES {
+            let n = [self.n[0][l], self.n[1][l], self.n[2][l]];
+            let overlap = self.overlap[l];
+            let coef = self
+                .law
+                .coefficients::<KIND>(l, self.radius[l], overlap, self.mass[l]);
+            // the ball's velocity at the contact point, v + w x (c - x) (nalgebra's cross),
+            // less the wall's
+            let (w, b) = (&self.spin, &self.branch);
+            let cross = [
+                w[1][l] * b[2][l] - w[2][l] * b[1][l],
+                w[2][l] * b[0][l] - w[0][l] * b[2][l],
+                w[0][l] * b[1][l] - w[1][l] * b[0][l],
+            ];
+            let v = [0, 1, 2].map(|k| (self.vel[k][l] + cross[k]) - self.wall_vel[k][l]);
+            let xi = [self.xi[0][l], self.xi[1][l], self.xi[2][l]];
+            let (f, xi, _) = history_lane(n, v, overlap, coef, self.law.mu[l], xi, dt);
+            for k in 0..3 {
+                o.force[k][l] = f[k];
+                o.xi[k][l] = xi[k];
+            }
+            o.normal_force[l] = f[0] * n[0] + f[1] * n[1] + f[2] * n[2];
+        }
+    }
+}
+
+/// [`super::ball_facet::update_force`] of the active ball-facet contacts `list[k]`, `k` in
+/// `ks`, whose models are frame-free (the history models), eight at a time: the same bits
+/// (the test `the_facet_lanes_give_the_one_contact_bits` compares them contact by contact).
+/// Each contact gets its force, normal force and shear displacement; one in its first active
+/// cycle starts from a state with no history, as there.
+pub fn update_facet_history(
+    list: &mut [FacetContact],
+    ks: &[u32],
+    balls: &Balls,
+    walls: &[Wall],
+    laws: &[ContactModel],
+    dt: Real,
+) {
+    let mut input = FacetInput::default();
+    let mut o = FacetOutput::default();
+    let mut filled: Option<u16> = None;
+    for batch in ks.chunks(LANES) {
+        // (a short batch repeats its first contact in the spare lanes)
+        let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
+        let kind = input.law.fill(laws, |l| list[lane(l)].law, &mut filled);
+        for l in 0..LANES {
+            input.load(l, &list[lane(l)], balls, walls);
+        }
+        match kind {
+            HERTZ => input.step::<HERTZ>(dt, &mut o),
+            HOOKE => input.step::<HOOKE>(dt, &mut o),
+            _ => input.step::<MIXED>(dt, &mut o),
+        }
+        for (l, &k) in batch.iter().enumerate() {
+            let c = &mut list[k as usize];
+            if c.fresh {
+                c.state = LawState::default();
+                c.fresh = false;
+            }
+            c.state.shear = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
+            c.force = Vec3::new(o.force[0][l], o.force[1][l], o.force[2][l]);
+            c.normal_force = o.normal_force[l];
         }
     }
 }
