@@ -911,6 +911,25 @@ pub fn write_performance_page(
         code_link(reports, "src/bench.rs"),
         code_link(reports, "src/cycle.rs"),
     );
+    let mut machines: Vec<&str> = (runs.iter().map(|r| r.machine.as_str()))
+        .filter(|m| !m.is_empty())
+        .collect();
+    machines.sort_unstable();
+    machines.dedup();
+    let _ = write!(
+        h,
+        "<p><b>Machine.</b> The runs of the table ran on {}. RESULTS.md's LIGGGHTS figures, against which issue #8 \
+         states its targets, were measured on 2026-11-21 on an AMD EPYC with AVX-512 (2 vCPUs). The project's machine \
+         of two cores has not always been that one: in the thirteenth round it was an AVX2 EPYC (family 25 model 1, no \
+         AVX-512), on which LIGGGHTS itself runs slower than RESULTS.md says, and so does ballast (its vector loops \
+         are half as wide). Where the processors differ, the ratio to LIGGGHTS run on the same machine in the same \
+         hour (the side-by-side table below) is the fair one; the targets table gives both verdicts.</p>",
+        if machines.is_empty() {
+            "a processor not recorded (results written before the thirteenth round)".to_string()
+        } else {
+            machines.join("; ")
+        }
+    );
     let mut rows = vec![[
         "model",
         "N",
@@ -960,6 +979,14 @@ pub fn write_performance_page(
     let _ = write!(h, "<h2>Results</h2>{}", table(&rows));
     // Targets.
     let mut t = vec![["target", "measured", "verdict"].map(String::from).to_vec()];
+    let peer_rows = newest_peers();
+    let peers_path = peer_rows
+        .as_ref()
+        .and_then(|(p, _)| p.file_name())
+        .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+    let peers = peer_rows
+        .as_ref()
+        .map_or(Vec::new(), |(_, rows)| peer_pairs(rows));
     let verdict = |ok: bool| if ok { "met" } else { "MISSED" }.to_string();
     for m in ["hertz", "hooke"] {
         for n in [10000, 50000] {
@@ -973,6 +1000,24 @@ pub fn write_performance_page(
                     format!(
                         "{:.3} Mps/s = {ratio:.2} × LIGGGHTS",
                         r.particle_steps_per_s / 1e6
+                    ),
+                    verdict(ratio >= 2.0),
+                ]);
+            }
+            let same = peers
+                .iter()
+                .find(|(l, b)| l.model == m && l.n == n && b.par == 1);
+            if let Some((l, b)) = same {
+                let ratio = b.mps / l.mps;
+                t.push(vec![
+                    format!(
+                        "{m}, N = {n}: at least 2 × LIGGGHTS on one core, the same machine and hour \
+                         ({})",
+                        peers_path
+                    ),
+                    format!(
+                        "{:.3} Mps/s against {:.3} = {ratio:.2} ×",
+                        b.mps, l.mps
                     ),
                     verdict(ratio >= 2.0),
                 ]);
@@ -1168,7 +1213,8 @@ pub fn write_performance_page(
          with N.</li>\
          <li><b>Per-contact arithmetic.</b> The history update goes eight contacts at a time (fourth round, \
          src/contact/lanes.rs): the inputs of eight touching pairs are copied into lane arrays and one branch-free loop \
-         computes them with vector instructions (AVX-512 here: eight square roots in one instruction; .cargo/config.toml \
+         computes them with vector instructions (AVX-512 on the machine of rounds 1-12: eight square roots in one \
+         instruction; two instructions of four on the AVX2 machine of round 13; .cargo/config.toml \
          builds for the building machine's processor), with the same bits as the one-contact path (tested). Settle-box \
          Hertz 10k, one thread: 26.8 s to 23.2 s. At 50k it gained nothing: there the loop waits on memory. Copying a \
          lane's inputs is the largest single cost of the loop (about a fifth of its samples): the velocities and spins of \
@@ -1351,6 +1397,45 @@ pub fn write_performance_page(
          2.58 × at 50k. In such a spell the cost per particle-step at 50k grows most (44.8 % and 42.1 % above 1k in the \
          second bench, 24 % in the tenth round's): at 50k the step streams memory, and that is what the neighbours \
          on this host compete for.</li>\
+         <li><b>Thirteenth round: another processor; the law of motion, the lanes' output, the walls.</b> This \
+         round's machine is an AVX2 EPYC (family 25 model 1, no AVX-512; the bench files record the processor from \
+         this round on), where every earlier bench ran on an AVX-512 one: the vector loops go four doubles wide instead \
+         of eight, and LIGGGHTS runs at other speeds too (Hooke 10k on one core: 5.96 Mps/s against RESULTS.md's 7.15; \
+         Hooke 50k 5.05 against 5.22). The twelfth round's binary, benched here before any change \
+         (settle_box_2026-11-24_r12.json), took 20.04 s for Hooke 10k and 103.76 s for Hooke 50k on one thread \
+         (13.8 s and 85 s on the other processor in the tenth round). Changes, each with the same bits: (1) a batch of \
+         32 free balls outside clumps that share one mass, inertial mass and inertia goes through the law of motion as \
+         one loop over its 96 coordinates with the divisors as scalars (src/motion.rs, <code>uniform_lanes</code>), \
+         which becomes four-wide vector code; the general loop went two and one coordinates at a time and summed each \
+         ball's finiteness test through memory: Hooke 10k 19.95 to 18.23 s side by side, the motion phase 3.05 to \
+         1.10 s; (2) the contact lanes write into one output reused from batch to batch (a new one per batch of eight \
+         contacts was zeroed, then copied out: 1.6 kB per batch, 2-3 % of the samples in libc's memset and memmove): \
+         contact phase 4-5 % shorter; (3) the resultant on a wall is summed when a series asks for it, not every \
+         cycle (nothing in the cycle reads it: a wall's motion is prescribed); (4) the active ball-facet contacts of \
+         the history models go through lanes too (<code>lanes::update_facet_history</code>, sharing the coefficients \
+         and the history step with the ball-ball lanes; test <code>the_facet_lanes_give_the_one_contact_bits</code>): \
+         Hertz 10k wall phase 2.64 to 2.48 s; (5) the broad phase skips the neighbours of an empty cell (detection \
+         1.07 to 1.01 s at Hooke 10k; after the bench). This round's bench (settle_box_2026-11-24_r13.json, the \
+         table above) against the twelfth round's binary on the same machine: Hooke 10k 20.04 to 17.33 s, Hertz 10k \
+         21.53 to 18.81 s, Hooke 50k 103.76 to 87.61 s, Hertz 50k 115.53 to 99.28 s, 1k 11-12 % less. The cost per \
+         particle-step is flat on this processor: 0.087-0.091 µs (Hooke) and 0.094-0.099 µs (Hertz) from 1k to 50k. \
+         Against LIGGGHTS on the same machine in the same hour (benches/results/peers_2026-11-24_r13.tsv, below), one \
+         thread does 2.04 × (Hertz) and 1.93 × (Hooke) at 10k, 2.36 × and 2.15 × at 50k; against RESULTS.md's fixed \
+         figures, measured on the other processor, 1.72 ×, 1.61 ×, 2.11 × and 2.19 ×. Two threads: 1.86-1.96 × one \
+         thread at 10k and 50k, 1.63-1.64 × at 1k. At 1k a probe (not kept) found both threads busy 25.6 µs of a \
+         27.0 µs parallel region on average (the parallel part scales 1.95 ×); what does not scale is what runs on \
+         one thread: the detection (0.076 s of a 1.11 s run: 245 rebuilds, most of them while the balls fall), the \
+         steps of the fall with fewer than 1,024 candidate pairs, and each step's set-up. LIGGGHTS's two MPI \
+         processes reach 1.70-1.72 × at 1k on this machine. Tried and not kept: eight lanes cut to four (2-3 % \
+         slower here too); a reciprocal for the pair normal's three divisions and ξ·scale when sliding (2 % on the \
+         contact phase: this processor's divider is not what limits the loop, and the rounding of every ball-ball \
+         result would change); the uniform law of motion in groups of four balls held in registers (no longer \
+         vectorized: three times slower); the law of motion on one thread at 1k instead of following the force \
+         pass's ranges (0.091 to 0.155 s: the other core holds half the forces); the broad phase in parallel from \
+         512 balls (1k, two threads: 0.076 to 0.071 s, within the noise); one bounds check for the positions and \
+         radii in the selection pass, and the rigid wall velocity inlined (no change beyond the ±2 % by which a \
+         rebuilt binary's untouched loops move: the uniform law of motion's time varies by up to 10 % from one \
+         build to another).</li>\
          <li><b>Memory.</b> Per candidate pair: the 48-byte record, the 8-byte merge plan and the broad phase's 8-byte \
          pair (the forces and contact points are kept only for the frame-based models and the 2D mode, the incidence \
          list only for their gather). Per ball about 220 bytes of state, 40 of broad phase and 9 of renumbering work \
@@ -1417,24 +1502,88 @@ fn natural_key(name: &str) -> Vec<Piece> {
     pieces
 }
 
-/// The table of the newest side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh,
-/// its results.tsv committed as benches/results/peers_*.tsv), or None.
-fn side_by_side() -> Option<String> {
-    let path = newest(Path::new("benches/results"), "peers_", ".tsv")?;
-    let text = std::fs::read_to_string(&path).ok()?;
+/// One row of a side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PeerRow {
+    /// "liggghts" or "ballast".
+    pub code: String,
+    pub model: String,
+    pub n: usize,
+    /// Processes (LIGGGHTS) or threads (ballast).
+    pub par: usize,
+    /// Million particle-steps per second.
+    pub mps: f64,
+    pub pp: usize,
+    pub mean_z: f64,
+    /// The processor (ballast's rows, from `ballast bench-one`; empty in files written
+    /// before it was recorded).
+    pub machine: String,
+}
+
+/// The rows of a side-by-side results file (tab-separated, one header line; columns found
+/// by name, `machine` optional); rows that do not parse are left out.
+pub(crate) fn parse_peers(text: &str) -> Vec<PeerRow> {
     let mut lines = text.lines();
-    let head: Vec<&str> = lines.next()?.split('\t').collect();
+    let Some(head) = lines.next() else {
+        return Vec::new();
+    };
+    let head: Vec<&str> = head.split('\t').collect();
     let col = |name: &str| head.iter().position(|h| *h == name);
-    let (code, model, n, par, mps, pp, mean_z) = (
-        col("code")?,
-        col("model")?,
-        col("N")?,
-        col("par")?,
-        col("Mps_s")?,
-        col("pp")?,
-        col("mean_z")?,
-    );
-    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    let (Some(code), Some(model), Some(n), Some(par), Some(mps), Some(pp), Some(mean_z)) = (
+        col("code"),
+        col("model"),
+        col("N"),
+        col("par"),
+        col("Mps_s"),
+        col("pp"),
+        col("mean_z"),
+    ) else {
+        return Vec::new();
+    };
+    let machine = col("machine");
+    lines
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Some(PeerRow {
+                code: f.get(code)?.to_string(),
+                model: f.get(model)?.to_string(),
+                n: f.get(n)?.parse().ok()?,
+                par: f.get(par)?.parse().ok()?,
+                mps: f.get(mps)?.parse().ok()?,
+                pp: f.get(pp)?.parse().ok()?,
+                mean_z: f.get(mean_z)?.parse().ok()?,
+                machine: machine
+                    .and_then(|c| f.get(c))
+                    .map_or(String::new(), |m| m.to_string()),
+            })
+        })
+        .collect()
+}
+
+/// The newest side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh, its
+/// results.tsv committed as benches/results/peers_*.tsv): its path and rows.
+pub(crate) fn newest_peers() -> Option<(std::path::PathBuf, Vec<PeerRow>)> {
+    let path = newest(Path::new("benches/results"), "peers_", ".tsv")?;
+    let rows = parse_peers(&std::fs::read_to_string(&path).ok()?);
+    (!rows.is_empty()).then_some((path, rows))
+}
+
+/// Each ballast row of a side-by-side run with the LIGGGHTS row of the same model, N and
+/// thread or process count.
+pub(crate) fn peer_pairs(rows: &[PeerRow]) -> Vec<(&PeerRow, &PeerRow)> {
+    (rows.iter().filter(|r| r.code == "ballast"))
+        .filter_map(|b| {
+            let l = rows.iter().find(|l| {
+                l.code == "liggghts" && l.model == b.model && l.n == b.n && l.par == b.par
+            })?;
+            Some((l, b))
+        })
+        .collect()
+}
+
+/// The table of the newest side-by-side run of LIGGGHTS and ballast, or None.
+fn side_by_side() -> Option<String> {
+    let (path, rows) = newest_peers()?;
     let mut t = vec![[
         "model",
         "N",
@@ -1447,42 +1596,36 @@ fn side_by_side() -> Option<String> {
     ]
     .map(String::from)
     .to_vec()];
-    for b in rows.iter().filter(|r| r.get(code) == Some(&"ballast")) {
-        let Some(l) = rows.iter().find(|r| {
-            r.get(code) == Some(&"liggghts")
-                && [model, n, par].iter().all(|&c| r.get(c) == b.get(c))
-        }) else {
-            continue;
-        };
-        let num = |r: &Vec<&str>, c: usize| r.get(c).and_then(|x| x.parse::<f64>().ok());
-        let (lm, bm) = (num(l, mps)?, num(b, mps)?);
+    for (l, b) in peer_pairs(&rows) {
         t.push(vec![
-            b[model].into(),
-            b[n].into(),
-            b[par].into(),
-            format!("{lm:.3}"),
-            format!("{bm:.3}"),
-            format!("{:.2}", bm / lm),
-            format!("{} / {}", l[pp], b[pp]),
-            format!(
-                "{:.4} / {:.4}",
-                num(l, mean_z)? * 1e3,
-                num(b, mean_z)? * 1e3
-            ),
+            b.model.clone(),
+            b.n.to_string(),
+            b.par.to_string(),
+            format!("{:.3}", l.mps),
+            format!("{:.3}", b.mps),
+            format!("{:.2}", b.mps / l.mps),
+            format!("{} / {}", l.pp, b.pp),
+            format!("{:.4} / {:.4}", l.mean_z * 1e3, b.mean_z * 1e3),
         ]);
     }
+    let machine = (rows.iter().map(|r| r.machine.as_str()))
+        .find(|m| !m.is_empty())
+        .map_or(
+            String::from("a machine it did not record (before the 13th round)"),
+            |m| m.to_string(),
+        );
     Some(format!(
         "<h2>Side by side on this machine</h2><p>LIGGGHTS 3.8.0 (Debian's package) and ballast run one after the other on \
-         the same scenes by <code>benches/peers/run.sh</code> ({}): LIGGGHTS's loop time from its log, ballast's from \
-         <code>ballast bench-one</code>. These LIGGGHTS figures were measured in the same hour as ballast's, so the ratio \
-         does not depend on how busy the VM was on another day; RESULTS.md's figures (the table above) are the reference \
-         the targets are stated against.</p>{}",
+         the same scenes by <code>benches/peers/run.sh</code> ({}), on {}: LIGGGHTS's loop time from its log, ballast's \
+         from <code>ballast bench-one</code>. These LIGGGHTS figures were measured in the same hour and on the same \
+         processor as ballast's, so the ratio depends neither on how busy the VM was nor on which processor it ran on; \
+         RESULTS.md's figures (the table above) were measured once, on an AVX-512 EPYC.</p>{}",
         path.display(),
+        machine,
         table(&t)
     ))
 }
 
-/// The performance page before any benchmark has run.
 pub(crate) fn empty_performance_page() -> String {
     page(
         "Performance: settle-box against LIGGGHTS",
@@ -1657,7 +1800,41 @@ pub fn write_planar_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
 
 #[cfg(test)]
 mod tests {
-    use super::natural_key;
+    use super::{natural_key, parse_peers, peer_pairs};
+
+    /// A side-by-side file is read by column name, with or without the machine column (files
+    /// of earlier rounds have none), and each ballast row is paired with LIGGGHTS's row of
+    /// the same model, N and thread or process count; a row that does not parse is left out.
+    #[test]
+    fn side_by_side_rows_pair_by_model_n_and_threads() {
+        let old = "code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\n\
+                   liggghts\thooke\t10000\t20000\t1\t34.2\t5.84\t21749\t1730\t6e-8\t0.006029\t43000\n\
+                   ballast\thooke\t10000\t20000\t2\t10.0\t20.0\t21701\t1729\t7e-8\t0.006025\t11000\n\
+                   ballast\thooke\t10000\t20000\t1\t17.0\t11.7\t21701\t1729\t7e-8\t0.006025\t10000\n\
+                   ballast\thooke\tten\t20000\t1\t17.0\t11.7\t21701\t1729\t7e-8\t0.006025\t10000\n";
+        let rows = parse_peers(old);
+        assert_eq!(rows.len(), 3);
+        let pairs = peer_pairs(&rows);
+        assert_eq!(pairs.len(), 1, "no LIGGGHTS row for two threads");
+        let (l, b) = pairs[0];
+        assert_eq!(
+            (l.code.as_str(), b.par, l.mps, b.mps),
+            ("liggghts", 1, 5.84, 11.7)
+        );
+        assert_eq!(b.machine, "");
+        let new = "code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\tmachine\n\
+                   liggghts\thertz\t1000\t20000\t1\t2.8\t7.1\t2090\t303\t4e-9\t0.006355\t35000\t\n\
+                   ballast\thertz\t1000\t20000\t1\t1.9\t10.5\t2102\t299\t1e-8\t0.006357\t6000\tAMD EPYC, AVX2\n";
+        let rows = parse_peers(new);
+        let pairs = peer_pairs(&rows);
+        assert_eq!(pairs.len(), 1);
+        assert_eq!(
+            (pairs[0].0.machine.as_str(), pairs[0].1.machine.as_str()),
+            ("", "AMD EPYC, AVX2")
+        );
+        assert!(parse_peers("").is_empty());
+        assert!(parse_peers("code\tmodel\n").is_empty(), "columns missing");
+    }
 
     /// Runs of digits compare as numbers, so that the newest bench file is found: the tenth
     /// round after the ninth, a second bench of a round (`_r8b`) after its first, a later
