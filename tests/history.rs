@@ -157,6 +157,25 @@ fn a_dragged_ball_sticks_then_slides_at_the_coulomb_limit() {
     }
 }
 
+/// The two history models of the lane tests: Hertz (friction 0.5) and Hooke (friction 0.3),
+/// model indices 0 and 1.
+fn lane_test_laws() -> [ContactModel; 2] {
+    [
+        ContactModel::HertzHistory(HertzHistory::new(
+            HertzPair::of(5e6, 0.3, 5e6, 0.3),
+            0.5,
+            0.5,
+        )),
+        ContactModel::HookeHistory(HookeHistory {
+            kn: 500.0,
+            kt: 500.0 * 2.0 / 7.0,
+            gamma_n: 0.022,
+            gamma_t: 0.0063,
+            friction: 0.3,
+        }),
+    ]
+}
+
 /// The wall lanes (`contact::lanes::update_facet_history`, eight ball-facet contacts at a
 /// time) against the one-contact path (`ball_facet::update_force`), bit for bit, on 203
 /// random active contacts (not a multiple of the lane count): both models mixed in a batch
@@ -171,20 +190,7 @@ fn the_facet_lanes_give_the_one_contact_bits() {
     use ballast::case::generate::SplitMix64;
     use ballast::contact::{ball_facet, lanes, FacetContact};
     use ballast::model::{Balls, WallMotion};
-    let laws = [
-        ContactModel::HertzHistory(HertzHistory::new(
-            HertzPair::of(5e6, 0.3, 5e6, 0.3),
-            0.5,
-            0.5,
-        )),
-        ContactModel::HookeHistory(HookeHistory {
-            kn: 500.0,
-            kt: 500.0 * 2.0 / 7.0,
-            gamma_n: 0.022,
-            gamma_t: 0.0063,
-            friction: 0.3,
-        }),
-    ];
+    let laws = lane_test_laws();
     let mut m = model(1e-5, laws[0].clone());
     let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [2, 2]);
     for (k, motion) in [
@@ -304,20 +310,7 @@ fn the_lane_update_gives_the_one_contact_path_bits() {
     use ballast::case::generate::SplitMix64;
     use ballast::contact::{ball_ball, lanes, Contact};
     use ballast::model::Balls;
-    let laws = [
-        ContactModel::HertzHistory(HertzHistory::new(
-            HertzPair::of(5e6, 0.3, 5e6, 0.3),
-            0.5,
-            0.5,
-        )),
-        ContactModel::HookeHistory(HookeHistory {
-            kn: 500.0,
-            kt: 500.0 * 2.0 / 7.0,
-            gamma_n: 0.022,
-            gamma_t: 0.0063,
-            friction: 0.3,
-        }),
-    ];
+    let laws = lane_test_laws();
     let mut rng = SplitMix64::new(7);
     let mut u = move |lo: Real, hi: Real| lo + (hi - lo) * rng.next_unit();
     let mut balls = Balls::default();
