@@ -612,8 +612,6 @@ fn wall_group(
 ) -> full::FullStats {
     let base = its.first().map_or(0, |it| it.start as usize);
     let mut stats = full::FullStats::default();
-    // (the active contacts of a block, for the lanes)
-    let mut active: Vec<u32> = Vec::new();
     for block in its.chunks_mut(WALL_BLOCK) {
         let (Some(first), Some(last)) = (block.first(), block.last()) else {
             continue;
@@ -645,18 +643,34 @@ fn wall_group(
         if !keeps_frames {
             // no contact model keeps a frame: the active contacts of the history models go
             // through the lanes, eight at a time; the others as below
+            // (their indices gather on the stack, WALL_BLOCK at a time: no allocation per
+            // step; the contacts are independent, so the order of the flushes changes nothing)
             let block_contacts = &mut list[contacts];
-            active.clear();
-            for (k, c) in block_contacts.iter_mut().enumerate() {
+            let mut active = [0u32; WALL_BLOCK];
+            let mut n = 0;
+            for k in 0..block_contacts.len() {
+                let c = &mut block_contacts[k];
                 let law = &laws[c.law as usize];
                 if c.active && law.frame_free() {
-                    active.push(k as u32);
+                    active[n] = k as u32;
+                    n += 1;
+                    if n == WALL_BLOCK {
+                        lanes::update_facet_history(
+                            block_contacts,
+                            &active[..n],
+                            balls,
+                            walls,
+                            laws,
+                            dt,
+                        );
+                        n = 0;
+                    }
                 } else {
                     let wall = &walls[c.wall as usize];
                     ball_facet::update_force(c, None, balls, wall, law, dt, flags);
                 }
             }
-            lanes::update_facet_history(block_contacts, &active, balls, walls, laws, dt);
+            lanes::update_facet_history(block_contacts, &active[..n], balls, walls, laws, dt);
         }
         for it in block.iter_mut() {
             let i = it.ball as usize;
