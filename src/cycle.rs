@@ -13,6 +13,12 @@ enum Side<'a> {
     Frame(Option<&'a mut crate::contact::Frame>),
 }
 
+/// A contact of the general loop and its entries in the kept arrays: force, point, loss.
+type Entry<'a> = (
+    &'a mut Contact,
+    (&'a mut Vec3, (&'a mut Vec3, &'a mut [f64; 2])),
+);
+
 /// Candidate pairs per ball for which the contact lists get room at once.
 const ROOM_PER_BALL: usize = 8;
 
@@ -71,6 +77,7 @@ impl Model {
         self.detect_after(checked.then_some(moved));
         let t = self.lap(t, |p| &mut p.detect);
         self.force_displacement(dt);
+        self.book_energy(false);
         let t = self.clock().or(t);
         let r = self.check_overlaps();
         self.lap(t, |p| &mut p.checks);
@@ -109,6 +116,7 @@ impl Model {
         self.broad_phase = Default::default();
         self.detect();
         self.force_displacement(0.0);
+        self.book_energy(true);
         self.primed = true;
         self.check_overlaps()
     }
@@ -186,6 +194,7 @@ impl Model {
             |c| laws.get(c.law as usize).is_some_and(|l| l.holds(&c.state)),
             frames,
             self.planar,
+            self.books.is_some(),
         );
         let walls = &self.walls;
         // (a wall contact's frame is needed in 2D as in 3D: no normal-only path for walls)
@@ -202,7 +211,9 @@ impl Model {
     /// result is the same for any number of threads.
     pub fn force_displacement(&mut self, dt: f64) {
         let t = self.clock();
-        let t = if !self.planar && self.laws.iter().all(|l| l.frame_free()) {
+        // (with energy books, the general loop: it reports what each contact lost)
+        let fast = !self.planar && self.books.is_none() && self.laws.iter().all(|l| l.frame_free());
+        let t = if fast {
             // forces and their sums into the balls in one loop (the ball-ball contacts, then
             // the ball-wall interactions of the same balls): no gather
             let walls = self.history_forces(dt);
@@ -239,43 +250,57 @@ impl Model {
         let planar = self.planar;
         // Each contact writes its force and contact point to a compact array (an inactive one
         // leaves its zero entry alone), so that the gather reads 48 bytes per contact, not the
-        // record; it reports whether it interpenetrates (checked in full only when one does).
-        let update =
-            |((c, (force, point)), side): ((&mut Contact, (&mut Vec3, &mut Vec3)), Side)| -> bool {
-                let out = ball_ball::Out { force, point };
-                let law = &laws[c.law as usize];
-                let overlap = match side {
-                    Side::Normal(n) => {
-                        ball_ball::update_2d(c, out, n, balls, law, dt, install_bonds)
-                    }
-                    Side::Frame(f) => {
-                        ball_ball::update(c, out, f, balls, law, dt, flags, install_bonds).0
-                    }
-                };
-                c.active
-                    && (overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
-                        || overlap.is_nan())
+        // record; with energy books, what its model lost too. It reports whether it
+        // interpenetrates (checked in full only when one does).
+        let books = self.contacts.books;
+        let update = |((c, (force, (point, work))), side): (Entry, Side)| -> bool {
+            let out = ball_ball::Out { force, point };
+            let law = &laws[c.law as usize];
+            let u = match side {
+                Side::Normal(n) => {
+                    ball_ball::update_2d(c, out, n, balls, law, dt, install_bonds, books)
+                }
+                Side::Frame(f) => {
+                    ball_ball::update(c, out, f, balls, law, dt, flags, install_bonds, books)
+                }
             };
+            if books {
+                *work = [u.dissipated, u.integration];
+            }
+            c.active
+                && (u.overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
+                    || u.overlap.is_nan())
+        };
         let contacts = &mut self.contacts;
-        // (the merge keeps the forces and points for the models that run this loop; the zip
-        // below would stop at a shorter array)
+        // (the merge keeps the forces, points and losses for the models that run this loop;
+        // the zip below would stop at a shorter array)
         debug_assert!(contacts.keeps_forces());
         debug_assert_eq!(contacts.force.len(), contacts.list.len());
         debug_assert_eq!(contacts.point.len(), contacts.list.len());
+        debug_assert_eq!(contacts.work.len(), contacts.list.len());
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
-        let (list, force, point) = (&mut contacts.list, &mut contacts.force, &mut contacts.point);
+        let (list, force, point, work) = (
+            &mut contacts.list,
+            &mut contacts.force,
+            &mut contacts.point,
+            &mut contacts.work,
+        );
         // every contact must update: no short circuit
         self.interpenetrating = if planar {
             let normals = &mut contacts.normals;
             if parallel {
                 (list.par_iter_mut())
-                    .zip(force.par_iter_mut().zip(point.par_iter_mut()))
+                    .zip(
+                        force
+                            .par_iter_mut()
+                            .zip(point.par_iter_mut().zip(work.par_iter_mut())),
+                    )
                     .zip(normals.par_iter_mut().map(Side::Normal))
                     .map(update)
                     .reduce(|| false, |x, y| x | y)
             } else {
                 (list.iter_mut())
-                    .zip(force.iter_mut().zip(point.iter_mut()))
+                    .zip(force.iter_mut().zip(point.iter_mut().zip(work.iter_mut())))
                     .zip(normals.iter_mut().map(Side::Normal))
                     .map(update)
                     .fold(false, |x, y| x | y)
@@ -284,25 +309,33 @@ impl Model {
             let frames = &mut contacts.frames;
             if parallel {
                 (list.par_iter_mut())
-                    .zip(force.par_iter_mut().zip(point.par_iter_mut()))
+                    .zip(
+                        force
+                            .par_iter_mut()
+                            .zip(point.par_iter_mut().zip(work.par_iter_mut())),
+                    )
                     .zip(frames.par_iter_mut().map(|f| Side::Frame(Some(f))))
                     .map(update)
                     .reduce(|| false, |x, y| x | y)
             } else {
                 (list.iter_mut())
-                    .zip(force.iter_mut().zip(point.iter_mut()))
+                    .zip(force.iter_mut().zip(point.iter_mut().zip(work.iter_mut())))
                     .zip(frames.iter_mut().map(|f| Side::Frame(Some(f))))
                     .map(update)
                     .fold(false, |x, y| x | y)
             }
         } else if parallel {
             (list.par_iter_mut())
-                .zip(force.par_iter_mut().zip(point.par_iter_mut()))
+                .zip(
+                    force
+                        .par_iter_mut()
+                        .zip(point.par_iter_mut().zip(work.par_iter_mut())),
+                )
                 .map(|p| update((p, Side::Frame(None))))
                 .reduce(|| false, |x, y| x | y)
         } else {
             (list.iter_mut())
-                .zip(force.iter_mut().zip(point.iter_mut()))
+                .zip(force.iter_mut().zip(point.iter_mut().zip(work.iter_mut())))
                 .map(|p| update((p, Side::Frame(None))))
                 .fold(false, |x, y| x | y)
         };
@@ -384,7 +417,7 @@ impl Model {
                     interpenetrating |= update_history_run(l, balls, laws, dt, Some(&mut s), false);
                 }
                 let t = (timed && r == 0).then(std::time::Instant::now);
-                let stats = wall_group(wl, wf, its, balls, walls, laws, dt, flags);
+                let stats = wall_group(wl, wf, its, balls, walls, laws, dt, flags, false);
                 add_resultants(its, s.force, s.moment, first);
                 let wall_time = t.map(|t| t.elapsed().as_secs_f64());
                 let busy = start.map_or(0.0, |t| t.elapsed().as_secs_f64());
@@ -464,6 +497,7 @@ impl Model {
         }
         let (balls, walls, laws) = (&self.balls, &self.walls, &self.laws);
         let flags = self.settings.frame;
+        let books = self.books.is_some();
         let fc = &mut self.facet_contacts;
         // (a ball-facet contact costs several ball-ball ones: a lower threshold)
         let threads = if fc.list.len() >= PARALLEL_CONTACTS / 4 {
@@ -487,7 +521,9 @@ impl Model {
             split(&mut fc.interactions, &cuts),
         )
             .into_par_iter()
-            .map(|(list, frames, its)| wall_group(list, frames, its, balls, walls, laws, dt, flags))
+            .map(|(list, frames, its)| {
+                wall_group(list, frames, its, balls, walls, laws, dt, flags, books)
+            })
             .reduce(full::FullStats::default, |a, b| a.plus(&b));
         fc.keep_stats(&stats);
         let balls = &mut self.balls;
@@ -598,7 +634,8 @@ fn frames_of<'a>(
 /// [`lanes::update_facet_history`], then each interaction's sums). (Contacts of different
 /// interactions are independent: in a flat pass the processor works on several at once,
 /// where one interaction at a time chained each contact's geometry, resolution and force.)
-/// Returns what the full mode did.
+/// With `books` (energy books kept), every contact takes the one-contact path and each
+/// interaction's `dissipated` is written. Returns what the full mode did.
 #[allow(clippy::too_many_arguments)]
 fn wall_group(
     list: &mut [crate::contact::FacetContact],
@@ -609,6 +646,7 @@ fn wall_group(
     laws: &[crate::law::ContactModel],
     dt: f64,
     flags: crate::contact::FrameFlags,
+    books: bool,
 ) -> full::FullStats {
     let base = its.first().map_or(0, |it| it.start as usize);
     let mut stats = full::FullStats::default();
@@ -626,6 +664,15 @@ fn wall_group(
             let range = it.start as usize - base..it.end as usize - base;
             let frames = frames_of(frames, &range);
             let run = &mut list[range];
+            if books {
+                // what the interaction's tangential springs held at the end of the last cycle
+                // (before the resolution hands states over, drops or copies them)
+                let r = balls.radius[i];
+                it.dissipated = (run.iter())
+                    .map(|c| ball_facet::held_energy(c, &laws[c.law as usize], r))
+                    .sum();
+                it.integration = 0.0;
+            }
             associative::resolve(run, &wall.mesh);
             if wall.resolution == Resolution::Full {
                 let input = full::FullInput {
@@ -639,8 +686,10 @@ fn wall_group(
                 stats = stats.plus(&full::resolve(run, frames, &input));
             }
         }
-        let keeps_frames = !frames.is_empty();
-        if !keeps_frames {
+        // the one-contact path for every contact: frames kept, or energy books (whose losses
+        // it reports)
+        let one_by_one = !frames.is_empty() || books;
+        if !one_by_one {
             // no contact model keeps a frame: the active contacts of the history models go
             // through the lanes, eight at a time; the others as below
             // (their indices gather on the stack, WALL_BLOCK at a time: no allocation per
@@ -681,9 +730,18 @@ fn wall_group(
             it.force = Default::default();
             it.moment = Default::default();
             for c in &mut list[range] {
-                if keeps_frames {
+                if one_by_one {
                     let law = &laws[c.law as usize];
-                    ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
+                    let u = ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
+                    // (the spring energy the contact received is not what the interaction held
+                    // at the end of the last cycle: counted from there)
+                    it.dissipated += u.dissipated - u.stored_before;
+                    it.integration += u.integration;
+                    if c.active && c.pc == c.facet {
+                        // (a proximity contact's normal energy: the interaction's, see
+                        // `ball_facet::held_energy`)
+                        it.dissipated -= law.normal_energy(c.overlap, balls.radius[i], &c.state);
+                    }
                 }
                 if c.active {
                     it.active += 1;

@@ -183,6 +183,15 @@ pub fn simulate(
         }
     }
     names.extend(extra.iter().cloned());
+    for c in &case.checks {
+        names.extend(c.extra_series().iter().map(|s| s.to_string()));
+    }
+    let books = names.iter().any(|n| {
+        crate::output::Source::parse(base_series(n), &model).is_ok_and(|s| s.needs_energy_books())
+    });
+    if books {
+        model.keep_energy_books();
+    }
     let mut recorder =
         Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
     let mut probes: Vec<Option<Probe>> = case.checks.iter().map(|c| c.probe(&model)).collect();

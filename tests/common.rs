@@ -17,6 +17,7 @@ pub fn linear(kn: Real, ks: Real, friction: Real, damp_n: Real, damp_s: Real) ->
         friction,
         damp_n,
         damp_s,
+        limit: Default::default(),
     })
 }
 

@@ -6,7 +6,7 @@
 use crate::common;
 use ballast::check::HERTZ_LOADING;
 use ballast::law::history::damping_factor;
-use ballast::law::{ContactModel, HertzHistory, HertzPair, HookeHistory};
+use ballast::law::{ContactModel, FrictionLimit, HertzHistory, HertzPair, HookeHistory};
 use ballast::math::{Real, Vec3, PI};
 use ballast::model::{dof, BallSpec, Model, Resolution};
 use ballast::timestep::TimestepMode;
@@ -90,6 +90,7 @@ fn a_clamped_spring_dashpot_impact_matches_an_independent_integration() {
         gamma_n: gn,
         gamma_t: gn * 2.0 / 7.0,
         friction: 0.5,
+        limit: FrictionLimit::Total,
     });
     let (e, _, _) = head_on(law, v, 1e-7);
     // NOTE: 5e-5: the dashpot sees the velocity half a step behind (leapfrog), an O(dt) lag;
@@ -118,6 +119,7 @@ fn a_dragged_ball_sticks_then_slides_at_the_coulomb_limit() {
         gamma_n: 0.0,
         gamma_t: gt,
         friction: mu,
+        limit: FrictionLimit::Spring,
     });
     let dt = 1e-5;
     let mut m = model(dt, law);
@@ -158,23 +160,30 @@ fn a_dragged_ball_sticks_then_slides_at_the_coulomb_limit() {
 }
 
 /// The two history models of the lane tests: Hertz (friction 0.5) and Hooke (friction 0.3),
-/// model indices 0 and 1.
-fn lane_test_laws() -> [ContactModel; 2] {
+/// model indices 0 and 1, with the given Coulomb rules.
+fn lane_test_laws([hertz, hooke]: [FrictionLimit; 2]) -> [ContactModel; 2] {
     [
-        ContactModel::HertzHistory(HertzHistory::new(
-            HertzPair::of(5e6, 0.3, 5e6, 0.3),
-            0.5,
-            0.5,
-        )),
+        ContactModel::HertzHistory(
+            HertzHistory::new(HertzPair::of(5e6, 0.3, 5e6, 0.3), 0.5, 0.5).with_limit(hertz),
+        ),
         ContactModel::HookeHistory(HookeHistory {
             kn: 500.0,
             kt: 500.0 * 2.0 / 7.0,
             gamma_n: 0.022,
             gamma_t: 0.0063,
             friction: 0.3,
+            limit: hooke,
         }),
     ]
 }
+
+/// The Coulomb rules the lane tests run with: the default for both models, the literal one
+/// for both (uniform batches of either), and one of each (a mixed batch selects per lane).
+const LANE_RULES: [[FrictionLimit; 2]; 3] = [
+    [FrictionLimit::Total, FrictionLimit::Total],
+    [FrictionLimit::Spring, FrictionLimit::Spring],
+    [FrictionLimit::Total, FrictionLimit::Spring],
+];
 
 /// The wall lanes (`contact::lanes::update_facet_history`, eight ball-facet contacts at a
 /// time) against the one-contact path (`ball_facet::update_force`), bit for bit, on 203
@@ -187,10 +196,16 @@ fn lane_test_laws() -> [ContactModel; 2] {
 /// product, or with a contact's history kept in its first active cycle (checked).
 #[test]
 fn the_facet_lanes_give_the_one_contact_bits() {
+    for rules in LANE_RULES {
+        facet_lanes_against_one_contact(rules);
+    }
+}
+
+fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     use ballast::case::generate::SplitMix64;
     use ballast::contact::{ball_facet, lanes, FacetContact};
     use ballast::model::{Balls, WallMotion};
-    let laws = lane_test_laws();
+    let laws = lane_test_laws(rules);
     let mut m = model(1e-5, laws[0].clone());
     let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [2, 2]);
     for (k, motion) in [
@@ -307,10 +322,16 @@ fn the_facet_lanes_give_the_one_contact_bits() {
 /// separating, a ball of fixed position (no contact mass), coincident centres.
 #[test]
 fn the_lane_update_gives_the_one_contact_path_bits() {
+    for rules in LANE_RULES {
+        lanes_against_one_contact(rules);
+    }
+}
+
+fn lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     use ballast::case::generate::SplitMix64;
     use ballast::contact::{ball_ball, lanes, Contact};
     use ballast::model::Balls;
-    let laws = lane_test_laws();
+    let laws = lane_test_laws(rules);
     let mut rng = SplitMix64::new(7);
     let mut u = move |lo: Real, hi: Real| lo + (hi - lo) * rng.next_unit();
     let mut balls = Balls::default();
@@ -353,7 +374,8 @@ fn the_lane_update_gives_the_one_contact_path_bits() {
             force: &mut one_force[k],
             point: &mut one_point[k],
         };
-        let (overlap, [f, p]) = ball_ball::update_frame_free(c, out, &balls, &laws, dt);
+        let u = ball_ball::update_frame_free(c, out, &balls, &laws, dt);
+        let (overlap, [f, p]) = (u.overlap, u.written);
         if c.active {
             let deep = overlap > balls.radius[c.a as usize].min(balls.radius[c.b as usize])
                 || overlap.is_nan();

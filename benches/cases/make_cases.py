@@ -20,12 +20,17 @@ M = 2500.0 * 4.0 / 3.0 * math.pi * 1e-3**3
 KN = 500.0
 GN = 2.0 * ZETA * math.sqrt(KN * M / 2.0)
 
+# Both models keep LIGGGHTS's own Coulomb rule (friction_limit = "spring": the history spring
+# alone is held at mu F_n, the tangential dashpot added while it sticks), so that the scene is
+# the one LIGGGHTS computes; ballast's default holds spring plus dashpot within mu F_n.
 MODELS = {
     "hertz": '''[[contact]]
 between = ["grain", "grain"]
 model = "hertz-history"
 friction = 0.5
 restitution = 0.5
+# LIGGGHTS's Coulomb rule (the history spring alone within mu F_n), to compare with it
+friction_limit = "spring"
 ''',
     "hooke": f'''[[contact]]
 between = ["grain", "grain"]
@@ -35,6 +40,8 @@ ks = {KN * 2.0 / 7.0!r}
 gamma_n = {GN!r}
 gamma_t = {GN * 2.0 / 7.0!r}
 friction = 0.5
+# LIGGGHTS's Coulomb rule (the history spring alone within mu F_n), to compare with it
+friction_limit = "spring"
 ''',
 }
 

@@ -150,6 +150,8 @@ pub struct ContactSection {
     pub gamma_n: Option<f64>,
     /// Tangential damping coefficient, N s/m (hooke-history).
     pub gamma_t: Option<f64>,
+    /// How the Coulomb limit bounds the tangential force: "total" (default) or "spring".
+    pub friction_limit: Option<String>,
 }
 
 /// `[[ball]]`.

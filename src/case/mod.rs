@@ -14,8 +14,8 @@ pub use file::*;
 use crate::check::CheckSpec;
 use crate::contact::FrameFlags;
 use crate::law::{
-    ContactModel, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear, LinearBond,
-    LinearDashpot,
+    ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear,
+    LinearBond, LinearDashpot,
 };
 use crate::math::{vec3, Real, Vec3};
 use crate::model::{
@@ -967,13 +967,13 @@ fn contact_model(
     let key = |s: &str| format!("contact[{k}].{s}");
     let err = |s: &str, r: String| CaseError::new(f, key(s), r);
     let allowed: &[&str] = match c.model.as_str() {
-        "linear" => &["kn", "ks", "kn_rot", "ks_rot", "friction", "damp_n", "damp_s"],
-        "linear-dashpot" => &["kn", "ks", "friction", "restitution", "clamp", "damp_s"],
+        "linear" => &["kn", "ks", "kn_rot", "ks_rot", "friction", "damp_n", "damp_s", "friction_limit"],
+        "linear-dashpot" => &["kn", "ks", "friction", "restitution", "clamp", "damp_s", "friction_limit"],
         "hysteretic" => &["kn", "ks", "k_unload", "friction"],
-        "hertz" => &["friction", "restitution", "clamp"],
+        "hertz" => &["friction", "restitution", "clamp", "friction_limit"],
         "linearbond" => &["kn", "ks", "friction", "tensile", "shear_strength", "bond_gap"],
-        "hertz-history" => &["friction", "restitution"],
-        "hooke-history" => &["kn", "ks", "gamma_n", "gamma_t", "friction"],
+        "hertz-history" => &["friction", "restitution", "friction_limit"],
+        "hooke-history" => &["kn", "ks", "gamma_n", "gamma_t", "friction", "friction_limit"],
         m => {
             return Err(err(
                 "model",
@@ -997,6 +997,7 @@ fn contact_model(
         ("bond_gap", c.bond_gap.is_some()),
         ("gamma_n", c.gamma_n.is_some()),
         ("gamma_t", c.gamma_t.is_some()),
+        ("friction_limit", c.friction_limit.is_some()),
     ];
     for (name, is_given) in given {
         if is_given && !allowed.contains(&name) {
@@ -1044,6 +1045,16 @@ fn contact_model(
         }
     };
     let friction = nonneg("friction", c.friction)?;
+    let limit = match c.friction_limit.as_deref() {
+        None | Some("total") => FrictionLimit::Total,
+        Some("spring") => FrictionLimit::Spring,
+        Some(other) => {
+            return Err(err(
+                "friction_limit",
+                format!("\"{other}\": expected \"total\" (spring plus dashpot within friction |F_n|, the default) or \"spring\" (the spring alone, as PFC's linear model and LIGGGHTS's tangential history)"),
+            ))
+        }
+    };
     Ok(match c.model.as_str() {
         "linear" => ContactModel::Linear(Linear {
             kn: needed("kn", c.kn, "N/m")? * soft,
@@ -1053,15 +1064,19 @@ fn contact_model(
             friction,
             damp_n: ratio("damp_n", c.damp_n)?,
             damp_s: ratio("damp_s", c.damp_s)?,
+            limit,
         }),
-        "linear-dashpot" => ContactModel::LinearDashpot(LinearDashpot::new(
-            needed("kn", c.kn, "N/m")? * soft,
-            nonneg("ks", c.ks)? * soft,
-            friction,
-            restitution()?,
-            c.clamp.unwrap_or(false),
-            ratio("damp_s", c.damp_s)?,
-        )),
+        "linear-dashpot" => ContactModel::LinearDashpot(
+            LinearDashpot::new(
+                needed("kn", c.kn, "N/m")? * soft,
+                nonneg("ks", c.ks)? * soft,
+                friction,
+                restitution()?,
+                c.clamp.unwrap_or(false),
+                ratio("damp_s", c.damp_s)?,
+            )
+            .with_limit(limit),
+        ),
         "hysteretic" => {
             let kn = needed("kn", c.kn, "N/m")?;
             let k_unload = needed("k_unload", c.k_unload, "N/m")?;
@@ -1084,15 +1099,16 @@ fn contact_model(
             gamma_n: nonneg("gamma_n", c.gamma_n)?,
             gamma_t: nonneg("gamma_t", c.gamma_t)?,
             friction,
+            limit,
         }),
         "hertz" | "hertz-history" => {
             let e = restitution()?;
             let clamp = c.clamp.unwrap_or(true);
             let make = |p: HertzPair, e: Real| {
                 if c.model == "hertz" {
-                    ContactModel::Hertz(Hertz::new(p, friction, e, clamp))
+                    ContactModel::Hertz(Hertz::new(p, friction, e, clamp).with_limit(limit))
                 } else {
-                    ContactModel::HertzHistory(HertzHistory::new(p, friction, e))
+                    ContactModel::HertzHistory(HertzHistory::new(p, friction, e).with_limit(limit))
                 }
             };
             let Some((a, b)) = pair else {

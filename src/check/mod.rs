@@ -9,6 +9,7 @@ mod convergence;
 mod critical;
 mod cycles;
 mod drift;
+mod energy;
 mod golden;
 mod harmonic;
 mod reference;
@@ -162,6 +163,19 @@ pub enum CheckSpec {
         /// Where the expected count comes from.
         formula: Option<String>,
     },
+    /// The run's energy accounted for (SPEC 5.1).
+    EnergyBalance {
+        /// Largest accepted |balance| relative to the run's scale.
+        tolerance: Real,
+        /// Judge the balance less the integration error the books measure (`energy/integrator`,
+        /// project extension).
+        subtract_integrator: bool,
+        /// Largest accepted fall of `energy/dissipated` between two records, relative to the
+        /// scale (energy a contact model gave back; default: the tolerance).
+        max_fall: Real,
+        /// Why the tolerance is what it is (shown in the report).
+        formula: Option<String>,
+    },
     /// The run's summary and final values against `golden/<name>.snap`.
     Golden {
         /// Relative tolerance on each number.
@@ -279,6 +293,15 @@ struct CriticalKeys {
 struct CyclesKeys {
     case: String,
     max_ratio: Real,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnergyKeys {
+    tolerance: Option<Real>,
+    subtract_integrator: Option<bool>,
+    max_fall: Option<Real>,
+    formula: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -432,6 +455,16 @@ impl CheckSpec {
                     formula: d.formula,
                 }
             }
+            "energy_balance" => {
+                let e: EnergyKeys = keys(value).map_err(err)?;
+                let tolerance = nonneg("tolerance", e.tolerance.unwrap_or(1e-6)).map_err(err)?;
+                CheckSpec::EnergyBalance {
+                    tolerance,
+                    subtract_integrator: e.subtract_integrator.unwrap_or(false),
+                    max_fall: nonneg("max_fall", e.max_fall.unwrap_or(tolerance)).map_err(err)?,
+                    formula: e.formula,
+                }
+            }
             "golden" => {
                 let g: GoldenKeys = keys(value).map_err(err)?;
                 CheckSpec::Golden {
@@ -523,7 +556,7 @@ impl CheckSpec {
             "" => return Err(CaseError::new(file, key, "missing `kind`")),
             other => {
                 return Err(CaseError::new(file, format!("{key}.kind"), format!(
-                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, analytic, convergence, drift, cycles_ratio, active_count, max_turn, drops)"
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, energy_balance, analytic, convergence, drift, cycles_ratio, active_count, max_turn, drops)"
                 )))
             }
         };
@@ -545,6 +578,7 @@ impl CheckSpec {
             CheckSpec::ActiveCount { .. } => "active_count",
             CheckSpec::MaxTurn { .. } => "max_turn",
             CheckSpec::Drops { .. } => "drops",
+            CheckSpec::EnergyBalance { .. } => "energy_balance",
             CheckSpec::Golden { .. } => "golden",
         }
     }
@@ -559,6 +593,14 @@ impl CheckSpec {
             | CheckSpec::Drops { series, .. }
             | CheckSpec::Convergence { series, .. } => Some(series),
             _ => None,
+        }
+    }
+
+    /// Further series this check reads (recorded for it).
+    pub fn extra_series(&self) -> &'static [&'static str] {
+        match self {
+            CheckSpec::EnergyBalance { .. } => &energy::SERIES,
+            _ => &[],
         }
     }
 
@@ -619,6 +661,15 @@ impl CheckSpec {
         }
         if let CheckSpec::Drift { series, .. } = self {
             crate::output::Source::parse(base_series(series), model)?;
+        }
+        if let CheckSpec::EnergyBalance { .. } = self {
+            if let crate::timestep::TimestepMode::Scaled(_) = case.timestep {
+                return Err(
+                    "timestep scaling gives the bodies fictitious inertial masses: their \
+                    kinetic energy is not conserved, so no energy balance applies"
+                        .into(),
+                );
+            }
         }
         Ok(())
     }
@@ -922,6 +973,17 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 .unwrap_or_else(|| format!("{expected} (given in the case)"));
             series::drops(ctx, series, *min_drop, *expected, &mut out);
             out.code.push(file("series"));
+        }
+        CheckSpec::EnergyBalance {
+            tolerance,
+            subtract_integrator,
+            max_fall,
+            formula,
+        } => {
+            energy::evaluate(ctx, *tolerance, *subtract_integrator, *max_fall, &mut out);
+            if let Some(f) = formula {
+                out.formula = format!("{}. Tolerance: {f}", out.formula);
+            }
         }
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
     }

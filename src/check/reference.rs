@@ -25,13 +25,50 @@ pub enum Reference {
         #[serde(default)]
         phase_deg: Real,
     },
+    /// Polynomials of `t`, each from its start time on (e.g. sliding, then rolling: a ramp,
+    /// then a constant).
+    Piecewise {
+        /// The pieces, start times increasing (the first piece also holds before its start).
+        pieces: Vec<Piece>,
+    },
+}
+
+/// One piece of a [`Reference::Piecewise`]: `c0 + c1 t + ...` (absolute time) from `from` on.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Piece {
+    /// Start time, s.
+    pub from: Real,
+    /// Coefficients from the constant term up.
+    pub coeffs: Vec<Real>,
+}
+
+fn polynomial(coeffs: &[Real], t: Real) -> Real {
+    coeffs.iter().rev().fold(0.0, |acc, c| acc * t + c)
+}
+
+fn polynomial_words(coeffs: &[Real]) -> String {
+    let terms: Vec<String> = coeffs
+        .iter()
+        .enumerate()
+        .map(|(k, c)| match k {
+            0 => num(*c),
+            1 => format!("{}·t", num(*c)),
+            _ => format!("{}·t^{k}", num(*c)),
+        })
+        .collect();
+    terms.join(" + ")
 }
 
 impl Reference {
     /// The value at time `t`.
     pub fn eval(&self, t: Real) -> Real {
         match self {
-            Reference::Polynomial { coeffs } => coeffs.iter().rev().fold(0.0, |acc, c| acc * t + c),
+            Reference::Polynomial { coeffs } => polynomial(coeffs, t),
+            Reference::Piecewise { pieces } => {
+                let k = pieces.iter().rposition(|p| p.from <= t).unwrap_or(0);
+                polynomial(&pieces[k].coeffs, t)
+            }
             Reference::Harmonic {
                 mean,
                 amplitude,
@@ -44,17 +81,13 @@ impl Reference {
     /// The formula with its numbers, for the report.
     pub fn formula(&self) -> String {
         match self {
-            Reference::Polynomial { coeffs } => {
-                let terms: Vec<String> = coeffs
+            Reference::Polynomial { coeffs } => format!("y(t) = {}", polynomial_words(coeffs)),
+            Reference::Piecewise { pieces } => {
+                let parts: Vec<String> = pieces
                     .iter()
-                    .enumerate()
-                    .map(|(k, c)| match k {
-                        0 => num(*c),
-                        1 => format!("{}·t", num(*c)),
-                        _ => format!("{}·t^{k}", num(*c)),
-                    })
+                    .map(|p| format!("{} from t = {} s", polynomial_words(&p.coeffs), num(p.from)))
                     .collect();
-                format!("y(t) = {}", terms.join(" + "))
+                format!("y(t) = {}", parts.join("; "))
             }
             Reference::Harmonic {
                 mean,
@@ -88,6 +121,15 @@ impl Reference {
             Reference::Polynomial { coeffs } => {
                 !coeffs.is_empty() && coeffs.iter().all(|c| c.is_finite())
             }
+            Reference::Piecewise { pieces } => {
+                !pieces.is_empty()
+                    && pieces.iter().all(|p| {
+                        p.from.is_finite()
+                            && !p.coeffs.is_empty()
+                            && p.coeffs.iter().all(|c| c.is_finite())
+                    })
+                    && pieces.windows(2).all(|w| w[0].from < w[1].from)
+            }
             Reference::Harmonic {
                 mean,
                 amplitude,
@@ -102,7 +144,7 @@ impl Reference {
         if ok {
             Ok(())
         } else {
-            Err("reference: every parameter must be finite (and a period positive; coeffs non-empty)".into())
+            Err("reference: every parameter must be finite (and a period positive; coeffs non-empty; pieces in increasing order of `from`)".into())
         }
     }
 }

@@ -83,6 +83,14 @@ fn deactivate(c: &mut Contact, out: &mut Out) {
     out.set([Vec3::zeros(); 2]);
 }
 
+/// The overlap of balls `a` and `b` one step of `dt` earlier, at the positions `x - v dt`
+/// from which the last law of motion moved them (exactly, to round-off: it added `v dt`).
+#[inline]
+pub(crate) fn previous_overlap(balls: &Balls, a: usize, b: usize, dt: Real) -> Real {
+    let d = (balls.pos[b] - balls.vel[b] * dt) - (balls.pos[a] - balls.vel[a] * dt);
+    balls.radius[a] + balls.radius[b] - d.norm()
+}
+
 /// After the geometry: bonds a linear-bond contact within its gap before the first cycle, and
 /// releases a contact that does not overlap and holds no bond (no force, state cleared).
 /// Returns true when released.
@@ -110,11 +118,94 @@ fn released(
     false
 }
 
+/// What [`update`] did to a contact.
+#[derive(Clone, Copy, Debug)]
+pub struct Updated {
+    /// The overlap, m (`-inf` for a pair clearly apart, whose geometry is not computed).
+    pub overlap: Real,
+    /// What was written to the output: force on b and contact point (zeros when inactive).
+    pub written: [Vec3; 2],
+    /// With energy books: the energy the contact lost in this cycle, J (what its model
+    /// reports, [`crate::law::ContactForce::dissipated`], the normal spring's hysteresis or
+    /// breakage, [`ContactModel::normal_loss`], and what a spring released with its state
+    /// held). 0 without.
+    pub dissipated: Real,
+    /// With energy books: the normal spring's share of the integration error in this cycle,
+    /// J ([`ContactModel::normal_loss`]). 0 without.
+    pub integration: Real,
+}
+
+/// The contact's energy books for a cycle: what it had at the end of the previous one
+/// (`was`: active, overlap, state) and has now, with the model's own report `reported` (the
+/// tangential spring's loss; for a contact released in this cycle, the energy its spring
+/// held, lost with it). Returns `(dissipated, integration error)`.
+#[inline]
+fn books_of(
+    law: &ContactModel,
+    radius: Real,
+    was: (bool, Real, &LawState),
+    now: (bool, Real, &LawState),
+    reported: Real,
+) -> (Real, Real) {
+    let released = if was.0 && !now.0 {
+        law.shear_energy(was.1, radius, was.2)
+    } else {
+        0.0
+    };
+    let (normal, integration) = law.normal_loss(radius, was, now);
+    (reported + released + normal, integration)
+}
+
+/// The last half step of a tangential spring released in this cycle, J: `-F_s . du / 2`, the
+/// work the bodies did on it over the cycle's tangential displacement `du` while it still
+/// pushed with the force `F_s` of the previous cycle (the trapezoidal rule pairs each force
+/// with half of the step after it; the spring's energy itself is booked by [`books_of`]).
+/// `spring` is the spring force on b in the world frame, the relative velocity of b at the
+/// contact point is taken at the current positions.
+#[inline]
+fn release_work(balls: &Balls, a: usize, b: usize, spring: &Vec3, dt: Real) -> Real {
+    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    let (ra, rb) = (balls.radius[a], balls.radius[b]);
+    let g = geometry(pa, pb, ra, rb);
+    let v = (balls.vel[b] + balls.spin[b].cross(&(g.point - pb)))
+        - (balls.vel[a] + balls.spin[a].cross(&(g.point - pa)));
+    let vt = v - g.normal * v.dot(&g.normal);
+    -0.5 * spring.dot(&vt) * dt
+}
+
+/// The tangential spring force on b that a contact applied in the previous cycle, world frame,
+/// N: its state turned out of its frame (frame-based models), or `-k_t xi` with the stiffness
+/// at the previous overlap `d_prev` (the history models).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn old_spring(
+    law: &ContactModel,
+    frame: Option<&Frame>,
+    state: &LawState,
+    d_prev: Real,
+    radius: Real,
+    balls: &Balls,
+    a: usize,
+    b: usize,
+) -> Vec3 {
+    if law.frame_free() {
+        return law.elastic_shear(d_prev.max(0.0), radius, state);
+    }
+    match frame {
+        Some(f) => f.to_world(&state.shear),
+        // (2D: the spring along the tangent of the current normal)
+        None => {
+            let n = (balls.pos[b] - balls.pos[a]).normalize();
+            Vec3::new(-n.y, n.x, 0.0) * state.shear.y
+        }
+    }
+}
+
 /// Updates a ball-ball contact: its geometry and, when the balls overlap (or are bonded), its
 /// local frame and force, written with the contact point to `out` (zero when inactive).
-/// Returns the overlap (`-inf` for a pair clearly apart, whose geometry is not computed) and
-/// what it wrote to `out` (a caller that needs it uses this copy: reading `out` back at once
-/// would wait on the stores).
+/// Returns the overlap, what it wrote to `out` (a caller that needs it uses this copy:
+/// reading `out` back at once would wait on the stores) and, with `books`, the energy the
+/// contact lost.
 ///
 /// Geometry: normal `n = (x_b - x_a)/|x_b - x_a|`, overlap `r_a + r_b - |x_b - x_a|`, contact
 /// point `x_a + (r_a - overlap/2) n` (the middle of the overlap). Branch vectors (seed 002):
@@ -136,27 +227,77 @@ pub fn update(
     dt: Real,
     flags: FrameFlags,
     install_bonds: bool,
-) -> (Real, [Vec3; 2]) {
+    books: bool,
+) -> Updated {
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    let radius = ra * rb / (ra + rb);
+    // (for the books: the contact at the end of the previous cycle)
+    let (was_active, before) = (c.active, c.state);
+    let d_prev = if books {
+        previous_overlap(balls, a, b, dt)
+    } else {
+        0.0
+    };
+    let ledger = |now: (bool, Real, &LawState), reported: Real| {
+        if books {
+            books_of(law, radius, (was_active, d_prev, &before), now, reported)
+        } else {
+            (0.0, 0.0)
+        }
+    };
     // Clearly apart (by more than round-off) and not bonded: no geometry is computed (most
     // candidate pairs within the margin, most of the time); an inactive contact's output is
     // already zero, so nothing is written.
     if !install_bonds && !law.holds(&c.state) && clearly_apart(pa, pb, ra, rb) {
+        let mut lost = (0.0, 0.0);
         if c.active {
+            let spring = if books {
+                old_spring(law, frame.as_deref(), &before, d_prev, radius, balls, a, b)
+            } else {
+                Vec3::zeros()
+            };
             deactivate(c, &mut out);
+            let d = ra + rb - (pb - pa).norm();
+            let work = if books {
+                release_work(balls, a, b, &spring, dt)
+            } else {
+                0.0
+            };
+            lost = ledger((false, d, &c.state), work);
         }
-        return (Real::NEG_INFINITY, [Vec3::zeros(); 2]);
+        return Updated {
+            overlap: Real::NEG_INFINITY,
+            written: [Vec3::zeros(); 2],
+            dissipated: lost.0,
+            integration: lost.1,
+        };
     }
     let g = geometry(pa, pb, ra, rb);
     // touching exactly or apart by round-off
+    let spring = if books && c.active {
+        old_spring(law, frame.as_deref(), &before, d_prev, radius, balls, a, b)
+    } else {
+        Vec3::zeros()
+    };
     if released(c, &mut out, g.overlap, law, install_bonds) {
-        return (g.overlap, [Vec3::zeros(); 2]);
+        let work = if books && was_active {
+            release_work(balls, a, b, &spring, dt)
+        } else {
+            0.0
+        };
+        let lost = ledger((false, g.overlap, &c.state), work);
+        return Updated {
+            overlap: g.overlap,
+            written: [Vec3::zeros(); 2],
+            dissipated: lost.0,
+            integration: lost.1,
+        };
     }
     let n = g.normal;
     let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
-    if let Some((coef, mu)) = law.history(g.overlap, g.radius, m_eff) {
+    if let Some((coef, mu, rule)) = law.history(g.overlap, g.radius, m_eff) {
         // Frame-free history models (LIGGGHTS conventions): world vectors, no local frame;
         // branch vectors from each centre to the contact point.
         if !c.active {
@@ -164,10 +305,30 @@ pub fn update(
             c.active = true;
         }
         let v = middle_velocity(balls, a, b, &g);
+        let xi = c.state.shear;
         let (force, sliding) =
-            history::world_step(coef, mu, g.overlap, &n, &v, dt, &mut c.state.shear);
+            history::world_step(coef, mu, rule, g.overlap, &n, &v, dt, &mut c.state.shear);
         c.sliding = sliding;
-        return (g.overlap, out.set([force, g.point]));
+        let written = out.set([force, g.point]);
+        let lost = if books {
+            let kt_prev = if was_active {
+                law.history(d_prev.max(0.0), g.radius, m_eff)
+                    .map_or(0.0, |h| h.0.kt)
+            } else {
+                0.0
+            };
+            let vt = v - n * v.dot(&n);
+            let spring = history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &(vt * dt));
+            ledger((true, g.overlap, &c.state), spring)
+        } else {
+            (0.0, 0.0)
+        };
+        return Updated {
+            overlap: g.overlap,
+            written,
+            dissipated: lost.0,
+            integration: lost.1,
+        };
     }
     // NOTE: the model keeps `Contacts::frames` whenever a frame-based model exists, so `frame`
     // is there for such a contact; without it the contact would work in a frame made afresh
@@ -194,7 +355,7 @@ pub fn update(
         dt,
         flags,
     );
-    let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius);
+    let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius, dt);
     let f = law.force(&k, &mut c.state);
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = g.overlap > 0.0 || law.holds(&c.state);
@@ -203,7 +364,19 @@ pub fn update(
     } else {
         [Vec3::zeros(); 2]
     });
-    (g.overlap, written)
+    // (a bond that broke across a gap: the model already reported its released spring)
+    let lost = ledger((c.active, g.overlap, &c.state), f.dissipated);
+    let released = if was_active && !c.active && books {
+        law.shear_energy(d_prev, radius, &before)
+    } else {
+        0.0
+    };
+    Updated {
+        overlap: g.overlap,
+        written,
+        dissipated: lost.0 - released,
+        integration: lost.1,
+    }
 }
 
 /// The 2D force-displacement law of a disk-disk contact (seed 004, eqs. 8.14-8.19), derived.
@@ -225,7 +398,8 @@ pub fn update(
 /// not a cross product; for a contact on the line of centres the moment must be `∓ r F_s`, which
 /// the report's 2D page shows numerically.) The moments are summed by the gather from the
 /// force and the contact point, as in 3D; the shear force is kept as a scalar along `q`, which
-/// turns with the normal. Returns the overlap.
+/// turns with the normal. Returns what [`update`] returns.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn update_2d(
     c: &mut Contact,
@@ -235,14 +409,37 @@ pub fn update_2d(
     law: &ContactModel,
     dt: Real,
     install_bonds: bool,
-) -> Real {
+    books: bool,
+) -> Updated {
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
     let g = geometry(pa, pb, ra, rb);
     let previous = std::mem::replace(normal, g.normal);
+    let (was_active, before) = (c.active, c.state);
+    let d_prev = previous_overlap(balls, a, b, dt);
+    let ledger = |now: (bool, Real, &LawState), reported: Real| {
+        if books {
+            books_of(law, g.radius, (was_active, d_prev, &before), now, reported)
+        } else {
+            (0.0, 0.0)
+        }
+    };
     if released(c, &mut out, g.overlap, law, install_bonds) {
-        return g.overlap;
+        let work = if books && was_active {
+            // (the spring of the previous cycle, along the tangent of its normal)
+            let spring = Vec3::new(-previous.y, previous.x, 0.0) * before.shear.y;
+            release_work(balls, a, b, &spring, dt)
+        } else {
+            0.0
+        };
+        let lost = ledger((false, g.overlap, &c.state), work);
+        return Updated {
+            overlap: g.overlap,
+            written: [Vec3::zeros(); 2],
+            dissipated: lost.0,
+            integration: lost.1,
+        };
     }
     let n = g.normal;
     let q = Vec3::new(-n.y, n.x, 0.0);
@@ -265,21 +462,34 @@ pub fn update_2d(
     }
     let k = Kinematics {
         overlap: g.overlap,
+        overlap_prev: if was_active { d_prev } else { g.overlap },
         vn: v.dot(&n),
         vel_t: Vec3::new(0.0, vs, 0.0),
         du_t: Vec3::new(0.0, vs * dt, 0.0),
         mass: effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
         radius: g.radius,
+        dt,
     };
     let f = law.force(&k, &mut c.state);
     c.active = g.overlap > 0.0 || law.holds(&c.state);
     // F_C = F_n n + F_s q (eqs. 8.14-8.15)
-    out.set(if c.active {
+    let written = out.set(if c.active {
         [n * f.local.x + q * f.local.y, g.point]
     } else {
         [Vec3::zeros(); 2]
     });
-    g.overlap
+    let lost = ledger((c.active, g.overlap, &c.state), f.dissipated);
+    let released = if was_active && !c.active && books {
+        law.shear_energy(d_prev, g.radius, &before)
+    } else {
+        0.0
+    };
+    Updated {
+        overlap: g.overlap,
+        written,
+        dissipated: lost.0 - released,
+        integration: lost.1,
+    }
 }
 
 /// Contacts per run of [`update_history_run`]: the run's records (48 bytes each) stay in the
@@ -416,12 +626,21 @@ pub fn held_force(c: &Contact, balls: &Balls, law: &ContactModel) -> Vec3 {
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let g = geometry(&balls.pos[a], &balls.pos[b], ra, rb);
     let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
-    let Some((coef, _)) = law.history(g.overlap, g.radius, m_eff) else {
+    let Some((coef, mu, rule)) = law.history(g.overlap, g.radius, m_eff) else {
         debug_assert!(false, "not a history model");
         return Vec3::zeros();
     };
     let v = middle_velocity(balls, a, b, &g);
-    history::held_force(coef, g.overlap, &g.normal, &v, &c.state.shear, c.sliding)
+    history::held_force(
+        coef,
+        mu,
+        rule,
+        g.overlap,
+        &g.normal,
+        &v,
+        &c.state.shear,
+        c.sliding,
+    )
 }
 
 /// The history models' relative velocity of ball `b` at the middle of the overlap, with
@@ -436,8 +655,7 @@ fn middle_velocity(balls: &Balls, a: usize, b: usize, g: &Geometry) -> Vec3 {
     (balls.vel[b] - balls.vel[a]) + g.normal.cross(&(balls.spin[a] * ca + balls.spin[b] * cb))
 }
 
-/// [`update`] of a contact whose model is frame-free: returns the overlap and the entries
-/// written to `out` (force on b, contact point).
+/// [`update`] of a contact whose model is frame-free.
 #[inline]
 pub fn update_frame_free(
     c: &mut Contact,
@@ -445,9 +663,19 @@ pub fn update_frame_free(
     balls: &Balls,
     laws: &[ContactModel],
     dt: Real,
-) -> (Real, [Vec3; 2]) {
+) -> Updated {
     let law = &laws[c.law as usize];
     debug_assert!(law.frame_free());
     // (the history models use no frame flags and hold no bond)
-    update(c, out, None, balls, law, dt, FrameFlags::default(), false)
+    update(
+        c,
+        out,
+        None,
+        balls,
+        law,
+        dt,
+        FrameFlags::default(),
+        false,
+        true,
+    )
 }

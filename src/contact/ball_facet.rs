@@ -19,7 +19,7 @@
 use super::{FacetContact, Frame, FrameFlags};
 use crate::geom::{closest_point, Region};
 use crate::law::{history, ContactModel, Kinematics, LawState};
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 use crate::model::{side, Balls, Wall};
 
 /// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
@@ -34,6 +34,10 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
     let nf = wall.normals[f];
     let sd = nf.dot(&(x - corners[0]));
     c.region = closest.region;
+    c.overlap_prev = c.overlap;
+    c.was_active = c.active;
+    c.was_carrier = c.active && c.pc == c.facet;
+    c.handed = false;
     let d = if closest.region == Region::Face {
         // the projection on the plane: at the signed distance along the facet's normal
         c.wall_point = x - nf * sd;
@@ -54,6 +58,19 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
     c.touching = c.overlap > 0.0 && wall.inactive[f] & on == 0;
 }
 
+/// What [`update_force`] reports for the energy books.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FacetUpdate {
+    /// Energy the contact lost in the cycle, J: the model's report
+    /// ([`crate::law::ContactForce::dissipated`]) and the normal spring's hysteresis
+    /// ([`ContactModel::normal_loss`]).
+    pub dissipated: Real,
+    /// Energy of the tangential spring as the model received it, J.
+    pub stored_before: Real,
+    /// The normal spring's share of the integration error, J.
+    pub integration: Real,
+}
+
 /// Force of a ball-facet contact whose activity has been resolved: the contact model's force
 /// for an active contact, nothing for an inactive one (its state is lost: in the reduced mode
 /// no contact state is handed over, seed 001; the full mode has already handed it over where
@@ -64,6 +81,9 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
 /// ball's branch vector is `c - x` (or `-R n_wall_to_ball` with `no_ratch`); the wall's angular
 /// velocity is its spin (zero for a deformable wall). The effective radius is the ball's (a
 /// flat facet).
+///
+/// Returns what the energy books need (the tangential spring's energy when the contact was
+/// active in the previous cycle is counted by the interaction, [`held_energy`]).
 #[inline]
 pub fn update_force(
     c: &mut FacetContact,
@@ -73,19 +93,46 @@ pub fn update_force(
     law: &ContactModel,
     dt: Real,
     flags: FrameFlags,
-) {
+) -> FacetUpdate {
+    let i = c.ball as usize;
+    let r = balls.radius[i];
+    // (the contact at the end of the previous cycle; a proximity contact's normal spring is
+    // booked by the interaction)
+    let (was_active, before) = (c.was_active, c.state);
+    let was = (was_active && !c.was_carrier, c.overlap_prev, &before);
     if !c.active {
         c.state = LawState::default();
         c.normal_force = 0.0;
         c.force = Default::default();
         c.fresh = true;
-        return;
+        if !was_active {
+            return FacetUpdate::default();
+        }
+        // A contact that ends: its normal spring's last step, and the last half step of its
+        // tangential spring (`-F_s . du / 2`: the trapezoidal rule pairs the force of the
+        // previous cycle with half of this step; the energy it held is the interaction's).
+        let (dissipated, integration) = law.normal_loss(r, was, (false, c.overlap, &c.state));
+        let spring = if c.handed {
+            // (its state goes on in another contact, whose model pairs it with this step)
+            Vec3::zeros()
+        } else if law.frame_free() {
+            law.elastic_shear(c.overlap_prev.max(0.0), r, &before)
+        } else {
+            frame.map_or(Vec3::zeros(), |f| f.to_world(&before.shear))
+        };
+        let n = -c.normal;
+        let v = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]))
+            - wall.velocity_at(c.facet as usize, &c.point);
+        let vt = v - n * v.dot(&n);
+        return FacetUpdate {
+            dissipated: dissipated - 0.5 * spring.dot(&vt) * dt,
+            stored_before: 0.0,
+            integration,
+        };
     }
-    let i = c.ball as usize;
     let n = -c.normal;
-    let r = balls.radius[i];
     let mass = balls.contact_mass(i).unwrap_or(0.0);
-    if let Some((coef, mu)) = law.history(c.overlap, r, mass) {
+    if let Some((coef, mu, rule)) = law.history(c.overlap, r, mass) {
         // Frame-free history models: world vectors; the wall is piece a (normal n from the
         // wall to the ball), the ball's branch vector is c - x = -(r - U/2) n.
         if c.fresh {
@@ -94,9 +141,23 @@ pub fn update_force(
         }
         let v_ball = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]));
         let v = v_ball - wall.velocity_at(c.facet as usize, &c.point);
-        c.force = history::world_step(coef, mu, c.overlap, &n, &v, dt, &mut c.state.shear).0;
+        let xi = c.state.shear;
+        c.force = history::world_step(coef, mu, rule, c.overlap, &n, &v, dt, &mut c.state.shear).0;
         c.normal_force = c.force.dot(&n);
-        return;
+        let kt_prev = if was_active {
+            law.history(c.overlap_prev.max(0.0), r, mass)
+                .map_or(0.0, |h| h.0.kt)
+        } else {
+            0.0
+        };
+        let vt = v - n * v.dot(&n);
+        let (normal, integration) = law.normal_loss(r, was, (true, c.overlap, &c.state));
+        return FacetUpdate {
+            dissipated: history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &(vt * dt))
+                + normal,
+            stored_before: crate::law::spring_energy(&(-kt_prev * xi), kt_prev),
+            integration,
+        };
     }
     // NOTE: the model keeps `FacetContacts::frames` whenever a frame-based model exists, so
     // `frame` is there for such a contact; without it the contact would work in a frame made
@@ -120,8 +181,38 @@ pub fn update_force(
     let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
     let w_wall = wall.spin();
     let step = frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
-    let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r);
+    let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r, dt);
     let f = law.force(&k, &mut c.state);
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
+    // (a proximity contact's normal force, mean overlap along the overlap-weighted normal, is
+    // not the gradient of its energy: the books take its work from its power, as a dashpot's,
+    // and its energy from the interaction, [`crate::model::EnergyBooks`])
+    let pc_now = c.pc == c.facet;
+    let (normal, integration) = law.normal_loss(r, was, (!pc_now, c.overlap, &c.state));
+    FacetUpdate {
+        dissipated: f.dissipated + normal,
+        stored_before: f.stored_before,
+        integration,
+    }
+}
+
+/// The energy a ball-facet contact held at the end of the previous cycle that its
+/// interaction books (its state, at [`FacetContact::overlap_prev`]; zero for a contact that
+/// was not active): the tangential spring's, and a proximity contact's normal spring's.
+/// Called after [`update_geometry`], before the contact's activity is resolved again.
+#[inline]
+pub fn held_energy(c: &FacetContact, law: &ContactModel, radius: Real) -> Real {
+    if !c.was_active {
+        return 0.0;
+    }
+    let d = c.overlap_prev.max(0.0);
+    let ks = law.stiffness(d, radius).ks;
+    let shear = crate::law::spring_energy(&law.elastic_shear(d, radius, &c.state), ks);
+    let normal = if c.was_carrier {
+        law.normal_energy(c.overlap_prev, radius, &c.state)
+    } else {
+        0.0
+    };
+    shear + normal
 }

@@ -86,6 +86,9 @@ pub struct Contacts {
     /// merge): it writes [`Contacts::force`] and [`Contacts::point`], which are kept then
     /// only.
     general: bool,
+    /// True when the model keeps energy books (set by the last merge): the general loop runs
+    /// and writes [`Contacts::work`].
+    pub(crate) books: bool,
     /// For each ball `i`, its contacts are `incidence[start[i]..start[i + 1]]`, each entry
     /// `2 k + side` (k the contact's index, side 0 when the ball is `a`, 1 when `b`), in
     /// increasing k: the gather sums each ball's contacts in list order, as a sequential pass
@@ -111,6 +114,12 @@ pub struct Contacts {
     /// none: 24 bytes per candidate pair saved. Outputs that need a contact point
     /// compute it from the geometry ([`Contacts::geometry`]).
     pub point: Vec<Vec3>,
+    /// Per contact, aligned with `list` when the general force loop runs (else empty): while
+    /// the model keeps energy books, the energy it lost in the last force update and the
+    /// integration error of its normal spring, J
+    /// ([`crate::contact::ball_ball::Updated`]), summed by the books and zeroed (without
+    /// books, zeros: nothing is written).
+    pub work: Vec<[crate::math::Real; 2]>,
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
     pub partition: super::Partition,
@@ -238,6 +247,10 @@ impl Contacts {
                 v.resize(n, Vec3::zeros());
             }
         }
+        self.work.clear();
+        if self.general {
+            self.work.resize(n, [0.0; 2]);
+        }
         self.partition.threads = 0;
         self.incidence_of = None;
     }
@@ -259,9 +272,10 @@ impl Contacts {
     /// O(contacts + pairs); in place, no allocation once the buffers have grown.
     ///
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
-    /// local frame) or empty; `planar`: the same for [`Contacts::normals`]. Every entry of the
-    /// kept forces and contact points is zero afterwards when the general loop will run
-    /// (`frames || planar`); else neither is kept.
+    /// local frame) or empty; `planar`: the same for [`Contacts::normals`]; `books`: the
+    /// model keeps energy books ([`Contacts::work`]). Every entry of the kept forces and
+    /// contact points is zero afterwards when the general loop will run (`frames || planar ||
+    /// books`); else neither is kept.
     pub fn merge(
         &mut self,
         pairs: &[(u32, u32)],
@@ -269,6 +283,7 @@ impl Contacts {
         holds: impl Fn(&Contact) -> bool,
         frames: bool,
         planar: bool,
+        books: bool,
     ) {
         super::merge_plan(
             &self.list,
@@ -287,7 +302,8 @@ impl Contacts {
             Frame::new(&Vec3::x(), 0.0)
         });
         super::side(planar, &mut self.normals, &self.plan, old_len, Vec3::zeros);
-        self.general = frames || planar;
+        self.general = frames || planar || books;
+        self.books = books;
         self.list_changed();
     }
 }

@@ -25,8 +25,21 @@ pub struct FacetContact {
     pub active: bool,
     /// True when the ball overlaps the facet from an active side (a candidate for activity).
     pub touching: bool,
+    /// Whether the contact was active in the previous cycle (set with the geometry, before
+    /// the resolution decides the new activity; for the energy books).
+    pub was_active: bool,
+    /// Whether the contact carried a proximity contact in the previous cycle (set with
+    /// `was_active`; for the energy books).
+    pub was_carrier: bool,
+    /// Full mode: set when this cycle's resolution handed the contact's state to another
+    /// contact ([`super::full`]; cleared with the geometry). The energy books then leave its
+    /// spring to the contact that carries it on.
+    pub handed: bool,
     /// Overlap `R - d`, m, with `d` the distance from the ball centre to the wall contact point.
     pub overlap: Real,
+    /// The overlap of the previous cycle, m (as the force update used it: a proximity
+    /// contact's mean overlap), for the stiffness of the contact's spring then.
+    pub overlap_prev: Real,
     /// Unit normal from the ball centre towards the wall contact point.
     pub normal: Vec3,
     /// The wall contact point: the point of the facet closest to the ball centre, m.
@@ -35,7 +48,8 @@ pub struct FacetContact {
     pub point: Vec3,
     /// The contact model's state (local coordinates).
     pub state: LawState,
-    /// True until the contact's frame is made (at its first active cycle).
+    /// True until the contact's frame is made (at its first active cycle): a contact that was
+    /// not active in the previous cycle (or received a state handed over, full mode).
     pub fresh: bool,
     /// Full mode: the facet number of the carrier of the proximity contact this contact
     /// belongs to (the carrier's own facet for the carrier), or [`NONE`] ([`super::full`]).
@@ -57,7 +71,11 @@ impl FacetContact {
             region: Region::Face,
             active: false,
             touching: false,
+            was_active: false,
+            was_carrier: false,
+            handed: false,
             overlap: Real::NEG_INFINITY,
+            overlap_prev: Real::NEG_INFINITY,
             normal: Vec3::zeros(),
             wall_point: Vec3::zeros(),
             point: Vec3::zeros(),
@@ -93,6 +111,16 @@ pub struct WallInteraction {
     pub force: Vec3,
     /// Resultant contact moment on the ball about its centroid, N m.
     pub moment: Vec3,
+    /// Energy its contacts' models lost in the last cycle, J: what they report
+    /// ([`crate::law::ContactForce::dissipated`]), and what the tangential springs held at the
+    /// end of the previous cycle that no contact received (a state dropped when the active
+    /// contact moves to another facet in the reduced mode; negative when the full mode's
+    /// resolution gives one state to two contacts). Written only when the model keeps energy
+    /// books.
+    pub dissipated: Real,
+    /// The normal springs' share of the integration error in the last cycle, J
+    /// ([`crate::law::ContactModel::normal_loss`]). Written only with energy books.
+    pub integration: Real,
 }
 
 /// Every ball-facet contact and the interactions they form.
@@ -231,6 +259,8 @@ impl FacetContacts {
                 active: 0,
                 force: Vec3::zeros(),
                 moment: Vec3::zeros(),
+                dissipated: 0.0,
+                integration: 0.0,
             });
         }
     }

@@ -14,7 +14,7 @@
 //! general one contact by contact.
 
 use super::{Contact, FacetContact};
-use crate::law::{ContactModel, LawState};
+use crate::law::{ContactModel, FrictionLimit, LawState};
 use crate::math::{Real, Vec3};
 use crate::model::{Balls, Wall};
 
@@ -28,6 +28,14 @@ const MIXED: u8 = 0;
 const HERTZ: u8 = 1;
 /// [`Input::step`] for a batch of Hooke-history contacts only.
 const HOOKE: u8 = 2;
+
+/// The Coulomb rule of a batch ([`FrictionLimit`]): each lane its own (a batch of mixed
+/// models)...
+const EACH: u8 = 0;
+/// ... or [`FrictionLimit::Spring`] in every lane ...
+const SPRING: u8 = 1;
+/// ... or [`FrictionLimit::Total`] in every lane.
+const TOTAL: u8 = 2;
 
 type Lane = [Real; LANES];
 type Lane3 = [Lane; 3];
@@ -69,6 +77,8 @@ struct Laws {
     gn: Lane,
     gt: Lane,
     mu: Lane,
+    /// True for [`FrictionLimit::Total`].
+    total: [bool; LANES],
 }
 
 impl Laws {
@@ -83,6 +93,7 @@ impl Laws {
                 self.g8[l] = 8.0 * h.pair.g_star;
                 self.damping[l] = h.damping;
                 self.mu[l] = h.friction;
+                self.total[l] = h.limit == FrictionLimit::Total;
             }
             ContactModel::HookeHistory(h) => {
                 self.hertz[l] = false;
@@ -91,6 +102,7 @@ impl Laws {
                 self.gn[l] = h.gamma_n;
                 self.gt[l] = h.gamma_t;
                 self.mu[l] = h.friction;
+                self.total[l] = h.limit == FrictionLimit::Total;
             }
             // (callers pass frame-free models only; a lane left as it was computes a
             // result nobody reads)
@@ -100,15 +112,16 @@ impl Laws {
 
     /// Fills every lane with the parameters of `laws[k]` for the contacts `k` of a batch
     /// (`law(l)` the model of lane `l`), unless they are there already (`filled`: the model
-    /// that fills every lane, if any). Returns the kind of batch: [`HERTZ`] or [`HOOKE`]
-    /// when every lane has that model, else [`MIXED`].
+    /// that fills every lane, if any). Returns the kind of batch, [`HERTZ`] or [`HOOKE`]
+    /// when every lane has that model, else [`MIXED`], and its rule, [`SPRING`] or [`TOTAL`]
+    /// when every lane has that model, else [`EACH`].
     #[inline]
     fn fill(
         &mut self,
         laws: &[ContactModel],
         law: impl Fn(usize) -> u16,
         filled: &mut Option<u16>,
-    ) -> u8 {
+    ) -> (u8, u8) {
         let first = law(0);
         let uniform = (1..LANES).all(|l| law(l) == first);
         if !uniform {
@@ -116,7 +129,7 @@ impl Laws {
             for l in 0..LANES {
                 self.load(l, &laws[law(l) as usize]);
             }
-            return MIXED;
+            return (MIXED, EACH);
         }
         if *filled != Some(first) {
             *filled = Some(first);
@@ -124,10 +137,15 @@ impl Laws {
                 self.load(l, &laws[first as usize]);
             }
         }
-        match &laws[first as usize] {
-            ContactModel::HertzHistory(_) => HERTZ,
-            ContactModel::HookeHistory(_) => HOOKE,
-            _ => MIXED,
+        let law = &laws[first as usize];
+        let rule = match law.friction_limit() {
+            FrictionLimit::Spring => SPRING,
+            FrictionLimit::Total => TOTAL,
+        };
+        match law {
+            ContactModel::HertzHistory(_) => (HERTZ, rule),
+            ContactModel::HookeHistory(_) => (HOOKE, rule),
+            _ => (MIXED, EACH),
         }
     }
 
@@ -169,44 +187,79 @@ impl Laws {
 
 /// One lane of [`crate::law::history::world_step`]: with the unit normal `n` (from piece a
 /// to piece b), the velocity `v` of b relative to a at the contact point, the overlap, the
-/// coefficients `[k_n, k_t, g_n, g_t]`, the friction `mu` and the shear displacement `xi`
-/// before the step, returns the force on b, the shear displacement after the step and
-/// whether the contact slid: the same operations in the same order, the branches made
-/// selects between both sides.
+/// coefficients `[k_n, k_t, g_n, g_t]`, the friction `mu`, the Coulomb rule (`total`, or
+/// every lane's `RULE`) and the shear displacement `xi` before the step, returns the force on
+/// b, the shear displacement after the step and whether the contact slid: the same
+/// operations in the same order, the branches made selects between both sides.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn history_lane(
+fn history_lane<const RULE: u8>(
     n: [Real; 3],
     v: [Real; 3],
     overlap: Real,
     [kn, kt, gn, gt]: [Real; 4],
     mu: Real,
+    total: bool,
     xi: [Real; 3],
     dt: Real,
 ) -> ([Real; 3], [Real; 3], bool) {
+    let total = match RULE {
+        SPRING => false,
+        TOTAL => true,
+        _ => total,
+    };
     let vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
     let vt = [v[0] - n[0] * vn, v[1] - n[1] * vn, v[2] - n[2] * vn];
     // clamped normal force, shear spring turned into the tangent plane
     let f_n = (kn * overlap - gn * vn).max(0.0);
-    let mut xi = [xi[0] + vt[0] * dt, xi[1] + vt[1] * dt, xi[2] + vt[2] * dt];
+    let dxi = [vt[0] * dt, vt[1] * dt, vt[2] * dt];
+    let mut xi = [xi[0] + dxi[0], xi[1] + dxi[1], xi[2] + dxi[2]];
     let xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
     xi = [xi[0] - n[0] * xn, xi[1] - n[1] * xn, xi[2] - n[2] * xn];
     let ft = [-kt * xi[0], -kt * xi[1], -kt * xi[2]];
     let limit = mu * f_n;
-    let f2 = ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2];
-    let sliding = f2 > limit * limit;
-    // sliding: F_t on the Coulomb limit, xi = -F_t/k_t; sticking: F_t - g_t v_t
-    let scale = limit / f2.sqrt();
     let mut f = [0.0; 3];
     let mut xi_out = [0.0; 3];
+    let damped = gt > 0.0;
+    let spring_rule = RULE != TOTAL;
+    let total_rule = RULE != SPRING;
+    // LIGGGHTS's rule: the spring on the limit when it slides, else spring and dashpot
+    let f2 = ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2];
+    let slides = f2 > limit * limit;
+    let scale = limit / f2.sqrt();
+    // the default rule: spring and dashpot within the limit ([`crate::law::shear_step`])
+    let tot = [0, 1, 2].map(|k| if damped { ft[k] - vt[k] * gt } else { ft[k] });
+    let t2 = tot[0] * tot[0] + tot[1] * tot[1] + tot[2] * tot[2];
+    let total_slides = t2 > limit * limit;
+    let total_scale = limit / t2.sqrt();
+    let k_dt = kt * dt;
     for k in 0..3 {
-        let slid = ft[k] * scale;
-        let xi_slid = if kt > 0.0 { -slid / kt } else { 0.0 };
-        let f_t = if sliding { slid } else { ft[k] - vt[k] * gt };
-        xi_out[k] = if sliding { xi_slid } else { xi[k] };
-        f[k] = n[k] * f_n + f_t;
+        if spring_rule {
+            let slid = ft[k] * scale;
+            let xi_slid = if kt > 0.0 { -slid / kt } else { 0.0 };
+            let f_t = if slides { slid } else { ft[k] - vt[k] * gt };
+            if !total {
+                xi_out[k] = if slides { xi_slid } else { xi[k] };
+                f[k] = n[k] * f_n + f_t;
+            }
+        }
+        if total_rule {
+            let on_limit = tot[k] * total_scale;
+            let before = -kt * (xi[k] - dxi[k]);
+            let spring = if damped {
+                (on_limit * k_dt + before * gt) / (k_dt + gt)
+            } else {
+                on_limit
+            };
+            let xi_slid = if kt > 0.0 { -spring / kt } else { 0.0 };
+            let f_t = if total_slides { on_limit } else { tot[k] };
+            if total {
+                xi_out[k] = if total_slides { xi_slid } else { xi[k] };
+                f[k] = n[k] * f_n + f_t;
+            }
+        }
     }
-    (f, xi_out, sliding)
+    (f, xi_out, if total { total_slides } else { slides })
 }
 
 /// The results of a batch.
@@ -277,7 +330,7 @@ impl Input {
 
     /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them into `o`.
     #[inline(always)]
-    fn batch<const KIND: u8>(
+    fn batch<const KIND: u8, const RULE: u8>(
         &mut self,
         list: &[Contact],
         lane: impl Fn(usize) -> usize,
@@ -288,7 +341,7 @@ impl Input {
         for l in 0..LANES {
             self.load::<KIND>(l, &list[lane(l)], balls);
         }
-        self.step::<KIND>(dt, o);
+        self.step::<KIND, RULE>(dt, o);
     }
 
     /// The step of every lane (module documentation): written as one loop over the lanes
@@ -299,7 +352,7 @@ impl Input {
     /// Every lane of `o` is written (it is reused from batch to batch: a new one per batch
     /// was zeroed, then copied out, about 1.6 kB per batch).
     #[inline(always)]
-    fn step<const KIND: u8>(&self, dt: Real, o: &mut Output) {
+    fn step<const KIND: u8, const RULE: u8>(&self, dt: Real, o: &mut Output) {
         for l in 0..LANES {
             // geometry: d = x_b - x_a, |d|, overlap, unit normal a -> b, contact point
             let d = [
@@ -340,7 +393,8 @@ impl Input {
                 self.dv[2][l] + (n[0] * w[1] - n[1] * w[0]),
             ];
             let xi = [self.xi[0][l], self.xi[1][l], self.xi[2][l]];
-            let (f, xi, sliding) = history_lane(n, v, overlap, coef, self.law.mu[l], xi, dt);
+            let (mu, total) = (self.law.mu[l], self.law.total[l]);
+            let (f, xi, sliding) = history_lane::<RULE>(n, v, overlap, coef, mu, total, xi, dt);
             let mut arm_a = [0.0; 3];
             let mut arm_b = [0.0; 3];
             for k in 0..3 {
@@ -390,9 +444,11 @@ pub fn update_history(
         // not used)
         let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
         match input.law.fill(laws, |l| list[lane(l)].law, &mut filled) {
-            HERTZ => input.batch::<HERTZ>(list, lane, balls, dt, &mut o),
-            HOOKE => input.batch::<HOOKE>(list, lane, balls, dt, &mut o),
-            _ => input.batch::<MIXED>(list, lane, balls, dt, &mut o),
+            (HERTZ, SPRING) => input.batch::<HERTZ, SPRING>(list, lane, balls, dt, &mut o),
+            (HERTZ, TOTAL) => input.batch::<HERTZ, TOTAL>(list, lane, balls, dt, &mut o),
+            (HOOKE, SPRING) => input.batch::<HOOKE, SPRING>(list, lane, balls, dt, &mut o),
+            (HOOKE, TOTAL) => input.batch::<HOOKE, TOTAL>(list, lane, balls, dt, &mut o),
+            _ => input.batch::<MIXED, EACH>(list, lane, balls, dt, &mut o),
         }
         for (l, &k) in batch.iter().enumerate() {
             let (k, overlap) = (k as usize, o.overlap[l]);
@@ -482,7 +538,7 @@ impl FacetInput {
     /// The step of every lane: [`super::ball_facet::update_force`] for a history model, the
     /// same operations in the same order, as one loop over the lanes with no branch.
     #[inline(always)]
-    fn step<const KIND: u8>(&self, dt: Real, o: &mut FacetOutput) {
+    fn step<const KIND: u8, const RULE: u8>(&self, dt: Real, o: &mut FacetOutput) {
         for l in 0..LANES {
             let n = [self.n[0][l], self.n[1][l], self.n[2][l]];
             let overlap = self.overlap[l];
@@ -499,7 +555,8 @@ impl FacetInput {
             ];
             let v = [0, 1, 2].map(|k| (self.vel[k][l] + cross[k]) - self.wall_vel[k][l]);
             let xi = [self.xi[0][l], self.xi[1][l], self.xi[2][l]];
-            let (f, xi, _) = history_lane(n, v, overlap, coef, self.law.mu[l], xi, dt);
+            let (mu, total) = (self.law.mu[l], self.law.total[l]);
+            let (f, xi, _) = history_lane::<RULE>(n, v, overlap, coef, mu, total, xi, dt);
             for k in 0..3 {
                 o.force[k][l] = f[k];
                 o.xi[k][l] = xi[k];
@@ -533,9 +590,11 @@ pub fn update_facet_history(
             input.load(l, &list[lane(l)], balls, walls);
         }
         match kind {
-            HERTZ => input.step::<HERTZ>(dt, &mut o),
-            HOOKE => input.step::<HOOKE>(dt, &mut o),
-            _ => input.step::<MIXED>(dt, &mut o),
+            (HERTZ, SPRING) => input.step::<HERTZ, SPRING>(dt, &mut o),
+            (HERTZ, TOTAL) => input.step::<HERTZ, TOTAL>(dt, &mut o),
+            (HOOKE, SPRING) => input.step::<HOOKE, SPRING>(dt, &mut o),
+            (HOOKE, TOTAL) => input.step::<HOOKE, TOTAL>(dt, &mut o),
+            _ => input.step::<MIXED, EACH>(dt, &mut o),
         }
         for (l, &k) in batch.iter().enumerate() {
             let c = &mut list[k as usize];

@@ -12,7 +12,7 @@
 //! acts as the unbonded contact.
 
 use super::linear::shear_force;
-use super::{ContactForce, Kinematics, LawState};
+use super::{elastic_loss, spring_energy, ContactForce, FrictionLimit, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear bond.
@@ -34,31 +34,60 @@ pub struct LinearBond {
 
 impl LinearBond {
     /// Updates the state (bond, shear) and returns the force on b (local coordinates).
+    ///
+    /// The energy it reports lost is the tangential spring's ([`elastic_loss`]); what the
+    /// normal spring of a bond that breaks held is booked by the caller
+    /// ([`super::ContactModel::normal_loss`]).
     pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
         let f_n = self.kn * k.overlap;
         if state.bonded() {
             let trial = state.shear - k.du_t * self.ks;
             if -f_n <= self.tensile && trial.norm() <= self.shear_strength {
+                let before = state.shear;
                 state.shear = trial;
                 state.shear.x = 0.0;
                 return ContactForce {
                     local: Vec3::new(f_n, trial.y, trial.z),
                     sliding: false,
+                    dissipated: elastic_loss(&before, self.ks, &state.shear, self.ks, &k.du_t),
+                    stored_before: spring_energy(&before, self.ks),
                 };
             }
             state.set_bonded(false);
         }
+        self.unbonded(k, state)
+    }
+
+    /// The unbonded contact: frictional linear springs while overlapping, nothing across a
+    /// gap (the shear spring is then released: what it held is lost).
+    fn unbonded(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        let f_n = self.kn * k.overlap;
         if k.overlap <= 0.0 {
+            let lost = elastic_loss(&state.shear, self.ks, &Vec3::zeros(), self.ks, &k.du_t);
+            let stored_before = spring_energy(&state.shear, self.ks);
             state.shear = Vec3::zeros();
             return ContactForce {
                 local: Vec3::zeros(),
                 sliding: false,
+                dissipated: lost,
+                stored_before,
             };
         }
-        let (fs, sliding) = shear_force(k, state, self.ks, self.friction * f_n, 0.0);
+        // (no dashpot: both Coulomb rules are the same)
+        let (fs, sliding, lost, stored_before) = shear_force(
+            k,
+            state,
+            (self.ks, self.ks),
+            FrictionLimit::Spring,
+            self.friction * f_n,
+            0.0,
+            1.0,
+        );
         ContactForce {
             local: Vec3::new(f_n, fs.y, fs.z),
             sliding,
+            dissipated: lost,
+            stored_before,
         }
     }
 }

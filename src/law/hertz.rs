@@ -7,8 +7,21 @@
 //! - elastic normal force `F_e = (4/3) E* sqrt(R*) d^(3/2)`, tangent stiffness
 //!   `S_n = dF_e/dd = 2 E* sqrt(R* d)`;
 //! - tangential stiffness (no slip) `S_t = 8 G* sqrt(R* d)`, used incrementally:
-//!   `F_s <- F_s - S_t du_t`, Coulomb limit `friction * F_n`;
-//! - dashpots `-a sqrt(m* S_n) v_n` (normal) and `-a sqrt(m* S_t) v_t` (shear, while sticking).
+//!   `F_s <- F_s - S_t du_t`;
+//! - dashpots `-a sqrt(m* S_n) v_n` (normal) and `-a sqrt(m* S_t) v_t` (shear, in parallel
+//!   with the shear spring);
+//! - Coulomb limit ([`super::FrictionLimit`]): by default spring plus shear dashpot stay
+//!   within `friction * F_n`; with `friction_limit = "spring"` the spring alone, the dashpot
+//!   added only while it sticks;
+//! - unloading (by default): when the shear stiffness falls with the overlap, the spring force
+//!   falls in proportion first (`F_s <- F_s S_t/S_t,prev`, the contact radius ratio, as
+//!   LAMMPS's `mindlin_rescale/force`). A spring whose stiffness falls at a constant force
+//!   holds `|F_s|^2/(2 S_t)`, more energy than any force did work for: unloading would create
+//!   energy, and a spring that slides at the end of a clamped impact (no normal force, the
+//!   overlap not yet closed) would hold ever more as `S_t -> 0`. Rescaled, the spring loses
+//!   energy both ways (loading at a constant force lowers `|F_s|^2/(2 S_t)`), which the energy
+//!   books show as the model's loss. `friction_limit = "spring"` keeps the plain incremental
+//!   law, as before.
 //!
 //! The damping coefficient `a` is what makes a head-on collision produce the requested
 //! restitution `e`. Scaling `d = L x`, `t = (L / v) s` with `L = (m* v^2 / K)^(2/5)`,
@@ -21,7 +34,7 @@
 
 use super::linear::shear_force;
 use super::restitution::{damping_for, Shape};
-use super::{ContactForce, Kinematics, LawState};
+use super::{ContactForce, FrictionLimit, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 /// The elastic constants of a pair of materials.
@@ -57,6 +70,8 @@ pub struct Hertz {
     pub clamp: bool,
     /// Damping coefficient `a` (derived from the restitution).
     pub damping: Real,
+    /// How the Coulomb limit bounds the shear force.
+    pub limit: FrictionLimit,
 }
 
 impl Hertz {
@@ -68,7 +83,13 @@ impl Hertz {
             restitution,
             clamp,
             damping: damping_for(Shape::Hertz, restitution, clamp),
+            limit: FrictionLimit::Total,
         }
+    }
+
+    /// The same model with another Coulomb rule.
+    pub fn with_limit(self, limit: FrictionLimit) -> Self {
+        Hertz { limit, ..self }
     }
 
     /// Tangent normal and shear stiffnesses `(2 E* sqrt(R* d), 8 G* sqrt(R* d))`, N/m.
@@ -98,10 +119,24 @@ impl Hertz {
             f_n = f_n.max(0.0);
         }
         let c_s = self.damping * (k.mass * s_t).sqrt();
-        let (fs, sliding) = shear_force(k, state, s_t, self.friction * f_n, c_s);
+        let limit = match self.limit {
+            FrictionLimit::Spring => self.friction * f_n,
+            FrictionLimit::Total => self.friction * f_n.abs(),
+        };
+        // the shear stiffness of the previous cycle (for the spring's stored energy then), and
+        // the default rule's rescaling of an unloading spring
+        let s_t_prev = self.tangent(k.overlap_prev.max(0.0), k.radius).1;
+        let rescale = match self.limit {
+            FrictionLimit::Total if s_t < s_t_prev => s_t / s_t_prev,
+            _ => 1.0,
+        };
+        let (fs, sliding, lost, stored_before) =
+            shear_force(k, state, (s_t_prev, s_t), self.limit, limit, c_s, rescale);
         ContactForce {
             local: Vec3::new(f_n, fs.y, fs.z),
             sliding,
+            dissipated: lost,
+            stored_before,
         }
     }
 }

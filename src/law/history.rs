@@ -6,9 +6,14 @@
 //! With `n` the unit normal from piece a to piece b, `v` the velocity of b relative to a at
 //! the contact point, `v_n = v . n` (< 0 approaching), `v_t = v - v_n n`:
 //! - normal force on b: `F_n = k_n d - g_n v_n`, clamped at `F_n >= 0`, along `n`;
-//! - shear displacement `xi` (world frame): `xi += v_t dt`, then `xi -= (xi . n) n`;
-//!   `F_t = -k_t xi`; if `|F_t| > mu F_n` the contact slides: `F_t <- mu F_n F_t/|F_t|`,
-//!   `xi <- -F_t/k_t`, no tangential dashpot; otherwise `F_t <- F_t - g_t v_t`;
+//! - shear displacement `xi` (world frame): `xi += v_t dt`, then `xi -= (xi . n) n`; spring
+//!   force `-k_t xi`, in parallel with the dashpot `-g_t v_t`;
+//! - Coulomb limit `mu F_n` ([`super::FrictionLimit`]): by default the total `-k_t xi - g_t
+//!   v_t` stays within it; when it would not, the total is put on the limit along itself and
+//!   the spring becomes what the element carries ([`super::shear_step`]), `xi = -spring/k_t`.
+//!   LIGGGHTS's rule (`friction_limit = "spring"`): if `|k_t xi| > mu F_n` the contact
+//!   slides, `F_t = mu F_n (-k_t xi)/|k_t xi|`, `xi <- -F_t/k_t`, no tangential dashpot;
+//!   otherwise `F_t = -k_t xi - g_t v_t`, which can leave the cone;
 //! - history is discarded when the pieces separate.
 //!
 //! Coefficients. Hertz (`R*`, `m*` effective radius and mass, `E*`, `G*` from [`HertzPair`],
@@ -23,7 +28,7 @@
 //! projection of `xi` does what the frame's rotation does for the other models, to first
 //! order), and [`super::ContactModel::force`] with the local frame's components (`n` = x axis).
 
-use super::HertzPair;
+use super::{FrictionLimit, HertzPair};
 use crate::math::{Real, Vec3, PI};
 
 /// `-2 sqrt(5/6) beta` for a restitution `e` (LIGGGHTS's damping factor; 0 for `e = 1`).
@@ -44,6 +49,8 @@ pub struct HertzHistory {
     pub restitution: Real,
     /// `-2 sqrt(5/6) beta`.
     pub damping: Real,
+    /// How the Coulomb limit bounds the tangential force.
+    pub limit: FrictionLimit,
 }
 
 /// Linear spring-dashpot with a tangential history spring (LIGGGHTS `model hooke/stiffness
@@ -60,6 +67,8 @@ pub struct HookeHistory {
     pub gamma_t: Real,
     /// Coulomb friction coefficient.
     pub friction: Real,
+    /// How the Coulomb limit bounds the tangential force.
+    pub limit: FrictionLimit,
 }
 
 /// The four coefficients of one step.
@@ -83,7 +92,13 @@ impl HertzHistory {
             friction,
             restitution,
             damping: damping_factor(restitution),
+            limit: FrictionLimit::Total,
         }
+    }
+
+    /// The same model with another Coulomb rule.
+    pub fn with_limit(self, limit: FrictionLimit) -> Self {
+        HertzHistory { limit, ..self }
     }
 
     /// Coefficients at overlap `d`, effective radius `r` and mass `m`.
@@ -115,17 +130,20 @@ impl HookeHistory {
 
 /// One step of the history law (module documentation): returns the force on b and whether it
 /// slid; updates `xi`. `n` unit normal (a to b), `vn` normal and `vt` tangential relative
-/// velocity of b, `dxi` the tangential displacement of the step (`vt dt`), `d` > 0 overlap.
+/// velocity of b, `dxi` the tangential displacement of the step (`vt dt`), `d` > 0 overlap,
+/// `rule` the Coulomb rule, `dt` the step (for the element's relaxation while it slides).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn step(
     c: Coefficients,
     friction: Real,
+    rule: FrictionLimit,
     d: Real,
     n: &Vec3,
     vn: Real,
     vt: &Vec3,
     dxi: &Vec3,
+    dt: Real,
     xi: &mut Vec3,
 ) -> (Vec3, bool) {
     let fn_ = (c.kn * d - c.gn * vn).max(0.0);
@@ -133,6 +151,28 @@ pub fn step(
     *xi -= n * xi.dot(n);
     let mut ft = -c.kt * *xi;
     let limit = friction * fn_;
+    if rule == FrictionLimit::Total {
+        let total = if c.gt > 0.0 { ft - vt * c.gt } else { ft };
+        let t2 = total.norm_squared();
+        if t2 > limit * limit {
+            let force = total * (limit / t2.sqrt());
+            let spring = if c.gt > 0.0 {
+                // the spring before this step's increment, at this step's stiffness
+                let before = -c.kt * (*xi - dxi);
+                let k_dt = c.kt * dt;
+                (force * k_dt + before * c.gt) / (k_dt + c.gt)
+            } else {
+                force
+            };
+            *xi = if c.kt > 0.0 {
+                -spring / c.kt
+            } else {
+                Vec3::zeros()
+            };
+            return (n * fn_ + force, true);
+        }
+        return (n * fn_ + total, false);
+    }
     let f2 = ft.norm_squared();
     let sliding = f2 > limit * limit;
     if sliding {
@@ -151,10 +191,12 @@ pub fn step(
 /// [`step`] for world vectors: `v` the whole relative velocity of b at the contact point,
 /// split here into its normal and tangential parts, the step's shear displacement `v_t dt`.
 /// Returns the force on b and whether it slid.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn world_step(
     c: Coefficients,
     friction: Real,
+    rule: FrictionLimit,
     d: Real,
     n: &Vec3,
     v: &Vec3,
@@ -163,21 +205,56 @@ pub fn world_step(
 ) -> (Vec3, bool) {
     let vn = v.dot(n);
     let vt = v - n * vn;
-    step(c, friction, d, n, vn, &vt, &(vt * dt), xi)
+    step(c, friction, rule, d, n, vn, &vt, &(vt * dt), dt, xi)
+}
+
+/// What the history spring lost in one step, J: [`super::elastic_loss`] for the spring force
+/// `-k_t xi`, from `xi_prev` (applied with the stiffness `kt_prev` of the previous step) to
+/// `xi` (with `kt`) over the step's tangential displacement `dxi`. With the Hertz stiffness
+/// the spring holds `k_t |xi|^2 / 2` at a stiffness that grows with the overlap: loading a
+/// stuck spring adds energy that no force did work for (LIGGGHTS's law), unloading removes
+/// it; both show here (the first as a negative loss).
+pub fn spring_loss(kt_prev: Real, xi_prev: &Vec3, kt: Real, xi: &Vec3, dxi: &Vec3) -> Real {
+    super::elastic_loss(&(-kt_prev * xi_prev), kt_prev, &(-kt * xi), kt, dxi)
 }
 
 /// The force on b that the last [`world_step`] returned, found again from what it left: the
 /// shear displacement `xi` after the step, whether it slid, and the same overlap `d`, normal
 /// `n` and relative velocity `v` (unchanged until the balls move again). Sticking, the force
 /// is `F_n n - k_t xi - g_t v_t`, the same operations as the step and so the same bits;
-/// sliding, the step kept `xi = -F_t / k_t`, so `-k_t xi` gives `F_t` back to within a
-/// rounding. The frame-free force loop keeps no forces (24 bytes per candidate pair); the
-/// outputs that need a contact's force call this.
-pub fn held_force(c: Coefficients, d: Real, n: &Vec3, v: &Vec3, xi: &Vec3, sliding: bool) -> Vec3 {
+/// sliding, the step kept `xi = -F_t / k_t` (LIGGGHTS's rule), so `-k_t xi` gives `F_t` back
+/// to within a rounding, or (the default rule) the tangential force on the limit points along
+/// `-k_t xi - g_t v_t` ([`super::shear_step`]), found again to within a rounding. The
+/// frame-free force loop keeps no forces (24 bytes per candidate pair); the outputs that need
+/// a contact's force call this.
+#[allow(clippy::too_many_arguments)]
+pub fn held_force(
+    c: Coefficients,
+    friction: Real,
+    rule: FrictionLimit,
+    d: Real,
+    n: &Vec3,
+    v: &Vec3,
+    xi: &Vec3,
+    sliding: bool,
+) -> Vec3 {
     let vn = v.dot(n);
     let vt = v - n * vn;
     let fn_ = (c.kn * d - c.gn * vn).max(0.0);
     let ft = -c.kt * *xi;
-    let ft = if sliding { ft } else { ft - vt * c.gt };
+    let ft = match (rule, sliding) {
+        (FrictionLimit::Spring, true) => ft,
+        (FrictionLimit::Total, true) => {
+            let total = if c.gt > 0.0 { ft - vt * c.gt } else { ft };
+            let len = total.norm();
+            if len > 0.0 {
+                total * (friction * fn_ / len)
+            } else {
+                total
+            }
+        }
+        (FrictionLimit::Total, false) if c.gt <= 0.0 => ft,
+        _ => ft - vt * c.gt,
+    };
     n * fn_ + ft
 }

@@ -10,7 +10,7 @@
 //! `e = sqrt(kn / k_unload)`. Shear: incremental spring `ks`, Coulomb limit `friction * F_n`.
 
 use super::linear::shear_force;
-use super::{ContactForce, Kinematics, LawState};
+use super::{ContactForce, FrictionLimit, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 /// Parameters of the hysteretic model.
@@ -34,15 +34,32 @@ impl Hysteretic {
         (self.k_unload * (d - d0)).clamp(0.0, (self.kn * d).max(0.0))
     }
 
-    /// Updates the state (largest overlap, shear) and returns the force on b.
+    /// Updates the state (largest overlap, shear) and returns the force on b. (The normal
+    /// spring's hysteresis is booked by the caller: [`super::ContactModel::normal_loss`].)
     pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
         state.set_max_overlap(state.max_overlap().max(k.overlap));
         let f_n = self.normal(k.overlap, state.max_overlap());
-        let (fs, sliding) = shear_force(k, state, self.ks, self.friction * f_n, 0.0);
+        // (no dashpot: both Coulomb rules are the same)
+        let (fs, sliding, lost, stored_before) = shear_force(
+            k,
+            state,
+            (self.ks, self.ks),
+            FrictionLimit::Spring,
+            self.friction * f_n,
+            0.0,
+            1.0,
+        );
         ContactForce {
             local: Vec3::new(f_n, fs.y, fs.z),
             sliding,
+            dissipated: lost,
+            stored_before,
         }
+    }
+
+    /// The normal force at `overlap` in the state `state` (its largest overlap so far), N.
+    pub fn normal_force(&self, overlap: Real, state: &LawState) -> Real {
+        self.normal(overlap, state.max_overlap().max(overlap))
     }
 
     /// Elastic energy that unloading would give back, J: `F_n^2 / (2 k_unload)`.

@@ -7,11 +7,13 @@
 //!   clamp the closed form `z = -ln e / sqrt(pi^2 + ln^2 e)` (the damped oscillator); with the
 //!   clamp the dimensionless impact is solved numerically ([`super::restitution`]), because the
 //!   contact then ends before the overlap closes and the closed form would give a larger `e`;
-//! - shear: incremental spring `ks`, Coulomb limit `friction * F_n`, optional shear dashpot
-//!   `2 damp_s sqrt(m* ks)` while sticking.
+//! - shear: incremental spring `ks` and an optional shear dashpot `2 damp_s sqrt(m* ks)` in
+//!   parallel; by default their sum stays within `friction * |F_n|`, with the literal rule
+//!   (`friction_limit = "spring"`) the spring alone within `friction * F_n` and the dashpot
+//!   only while it sticks ([`super::FrictionLimit`]).
 
 use super::linear::shear_force;
-use super::{ContactForce, Kinematics, LawState};
+use super::{ContactForce, FrictionLimit, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear spring-dashpot model.
@@ -31,6 +33,8 @@ pub struct LinearDashpot {
     pub damp_n: Real,
     /// Shear damping ratio.
     pub damp_s: Real,
+    /// How the Coulomb limit bounds the shear force.
+    pub limit: FrictionLimit,
 }
 
 impl LinearDashpot {
@@ -53,7 +57,13 @@ impl LinearDashpot {
             clamp,
             damp_n,
             damp_s,
+            limit: FrictionLimit::Total,
         }
+    }
+
+    /// The same model with another Coulomb rule.
+    pub fn with_limit(self, limit: FrictionLimit) -> Self {
+        LinearDashpot { limit, ..self }
     }
 
     /// Updates the shear state and returns the force on b (local coordinates).
@@ -64,10 +74,17 @@ impl LinearDashpot {
             f_n = f_n.max(0.0);
         }
         let c_s = 2.0 * self.damp_s * (k.mass * self.ks).sqrt();
-        let (fs, sliding) = shear_force(k, state, self.ks, self.friction * f_n, c_s);
+        let limit = match self.limit {
+            FrictionLimit::Spring => self.friction * f_n,
+            FrictionLimit::Total => self.friction * f_n.abs(),
+        };
+        let (fs, sliding, lost, stored_before) =
+            shear_force(k, state, (self.ks, self.ks), self.limit, limit, c_s, 1.0);
         ContactForce {
             local: Vec3::new(f_n, fs.y, fs.z),
             sliding,
+            dissipated: lost,
+            stored_before,
         }
     }
 }

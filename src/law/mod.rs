@@ -34,21 +34,28 @@ use crate::stiffness::ContactStiffness;
 pub struct Kinematics {
     /// Overlap, m (> 0 touching; a bonded contact may be called with a gap, < 0).
     pub overlap: Real,
+    /// Overlap at the previous cycle, m (the same as `overlap` in a contact's first cycle):
+    /// the stiffness the model had then, for its energy books.
+    pub overlap_prev: Real,
     /// Normal relative velocity of b with respect to a, m/s (> 0: separating).
     pub vn: Real,
     /// Tangential relative velocity at the contact point, local coordinates (`x` = 0), m/s.
     pub vel_t: Vec3,
-    /// Tangential displacement increment of this cycle, local coordinates (`x` = 0), m.
+    /// Tangential displacement increment of this cycle, local coordinates (`x` = 0), m
+    /// (`vel_t dt`).
     pub du_t: Vec3,
     /// Effective inertial mass m_a m_b / (m_a + m_b), kg (a fixed body counts as infinite).
     pub mass: Real,
     /// Effective radius r_a r_b / (r_a + r_b), m (a wall counts as flat: the ball's radius).
     pub radius: Real,
+    /// The timestep of the cycle, s.
+    pub dt: Real,
 }
 
 impl Kinematics {
-    /// What the model sees of a contact whose frame has just advanced by `step`: the
-    /// tangential parts (local `y`, `z`) of the step's velocity and displacement increment.
+    /// What the model sees of a contact whose frame has just advanced by `step` over `dt`:
+    /// the tangential parts (local `y`, `z`) of the step's velocity and displacement
+    /// increment, and the previous overlap (the frame's normal displacement before the step).
     #[inline]
     pub fn of_step(
         overlap: Real,
@@ -56,14 +63,49 @@ impl Kinematics {
         step: &crate::contact::FrameStep,
         mass: Real,
         radius: Real,
+        dt: Real,
     ) -> Self {
         Kinematics {
             overlap,
+            // (du.x is the change of the normal displacement -overlap)
+            overlap_prev: overlap + step.du.x,
             vn,
             vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
             du_t: Vec3::new(0.0, step.du.y, step.du.z),
             mass,
             radius,
+            dt,
+        }
+    }
+}
+
+/// How the Coulomb limit bounds the tangential force of a model with a shear dashpot
+/// (`[[contact]] friction_limit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrictionLimit {
+    /// The default: the total tangential force, spring plus dashpot, never exceeds
+    /// `friction |F_n|`, with `F_n` the normal force the model applies (after its clamp).
+    /// The spring and the dashpot act in parallel, in series with a Coulomb slider: while
+    /// the slider slips the total sits on the limit, and the spring relaxes towards it at
+    /// the rate the dashpot allows (see [`shear_step`]). Without a dashpot this is the
+    /// classic elastic-perfectly-plastic spring.
+    #[default]
+    Total,
+    /// The sources' literal rule (PFC's linear model, LIGGGHTS's tangential history): only
+    /// the spring is limited, by `friction F_n` (the linear model: by its elastic normal
+    /// force `kn overlap`); the dashpot is added on top while the spring sticks and is off
+    /// while it slides. Spring plus dashpot can then leave the cone (ten times the limit
+    /// in the first cycles of a damped sliding impact). Kept for comparisons with those
+    /// codes.
+    Spring,
+}
+
+impl FrictionLimit {
+    /// The key's value in case files.
+    pub fn name(self) -> &'static str {
+        match self {
+            FrictionLimit::Total => "total",
+            FrictionLimit::Spring => "spring",
         }
     }
 }
@@ -114,8 +156,19 @@ impl LawState {
 pub struct ContactForce {
     /// Total force on b: `x` normal (> 0 pushes apart), `y`, `z` shear, N.
     pub local: Vec3,
-    /// True when the shear force sits on the Coulomb limit.
+    /// True when the tangential force sits on the Coulomb limit.
     pub sliding: bool,
+    /// Energy the model's elastic elements lost in this call, J: the slip of the
+    /// tangential spring (and the change of its stored energy when its stiffness changes
+    /// with the overlap), the hysteresis of the hysteretic model, a bond's breakage. The
+    /// dashpots' share is booked from their forces by [`crate::model::Model`]'s energy
+    /// books, not here. See [`elastic_loss`].
+    pub dissipated: Real,
+    /// Elastic energy of the tangential spring as the model received it (the state at entry,
+    /// with the stiffness of the previous cycle), J: what `dissipated` counts from. A wall
+    /// interaction compares it with what its contacts held at the end of the previous cycle:
+    /// the difference is what the resolution of its contacts dropped or copied.
+    pub stored_before: Real,
 }
 
 /// A contact model with its parameters (stiffnesses already multiplied by the softening
@@ -155,6 +208,114 @@ pub(crate) fn coulomb(shear: &mut Vec3, limit: Real) -> bool {
     }
 }
 
+/// The tangential element after one cycle: its spring force, the total tangential force it
+/// exerts (spring plus dashpot), and whether its slider slips.
+#[derive(Clone, Copy, Debug)]
+pub struct Shear {
+    /// Spring force on b after the cycle, N (what the model keeps as its state).
+    pub spring: Vec3,
+    /// Total tangential force on b, N.
+    pub force: Vec3,
+    /// True when the force sits on the Coulomb limit.
+    pub sliding: bool,
+}
+
+/// One cycle of a tangential spring (stiffness `k`) and dashpot (coefficient `c`) in
+/// parallel, behind a Coulomb slider of strength `limit`.
+///
+/// `before` is the spring force before this cycle's displacement increment `du`, `trial`
+/// the spring force after it if nothing slips (`before - k du` for the incremental springs),
+/// `damper` the dashpot force `-c v_t` (`du = v_t dt`), `k_dt` the product `k dt`.
+///
+/// - [`FrictionLimit::Spring`]: the spring is scaled back onto the limit; the dashpot is
+///   added while it sticks (`trial + damper`), not while it slides.
+/// - [`FrictionLimit::Total`]: while `|trial + damper| <= limit` nothing slips. Otherwise
+///   the total force is `T = limit (trial + damper)/|trial + damper|`, and the spring is
+///   what a spring and a dashpot in parallel carry when their sum is held at `T` for the
+///   cycle (backward Euler on the element's elongation `e`, `k e + c de/dt = -T`):
+///   `spring = (k dt T + c before)/(k dt + c)`. The dashpot carries `T - spring`; the slider
+///   slips by `du` less the element's elongation. Both dissipate (`c |de/dt|^2 >= 0` and
+///   `|T| |slip| >= 0`), so no cycle creates energy, and the spring never leaves the cone.
+///   With `c = 0` the spring is `T`: the same numbers as the `Spring` rule.
+///
+///   Since `du = v_t dt`, the total force points along `spring + damper` (the two differ
+///   by a positive factor): [`crate::law::history::held_force`] finds it again that way.
+#[inline]
+pub fn shear_step(
+    rule: FrictionLimit,
+    before: &Vec3,
+    trial: Vec3,
+    damper: Vec3,
+    c: Real,
+    k_dt: Real,
+    limit: Real,
+) -> Shear {
+    let limit = limit.max(0.0);
+    match rule {
+        FrictionLimit::Spring => {
+            let mut spring = trial;
+            let sliding = coulomb(&mut spring, limit);
+            let force = if !sliding && c > 0.0 {
+                spring + damper
+            } else {
+                spring
+            };
+            Shear {
+                spring,
+                force,
+                sliding,
+            }
+        }
+        FrictionLimit::Total => {
+            let total = if c > 0.0 { trial + damper } else { trial };
+            let t2 = total.norm_squared();
+            if t2 > limit * limit {
+                // NOTE: t2 > 0 here because limit >= 0.
+                let force = total * (limit / t2.sqrt());
+                let spring = if c > 0.0 {
+                    (force * k_dt + before * c) / (k_dt + c)
+                } else {
+                    force
+                };
+                Shear {
+                    spring,
+                    force,
+                    sliding: true,
+                }
+            } else {
+                Shear {
+                    spring: trial,
+                    force: total,
+                    sliding: false,
+                }
+            }
+        }
+    }
+}
+
+/// Elastic energy `|s|^2 / (2 k)` of a spring of stiffness `k` carrying the force `s`, J (0
+/// for a spring of no stiffness, which carries none).
+#[inline]
+pub(crate) fn spring_energy(s: &Vec3, k: Real) -> Real {
+    if k > 0.0 {
+        0.5 * s.norm_squared() / k
+    } else {
+        0.0
+    }
+}
+
+/// What a tangential spring lost in one cycle, J: the work its two ends did on it over the
+/// cycle's displacement `du` (trapezoidal: `-(s_0 + s_1)/2 . du`, the same rule by which the
+/// leapfrog integrator turns forces into kinetic energy) less the change of its stored
+/// energy (`|s|^2/(2k)` before, with the stiffness `k_0` it had then, and after). A spring
+/// that only stretches loses nothing (to round-off: `s_1 = s_0 - k du`); what the slider
+/// takes, and what a stiffness that changes with the overlap adds or removes at a given
+/// force, is the rest.
+#[inline]
+pub fn elastic_loss(s_0: &Vec3, k_0: Real, s_1: &Vec3, k_1: Real, du: &Vec3) -> Real {
+    -0.5 * (s_0 + s_1).dot(du) - (spring_energy(s_1, k_1) - spring_energy(s_0, k_0))
+}
+
 /// Duration of the loading stage of a linear spring of stiffness `k` against mass `m`: a
 /// quarter period, `(pi/2) sqrt(m/k)`.
 #[inline]
@@ -184,14 +345,34 @@ impl ContactModel {
         )
     }
 
-    /// The coefficients and friction of a frame-free history model at overlap `d`, effective
-    /// radius `r` and mass `m` (None for the models that work in the local frame).
+    /// The coefficients, friction and Coulomb rule of a frame-free history model at overlap
+    /// `d`, effective radius `r` and mass `m` (None for the models that work in the local
+    /// frame).
     #[inline]
-    pub fn history(&self, d: Real, r: Real, m: Real) -> Option<(history::Coefficients, Real)> {
+    pub fn history(
+        &self,
+        d: Real,
+        r: Real,
+        m: Real,
+    ) -> Option<(history::Coefficients, Real, FrictionLimit)> {
         match self {
-            ContactModel::HertzHistory(h) => Some((h.coefficients(d, r, m), h.friction)),
-            ContactModel::HookeHistory(h) => Some((h.coefficients(), h.friction)),
+            ContactModel::HertzHistory(h) => Some((h.coefficients(d, r, m), h.friction, h.limit)),
+            ContactModel::HookeHistory(h) => Some((h.coefficients(), h.friction, h.limit)),
             _ => None,
+        }
+    }
+
+    /// How the Coulomb limit bounds this model's tangential force (the models without a
+    /// shear dashpot, whose normal force is elastic: [`FrictionLimit::Spring`], which is then
+    /// the same as `Total`).
+    pub fn friction_limit(&self) -> FrictionLimit {
+        match self {
+            ContactModel::Linear(m) => m.limit,
+            ContactModel::LinearDashpot(m) => m.limit,
+            ContactModel::Hertz(m) => m.limit,
+            ContactModel::HertzHistory(m) => m.limit,
+            ContactModel::HookeHistory(m) => m.limit,
+            ContactModel::Hysteretic(_) | ContactModel::LinearBond(_) => FrictionLimit::Spring,
         }
     }
 
@@ -206,29 +387,78 @@ impl ContactModel {
             ContactModel::LinearBond(m) => m.force(k, state),
             ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_) => {
                 // The same law in the local basis: n = x, shear displacement in `state.shear`.
-                let (c, mu) = self.history(k.overlap, k.radius, k.mass).unwrap_or((
-                    history::Coefficients {
-                        kn: 0.0,
-                        kt: 0.0,
-                        gn: 0.0,
-                        gt: 0.0,
-                    },
+                let none = history::Coefficients {
+                    kn: 0.0,
+                    kt: 0.0,
+                    gn: 0.0,
+                    gt: 0.0,
+                };
+                let (c, mu, rule) = self.history(k.overlap, k.radius, k.mass).unwrap_or((
+                    none,
                     0.0,
+                    FrictionLimit::Spring,
                 ));
+                let kt_prev = self
+                    .history(k.overlap_prev.max(0.0), k.radius, k.mass)
+                    .map_or(0.0, |h| h.0.kt);
                 let vt = Vec3::new(0.0, k.vel_t.y, k.vel_t.z);
                 let dxi = Vec3::new(0.0, k.du_t.y, k.du_t.z);
+                let before = state.shear;
                 let (f, sliding) = history::step(
                     c,
                     mu,
+                    rule,
                     k.overlap,
                     &Vec3::x(),
                     k.vn,
                     &vt,
                     &dxi,
+                    k.dt,
                     &mut state.shear,
                 );
-                ContactForce { local: f, sliding }
+                ContactForce {
+                    local: f,
+                    sliding,
+                    dissipated: history::spring_loss(kt_prev, &before, c.kt, &state.shear, &dxi),
+                    stored_before: spring_energy(&(-kt_prev * before), kt_prev),
+                }
             }
+        }
+    }
+
+    /// The elastic part of the normal force at the given overlap, effective radius and state,
+    /// N (> 0 pushes apart): what the normal spring carries, without dashpot or clamp. The
+    /// energy books take the rest of the applied normal force as dissipative.
+    pub fn elastic_normal(&self, overlap: Real, radius: Real, state: &LawState) -> Real {
+        match self {
+            ContactModel::Linear(m) => m.kn * overlap,
+            ContactModel::LinearDashpot(m) => m.kn * overlap,
+            ContactModel::Hysteretic(m) => m.normal_force(overlap, state),
+            ContactModel::Hertz(m) => m.elastic(overlap.max(0.0), radius),
+            ContactModel::LinearBond(m) => {
+                if state.bonded() || overlap > 0.0 {
+                    m.kn * overlap
+                } else {
+                    0.0
+                }
+            }
+            ContactModel::HertzHistory(m) => {
+                m.coefficients(overlap.max(0.0), radius, 0.0).kn * overlap.max(0.0)
+            }
+            ContactModel::HookeHistory(m) => m.kn * overlap,
+        }
+    }
+
+    /// The elastic part of the tangential force kept in `state` at the given overlap and
+    /// effective radius, in the coordinates of the state (local for the frame-based models,
+    /// world for the history models), N: the spring of the frame-based models, `-k_t xi` of
+    /// the history models.
+    pub fn elastic_shear(&self, overlap: Real, radius: Real, state: &LawState) -> Vec3 {
+        match self {
+            ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_) => {
+                -self.stiffness(overlap, radius).ks * state.shear
+            }
+            _ => state.shear,
         }
     }
 
@@ -266,30 +496,84 @@ impl ContactModel {
         }
     }
 
-    /// Elastic energy stored in a contact, J (shear: `|F_s|^2 / (2 k_s)` with the current
-    /// tangent shear stiffness).
+    /// Elastic energy stored in a contact, J: [`ContactModel::normal_energy`] plus
+    /// [`ContactModel::shear_energy`].
     pub fn strain_energy(&self, overlap: Real, radius: Real, state: &LawState) -> Real {
-        let s = self.stiffness(overlap, radius);
-        let normal = match self {
-            ContactModel::Hertz(m) => m.normal_energy(overlap.max(0.0), radius),
+        self.normal_energy(overlap, radius, state) + self.shear_energy(overlap, radius, state)
+    }
+
+    /// Elastic energy of the normal spring, J (0 where it carries no force: a gap, unless a
+    /// bond holds it).
+    pub fn normal_energy(&self, overlap: Real, radius: Real, state: &LawState) -> Real {
+        let d = overlap.max(0.0);
+        match self {
+            ContactModel::Hertz(m) => m.normal_energy(d, radius),
             ContactModel::Hysteretic(m) => m.normal_energy(overlap, state),
             // (4/3) E* sqrt(R*) (2/5) d^(5/2) = (2/5) F_e d, F_e = (2/3) S_n d
-            ContactModel::HertzHistory(_) => 0.4 * (2.0 / 3.0) * s.kn * overlap.max(0.0).powi(2),
-            _ => 0.5 * s.kn * overlap * overlap,
-        };
-        if matches!(
-            self,
-            ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_)
-        ) {
-            // `state.shear` is the shear displacement xi of a history spring: k_t |xi|^2 / 2.
-            return normal + 0.5 * s.ks * state.shear.norm_squared();
+            ContactModel::HertzHistory(_) => {
+                0.4 * (2.0 / 3.0) * self.stiffness(d, radius).kn * d * d
+            }
+            ContactModel::LinearBond(m) if state.bonded() => 0.5 * m.kn * overlap * overlap,
+            _ => 0.5 * self.stiffness(d, radius).kn * d * d,
         }
-        let shear = if s.ks > 0.0 {
-            0.5 * state.shear.norm_squared() / s.ks
-        } else {
-            0.0
+    }
+
+    /// Elastic energy of the tangential spring kept in `state`, J: `|F_s|^2 / (2 k_s)` with
+    /// the current tangent shear stiffness (the history models: `k_t |xi|^2 / 2`).
+    pub fn shear_energy(&self, overlap: Real, radius: Real, state: &LawState) -> Real {
+        let ks = self.stiffness(overlap.max(0.0), radius).ks;
+        spring_energy(&self.elastic_shear(overlap, radius, state), ks)
+    }
+
+    /// What the normal spring of a contact took in one cycle beyond the change of its energy,
+    /// J, as `(dissipated, integration error)`: the trapezoidal work done on it as the
+    /// overlap went from `d_0` (state `s_0`; no force if it was not active then, `active_0`)
+    /// to `d_1` (state `s_1`; no force if it is not active now, `active_1`), less the change
+    /// of [`ContactModel::normal_energy`]. A bond that broke in the cycle loses what it held:
+    /// dissipated. The hysteretic model dissipates its hysteresis (the area between its
+    /// loading and unloading lines swept by a new largest overlap). The rest is what the
+    /// trapezoidal rule misses (at the cycle a contact starts or ends, its force switches on or
+    /// off within the step; a force that switches branch; Hertz's law is curved), which the
+    /// kinetic energy shows with the opposite sign: the integration error is its negative.
+    pub fn normal_loss(
+        &self,
+        radius: Real,
+        (active_0, d_0, s_0): (bool, Real, &LawState),
+        (active_1, d_1, s_1): (bool, Real, &LawState),
+    ) -> (Real, Real) {
+        if !d_0.is_finite() || !d_1.is_finite() {
+            return (0.0, 0.0);
+        }
+        let end = |active: bool, d: Real, s: &LawState| {
+            if active {
+                (
+                    self.elastic_normal(d, radius, s),
+                    self.normal_energy(d, radius, s),
+                )
+            } else {
+                (0.0, 0.0)
+            }
         };
-        normal + shear
+        let (f_0, u_0) = end(active_0, d_0, s_0);
+        let (f_1, u_1) = end(active_1, d_1, s_1);
+        let rest = 0.5 * (f_0 + f_1) * (d_1 - d_0) - (u_1 - u_0);
+        match self {
+            // the hysteresis proper: loading from the largest overlap so far to a new one loses
+            // the area between the loading and the unloading lines,
+            // (k_n/2)(1 - k_n/k_unload)(d_max,1^2 - d_max,0^2); the rest is the trapezoidal
+            // rule's (the force switches branch, or to zero, within a step)
+            ContactModel::Hysteretic(m) if active_1 => {
+                let d_max_0 = if active_0 { s_0.max_overlap() } else { 0.0 };
+                let d_max_1 = s_1.max_overlap();
+                let hysteresis = 0.5
+                    * m.kn
+                    * (1.0 - m.kn / m.k_unload)
+                    * (d_max_1 * d_max_1 - d_max_0 * d_max_0);
+                (hysteresis, -(rest - hysteresis))
+            }
+            ContactModel::LinearBond(_) if s_0.bonded() && !s_1.bonded() => (rest, 0.0),
+            _ => (0.0, -rest),
+        }
     }
 
     /// The model's own critical timestep for a pair of effective mass `mass` and effective

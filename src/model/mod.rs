@@ -3,6 +3,7 @@
 
 mod balls;
 mod clumps;
+mod energy;
 mod material;
 mod sort;
 mod state;
@@ -10,6 +11,7 @@ mod wall;
 
 pub use balls::{dof, BallSpec, Balls};
 pub use clumps::{mass_properties, ClumpSpec, Clumps, MassSpec, PebbleSpec, NO_CLUMP, ROTATIONS};
+pub use energy::EnergyBooks;
 pub use material::Material;
 pub use sort::SortOrder;
 pub use state::{Model, ModelError, Phases, Settings};

@@ -199,6 +199,8 @@ pub struct Model {
     /// arrays of a ball count made and freed every thousand cycles leave holes in the heap
     /// that stay resident).
     pub(crate) sort_scratch: super::sort::Scratch,
+    /// The energy books, when kept ([`Model::keep_energy_books`]).
+    pub(crate) books: Option<super::EnergyBooks>,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
@@ -245,6 +247,7 @@ impl Model {
             sort_order: Default::default(),
             last_sort: None,
             sort_scratch: Default::default(),
+            books: None,
         }
     }
 

@@ -105,6 +105,22 @@ pub enum Source {
     Strain,
     /// `energy/potential` (gravitational, zero at the origin), J.
     Potential,
+    /// `energy/dissipated`: dashpots, slip, hysteresis, breakage since the start, J (SPEC 5.1).
+    Dissipated,
+    /// `energy/work`: done on the bodies by moving walls, applied forces and the
+    /// constraints of fixed degrees of freedom since the start, J (SPEC 5.1).
+    Work,
+    /// `energy/balance`: kinetic + strain + potential + dissipated - work, less its value
+    /// at the start, J (SPEC 5.1).
+    Balance,
+    /// `energy/integrator`: the leapfrog integrator's own term (project extension; see
+    /// [`crate::model::EnergyBooks::integrator`]), J.
+    Integrator,
+    /// `energy/dashpots`: the dashpots' share of `energy/dissipated` (project extension), J.
+    Dashpots,
+    /// `energy/models`: the contact models' share of `energy/dissipated` (slip, hysteresis,
+    /// breakage, springs released with their state; project extension), J.
+    Models,
     /// `dt`, s.
     Dt,
     /// `force/unbalanced_ratio`: mean unbalanced force over the mean contact force
@@ -261,6 +277,12 @@ impl Source {
             ["energy", "kinetic"] => Source::Kinetic,
             ["energy", "strain"] => Source::Strain,
             ["energy", "potential"] => Source::Potential,
+            ["energy", "dissipated"] => Source::Dissipated,
+            ["energy", "work"] => Source::Work,
+            ["energy", "balance"] => Source::Balance,
+            ["energy", "integrator"] => Source::Integrator,
+            ["energy", "dashpots"] => Source::Dashpots,
+            ["energy", "models"] => Source::Models,
             ["dt"] => Source::Dt,
             ["force", "unbalanced_ratio"] => Source::UnbalancedRatio,
             _ => return Err(format!("unknown series \"{name}\" (see SPEC section 3)")),
@@ -302,6 +324,19 @@ impl Source {
             (true, true) => vec![2],
             (true, false) => vec![0, 1],
         }
+    }
+
+    /// True when the source reads the energy books ([`Model::keep_energy_books`]).
+    pub fn needs_energy_books(&self) -> bool {
+        matches!(
+            self,
+            Source::Dissipated
+                | Source::Work
+                | Source::Balance
+                | Source::Integrator
+                | Source::Dashpots
+                | Source::Models
+        )
     }
 
     /// True when the source follows particular bodies (by the index of their pieces).
@@ -411,6 +446,12 @@ impl Source {
             Source::Kinetic => out.push(model.kinetic_energy()),
             Source::Strain => out.push(model.strain_energy()),
             Source::Potential => out.push(model.potential_energy()),
+            Source::Dissipated => out.push(model.energy_books().map_or(0.0, |b| b.dissipated())),
+            Source::Work => out.push(model.energy_books().map_or(0.0, |b| b.work())),
+            Source::Balance => out.push(model.energy_balance()),
+            Source::Integrator => out.push(model.energy_books().map_or(0.0, |b| b.integrator)),
+            Source::Dashpots => out.push(model.energy_books().map_or(0.0, |b| b.dashpots)),
+            Source::Models => out.push(model.energy_books().map_or(0.0, |b| b.contacts)),
             Source::Dt => out.push(model.last_dt),
             Source::UnbalancedRatio => out.push(model.unbalanced_ratio()),
         }

@@ -54,6 +54,7 @@ pub fn linear_law(kn: Real, ks: Real, kn_rot: Real, ks_rot: Real) -> Linear {
         friction: 0.5,
         damp_n: 0.0,
         damp_s: 0.0,
+        limit: Default::default(),
     }
 }
 
