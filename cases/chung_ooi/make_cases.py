@@ -7,6 +7,11 @@ codes at particle impact level, Granular Matter 13:643-656. Material data of its
 the values as transcribed in Yade's scripts of these benchmarks where the two differ.
 The rigid plane is a wall of a material with young = inf (E* comes from the sphere alone).
 """
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from energy_checks import save  # noqa: E402  (the energy_balance check of each case)
 import math, os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,8 +34,7 @@ def material(name):
 
 
 def write(name, text):
-    with open(os.path.join(HERE, name + ".toml"), "w") as f:
-        f.write(text)
+    save(os.path.join(HERE, name + ".toml"), text)
 
 
 def timestep(steps):

@@ -11,6 +11,11 @@ mass properties of a union of pebbles by slicing it: see src/geom/union.rs):
   angular momentum L at the rate |L| / I_transverse, at a constant angle to it;
 - a rigid body at rest on three supports: the vertical forces are m g times the barycentric
   coordinates of the centroid's projection in the triangle of the supports."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from energy_checks import save  # noqa: E402  (the energy_balance check of each case)
 import math
 
 RHO, G = 2500.0, 9.81
@@ -169,7 +174,7 @@ formula = "L_y = I1 w_y with the transverse moment about the centroid I1 = {I1:.
 """
     text += drift_checks("no moment acts: L is constant (the integrator changes L only by M dt)", 1e-5,
                          f"no force and no moment: E = (I3 w_x^2 + I1 w_y^2)/2 = {E:.12e} J is constant")
-    open("torque_free.toml", "w").write(text)
+    save("torque_free.toml", text)
 
 
 def torque_free_asymmetric():
@@ -197,7 +202,7 @@ series = ["clump/1/angmom", "clump/1/spin", "energy/kinetic"]
 """
     text += drift_checks("no moment acts: L is constant", 1e-4,
                          "no force and no moment: the kinetic energy is constant")
-    open("torque_free_asymmetric.toml", "w").write(text)
+    save("torque_free_asymmetric.toml", text)
 
 
 def tripod(scaled=False):
@@ -321,7 +326,7 @@ expected = 3.0
 abs_tolerance = 0.0
 formula = "one active contact per foot: the three pebble-floor interactions are one clump-floor interaction"
 """
-    open(name + ".toml", "w").write(text)
+    save(name + ".toml", text)
 
 
 def one_pebble():
@@ -382,8 +387,8 @@ radius = {r!r}
 every = 20
 series = {series}
 """
-    open("one_pebble_clump.toml", "w").write(clump)
-    open("one_pebble_ball.toml", "w").write(ball)
+    save("one_pebble_clump.toml", clump)
+    save("one_pebble_ball.toml", ball)
 
 
 torque_free()

@@ -3,6 +3,11 @@
 
 A disk has unit thickness: mass m = rho pi r^2 (kg per metre), moment of inertia m r^2 / 2.
 References are derived here in plain Python."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from energy_checks import save  # noqa: E402  (the energy_balance check of each case)
 import math
 
 RHO, G = 2500.0, 9.81
@@ -98,8 +103,8 @@ series = "{s}"
 case = "two_disks_3d.toml"
 tolerance = 1e-9
 """
-    open("two_disks_2d.toml", "w").write(d2)
-    open("two_disks_3d.toml", "w").write(d3)
+    save("two_disks_2d.toml", d2)
+    save("two_disks_3d.toml", d3)
 
 
 def column():
@@ -156,7 +161,7 @@ expected = {(n - k) * m * G / kn!r}
 tolerance = 1e-6
 formula = "U = {n - k} m g / kn: the weight of the {n - k} disk(s) above"
 """
-    open("disk_column_2d.toml", "w").write(text)
+    save("disk_column_2d.toml", text)
 
 
 def critical():
@@ -197,7 +202,7 @@ exact = {exact!r}
 exact_tolerance = 1e-9
 formula = "omega_max^2 = max(2 kn/m, 2 ks/m, 2 ks a^2 / (m r^2/2)) = {w2:.9e} 1/s^2, a = r - U/2 = {a!r} m, m = rho pi r^2 = {m:.9e} kg/m"
 """
-    open("critical_2d.toml", "w").write(text)
+    save("critical_2d.toml", text)
 
 
 collision()
