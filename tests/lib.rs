@@ -6,6 +6,7 @@ mod cases;
 mod cli;
 mod clumps;
 mod common;
+mod conformance;
 mod engine;
 mod frame;
 mod full;

@@ -41,8 +41,18 @@ pub fn evaluate(
     } else {
         b.to_vec()
     };
-    let largest = |v: &[Real]| v.iter().map(|x| x.abs()).fold(0.0, Real::max);
-    let worst_fall = d.windows(2).map(|x| x[0] - x[1]).fold(0.0, Real::max);
+    // (a value that is not a number counts as infinitely large: it never passes)
+    let size = |x: Real| if x.is_nan() { Real::INFINITY } else { x.abs() };
+    let largest = |v: &[Real]| v.iter().map(|&x| size(x)).fold(0.0, Real::max);
+    let worst_fall = (d.windows(2))
+        .map(|x| {
+            if (x[0] - x[1]).is_nan() {
+                Real::INFINITY
+            } else {
+                x[0] - x[1]
+            }
+        })
+        .fold(0.0, Real::max);
     out.what = if subtract {
         "largest |energy/balance − energy/integrator| over the records, divided by the largest \
          kinetic + strain + potential (potential from its lowest value in the run)"
@@ -160,4 +170,68 @@ pub fn evaluate(
             ..Default::default()
         },
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::SeriesTable;
+
+    /// A table of the check's series: kinetic energy 1 J throughout, the balance as given.
+    fn table(balance: Vec<Real>, dissipated: Vec<Real>) -> SeriesTable {
+        let n = balance.len();
+        let mut data = vec![
+            vec![1.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            dissipated,
+            vec![0.0; n],
+        ];
+        data.push(balance);
+        data.push(vec![0.0; n]);
+        SeriesTable {
+            columns: SERIES.iter().map(|s| s.to_string()).collect(),
+            t: (0..n).map(|k| k as Real).collect(),
+            data,
+        }
+    }
+
+    fn judge(t: &SeriesTable, tolerance: Real) -> CheckOutcome {
+        let case = crate::case::parse(
+            "[run]\nsteps = 1\n[timestep]\nmode = \"fixed\"\ndt = 1.0\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let ctx = Context {
+            case: &case,
+            series: t,
+            depth: 0,
+            cycles: 0,
+            time: 0.0,
+            stopped: None,
+        };
+        let mut out = CheckOutcome::default();
+        evaluate(&ctx, tolerance, true, tolerance, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_balance_within_the_tolerance_passes_and_a_larger_one_fails() {
+        let ok = judge(&table(vec![0.0, 5e-7, -9e-7], vec![0.0; 3]), 1e-6);
+        assert!(ok.passed && ok.value == Some(9e-7), "{ok:?}");
+        assert!(!judge(&table(vec![0.0, 2e-6, 0.0], vec![0.0; 3]), 1e-6).passed);
+    }
+
+    #[test]
+    fn a_balance_that_is_not_a_number_fails() {
+        let out = judge(&table(vec![0.0, Real::NAN, 0.0], vec![0.0; 3]), 1e-6);
+        assert!(!out.passed, "{out:?}");
+    }
+
+    #[test]
+    fn energy_given_back_fails() {
+        // dissipated falls by 1e-3 J between two records
+        let out = judge(&table(vec![0.0; 3], vec![0.0, 2e-3, 1e-3]), 1e-6);
+        assert!(!out.passed && out.message.contains("fell"), "{out:?}");
+    }
 }

@@ -135,69 +135,130 @@ pub struct Updated {
     pub integration: Real,
 }
 
-/// The contact's energy books for a cycle: what it had at the end of the previous one
-/// (`was`: active, overlap, state) and has now, with the model's own report `reported` (the
-/// tangential spring's loss; for a contact released in this cycle, the energy its spring
-/// held, lost with it). Returns `(dissipated, integration error)`.
-#[inline]
-fn books_of(
-    law: &ContactModel,
-    radius: Real,
-    was: (bool, Real, &LawState),
-    now: (bool, Real, &LawState),
-    reported: Real,
-) -> (Real, Real) {
-    let released = if was.0 && !now.0 {
-        law.shear_energy(was.1, radius, was.2)
-    } else {
-        0.0
-    };
-    let (normal, integration) = law.normal_loss(radius, was, now);
-    (reported + released + normal, integration)
+/// The elastic force a contact applied at the end of a cycle (normal spring and tangential
+/// spring, on b, world frame) and the arms from the balls' centres to its contact point then:
+/// what the integrator paired with the steps around that cycle.
+#[derive(Clone, Copy, Debug, Default)]
+struct Applied {
+    force: Vec3,
+    arm_a: Vec3,
+    arm_b: Vec3,
 }
 
-/// The last half step of a tangential spring released in this cycle, J: `-F_s . du / 2`, the
-/// work the bodies did on it over the cycle's tangential displacement `du` while it still
-/// pushed with the force `F_s` of the previous cycle (the trapezoidal rule pairs each force
-/// with half of the step after it; the spring's energy itself is booked by [`books_of`]).
-/// `spring` is the spring force on b in the world frame, the relative velocity of b at the
-/// contact point is taken at the current positions.
+/// The work of `f` over one step on the material points at the ends of the arms: the relative
+/// displacement of b's point with respect to a's, `(v_b - v_a) dt + (w_b x arm_b - w_a x
+/// arm_a) dt`, with the balls' velocities of the step.
 #[inline]
-fn release_work(balls: &Balls, a: usize, b: usize, spring: &Vec3, dt: Real) -> Real {
-    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-    let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    let g = geometry(pa, pb, ra, rb);
-    let v = (balls.vel[b] + balls.spin[b].cross(&(g.point - pb)))
-        - (balls.vel[a] + balls.spin[a].cross(&(g.point - pa)));
-    let vt = v - g.normal * v.dot(&g.normal);
-    -0.5 * spring.dot(&vt) * dt
+fn step_work(balls: &Balls, a: usize, b: usize, f: &Applied, dt: Real) -> Real {
+    let d = (balls.vel[b] - balls.vel[a]) + balls.spin[b].cross(&f.arm_b)
+        - balls.spin[a].cross(&f.arm_a);
+    f.force.dot(&d) * dt
 }
 
-/// The tangential spring force on b that a contact applied in the previous cycle, world frame,
-/// N: its state turned out of its frame (frame-based models), or `-k_t xi` with the stiffness
-/// at the previous overlap `d_prev` (the history models).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn old_spring(
-    law: &ContactModel,
-    frame: Option<&Frame>,
-    state: &LawState,
-    d_prev: Real,
+/// A contact's energy books for one cycle (with energy books only).
+///
+/// The model reports what its springs lost, pairing their forces with its own displacement
+/// increments (the tangential increment of its frame, the change of the overlap); the
+/// integrator pairs the force each cycle applied with half the step before and half the step
+/// after, at that cycle's contact point. The difference (the contact point moves on the balls,
+/// the frame turns) is the contact's share of the integration error, and so is what the
+/// trapezoidal rule misses of the normal spring's energy ([`ContactModel::normal_loss`]).
+struct Ledger<'a> {
+    law: &'a ContactModel,
     radius: Real,
+    /// Active at the end of the previous cycle, its overlap and state then.
+    was: (bool, Real, LawState),
+    /// What it applied then.
+    old: Applied,
+}
+
+impl Ledger<'_> {
+    /// `(dissipated, integration error)` of the cycle: `now` the contact's activity, overlap
+    /// and state at the end of the cycle, `new` what it applies now, `reported` the model's
+    /// report ([`crate::law::ContactForce::dissipated`]), `law_work` the work on the bodies
+    /// of the tangential spring as the model paired it (`(F_0 + F_1)/2 . du`).
+    fn close(
+        &self,
+        (balls, a, b, dt): (&Balls, usize, usize, Real),
+        now: (bool, Real, &LawState),
+        new: &Applied,
+        reported: Real,
+        law_work: Real,
+    ) -> (Real, Real) {
+        let was = (self.was.0, self.was.1, &self.was.2);
+        let released = if was.0 && !now.0 {
+            self.law.shear_energy(was.1, self.radius, was.2)
+        } else {
+            0.0
+        };
+        let (normal, integration) = self.law.normal_loss(self.radius, was, now);
+        // the normal spring's work on the bodies as the books paired it
+        let f = |active: bool, d: Real, s: &LawState| {
+            if active {
+                self.law.elastic_normal(d, self.radius, s)
+            } else {
+                0.0
+            }
+        };
+        let normal_work =
+            -0.5 * (f(was.0, was.1, was.2) + f(now.0, now.1, now.2)) * (now.1 - was.1);
+        let paired =
+            0.5 * (step_work(balls, a, b, &self.old, dt) + step_work(balls, a, b, new, dt));
+        let pairing = if now.1.is_finite() && was.1.is_finite() {
+            paired - (normal_work + law_work)
+        } else {
+            0.0
+        };
+        (reported + released + normal, integration + pairing)
+    }
+}
+
+/// The positions of balls `a` and `b` one step of `dt` earlier, `x - v dt` (exactly what the
+/// last law of motion moved them from, to round-off).
+#[inline]
+fn previous_positions(balls: &Balls, a: usize, b: usize, dt: Real) -> (Vec3, Vec3) {
+    (
+        balls.pos[a] - balls.vel[a] * dt,
+        balls.pos[b] - balls.vel[b] * dt,
+    )
+}
+
+/// What a contact applied at the end of the previous cycle: its elastic normal force at the
+/// overlap `d` along the normal of the balls' previous positions, plus the tangential spring
+/// `spring` (world frame), at the contact point of that geometry.
+#[inline]
+fn applied_before(
     balls: &Balls,
     a: usize,
     b: usize,
-) -> Vec3 {
-    if law.frame_free() {
-        return law.elastic_shear(d_prev.max(0.0), radius, state);
+    dt: Real,
+    (law, radius, state, d): (&ContactModel, Real, &LawState, Real),
+    spring: Vec3,
+) -> Applied {
+    let (xa, xb) = previous_positions(balls, a, b, dt);
+    let g = geometry(&xa, &xb, balls.radius[a], balls.radius[b]);
+    Applied {
+        force: g.normal * law.elastic_normal(d, radius, state) + spring,
+        arm_a: g.point - xa,
+        arm_b: g.point - xb,
     }
-    match frame {
-        Some(f) => f.to_world(&state.shear),
-        // (2D: the spring along the tangent of the current normal)
-        None => {
-            let n = (balls.pos[b] - balls.pos[a]).normalize();
-            Vec3::new(-n.y, n.x, 0.0) * state.shear.y
-        }
+}
+
+/// What a contact applies at the end of this cycle: the elastic normal force of `state` at
+/// the geometry `g` plus the tangential spring `spring` (world frame).
+#[inline]
+fn applied_now(
+    balls: &Balls,
+    a: usize,
+    b: usize,
+    (law, state): (&ContactModel, &LawState),
+    g: &Geometry,
+    spring: Vec3,
+) -> Applied {
+    Applied {
+        force: g.normal * law.elastic_normal(g.overlap, g.radius, state) + spring,
+        arm_a: g.point - balls.pos[a],
+        arm_b: g.point - balls.pos[b],
     }
 }
 
@@ -205,7 +266,7 @@ fn old_spring(
 /// local frame and force, written with the contact point to `out` (zero when inactive).
 /// Returns the overlap, what it wrote to `out` (a caller that needs it uses this copy:
 /// reading `out` back at once would wait on the stores) and, with `books`, the energy the
-/// contact lost.
+/// contact lost and its share of the integration error ([`Ledger`]).
 ///
 /// Geometry: normal `n = (x_b - x_a)/|x_b - x_a|`, overlap `r_a + r_b - |x_b - x_a|`, contact
 /// point `x_a + (r_a - overlap/2) n` (the middle of the overlap). Branch vectors (seed 002):
@@ -233,19 +294,34 @@ pub fn update(
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
     let radius = ra * rb / (ra + rb);
-    // (for the books: the contact at the end of the previous cycle)
-    let (was_active, before) = (c.active, c.state);
-    let d_prev = if books {
-        previous_overlap(balls, a, b, dt)
-    } else {
-        0.0
-    };
-    let ledger = |now: (bool, Real, &LawState), reported: Real| {
-        if books {
-            books_of(law, radius, (was_active, d_prev, &before), now, reported)
+    let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
+    // (for the books: the contact at the end of the previous cycle, and what it applied)
+    let ledger = books.then(|| {
+        let d_prev = previous_overlap(balls, a, b, dt);
+        let old = if c.active {
+            let spring = if law.frame_free() {
+                law.elastic_shear(d_prev.max(0.0), radius, &c.state)
+            } else {
+                frame
+                    .as_deref()
+                    .map_or(Vec3::zeros(), |f| f.to_world(&c.state.shear))
+            };
+            applied_before(balls, a, b, dt, (law, radius, &c.state, d_prev), spring)
         } else {
-            (0.0, 0.0)
+            Applied::default()
+        };
+        Ledger {
+            law,
+            radius,
+            was: (c.active, d_prev, c.state),
+            old,
         }
+    });
+    let ends = (balls, a, b, dt);
+    let close = |ledger: &Option<Ledger>, now, new: &Applied, reported, law_work| {
+        ledger
+            .as_ref()
+            .map_or((0.0, 0.0), |l| l.close(ends, now, new, reported, law_work))
     };
     // Clearly apart (by more than round-off) and not bonded: no geometry is computed (most
     // candidate pairs within the margin, most of the time); an inactive contact's output is
@@ -253,19 +329,9 @@ pub fn update(
     if !install_bonds && !law.holds(&c.state) && clearly_apart(pa, pb, ra, rb) {
         let mut lost = (0.0, 0.0);
         if c.active {
-            let spring = if books {
-                old_spring(law, frame.as_deref(), &before, d_prev, radius, balls, a, b)
-            } else {
-                Vec3::zeros()
-            };
             deactivate(c, &mut out);
             let d = ra + rb - (pb - pa).norm();
-            let work = if books {
-                release_work(balls, a, b, &spring, dt)
-            } else {
-                0.0
-            };
-            lost = ledger((false, d, &c.state), work);
+            lost = close(&ledger, (false, d, &c.state), &Applied::default(), 0.0, 0.0);
         }
         return Updated {
             overlap: Real::NEG_INFINITY,
@@ -276,18 +342,14 @@ pub fn update(
     }
     let g = geometry(pa, pb, ra, rb);
     // touching exactly or apart by round-off
-    let spring = if books && c.active {
-        old_spring(law, frame.as_deref(), &before, d_prev, radius, balls, a, b)
-    } else {
-        Vec3::zeros()
-    };
     if released(c, &mut out, g.overlap, law, install_bonds) {
-        let work = if books && was_active {
-            release_work(balls, a, b, &spring, dt)
-        } else {
-            0.0
-        };
-        let lost = ledger((false, g.overlap, &c.state), work);
+        let lost = close(
+            &ledger,
+            (false, g.overlap, &c.state),
+            &Applied::default(),
+            0.0,
+            0.0,
+        );
         return Updated {
             overlap: g.overlap,
             written: [Vec3::zeros(); 2],
@@ -296,7 +358,6 @@ pub fn update(
         };
     }
     let n = g.normal;
-    let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
     if let Some((coef, mu, rule)) = law.history(g.overlap, g.radius, m_eff) {
         // Frame-free history models (LIGGGHTS conventions): world vectors, no local frame;
         // branch vectors from each centre to the contact point.
@@ -310,18 +371,28 @@ pub fn update(
             history::world_step(coef, mu, rule, g.overlap, &n, &v, dt, &mut c.state.shear);
         c.sliding = sliding;
         let written = out.set([force, g.point]);
-        let lost = if books {
-            let kt_prev = if was_active {
-                law.history(d_prev.max(0.0), g.radius, m_eff)
-                    .map_or(0.0, |h| h.0.kt)
-            } else {
-                0.0
-            };
-            let vt = v - n * v.dot(&n);
-            let spring = history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &(vt * dt));
-            ledger((true, g.overlap, &c.state), spring)
-        } else {
-            (0.0, 0.0)
+        let lost = match &ledger {
+            Some(l) => {
+                let kt_prev = if l.was.0 {
+                    law.history(l.was.1.max(0.0), g.radius, m_eff)
+                        .map_or(0.0, |h| h.0.kt)
+                } else {
+                    0.0
+                };
+                let dxi = (v - n * v.dot(&n)) * dt;
+                let (s_0, s_1) = (-kt_prev * xi, -coef.kt * c.state.shear);
+                let reported = history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &dxi);
+                let new = applied_now(balls, a, b, (law, &c.state), &g, s_1);
+                let law_work = 0.5 * (s_0 + s_1).dot(&dxi);
+                close(
+                    &ledger,
+                    (true, g.overlap, &c.state),
+                    &new,
+                    reported,
+                    law_work,
+                )
+            }
+            None => (0.0, 0.0),
         };
         return Updated {
             overlap: g.overlap,
@@ -356,6 +427,7 @@ pub fn update(
         flags,
     );
     let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius, dt);
+    let before = c.state.shear;
     let f = law.force(&k, &mut c.state);
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = g.overlap > 0.0 || law.holds(&c.state);
@@ -364,17 +436,40 @@ pub fn update(
     } else {
         [Vec3::zeros(); 2]
     });
-    // (a bond that broke across a gap: the model already reported its released spring)
-    let lost = ledger((c.active, g.overlap, &c.state), f.dissipated);
-    let released = if was_active && !c.active && books {
-        law.shear_energy(d_prev, radius, &before)
+    let lost = if ledger.is_some() {
+        let new = if c.active {
+            applied_now(
+                balls,
+                a,
+                b,
+                (law, &c.state),
+                &g,
+                frame.to_world(&c.state.shear),
+            )
+        } else {
+            Applied::default()
+        };
+        let law_work = 0.5 * (before + c.state.shear).dot(&k.du_t);
+        // (a bond that broke across a gap: the model reported what its spring held)
+        let (d, i) = close(
+            &ledger,
+            (c.active, g.overlap, &c.state),
+            &new,
+            f.dissipated,
+            law_work,
+        );
+        let released = match &ledger {
+            Some(l) if l.was.0 && !c.active => law.shear_energy(l.was.1, radius, &l.was.2),
+            _ => 0.0,
+        };
+        (d - released, i)
     } else {
-        0.0
+        (0.0, 0.0)
     };
     Updated {
         overlap: g.overlap,
         written,
-        dissipated: lost.0 - released,
+        dissipated: lost.0,
         integration: lost.1,
     }
 }
@@ -416,24 +511,31 @@ pub fn update_2d(
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
     let g = geometry(pa, pb, ra, rb);
     let previous = std::mem::replace(normal, g.normal);
-    let (was_active, before) = (c.active, c.state);
     let d_prev = previous_overlap(balls, a, b, dt);
-    let ledger = |now: (bool, Real, &LawState), reported: Real| {
-        if books {
-            books_of(law, g.radius, (was_active, d_prev, &before), now, reported)
+    // the tangent of a normal (the 2D shear force is kept along it)
+    let tangent = |n: &Vec3| Vec3::new(-n.y, n.x, 0.0);
+    let ledger = books.then(|| {
+        let old = if c.active {
+            // (the spring along the tangent of the previous cycle's normal)
+            let spring = tangent(&previous) * c.state.shear.y;
+            applied_before(balls, a, b, dt, (law, g.radius, &c.state, d_prev), spring)
         } else {
-            (0.0, 0.0)
-        }
-    };
-    if released(c, &mut out, g.overlap, law, install_bonds) {
-        let work = if books && was_active {
-            // (the spring of the previous cycle, along the tangent of its normal)
-            let spring = Vec3::new(-previous.y, previous.x, 0.0) * before.shear.y;
-            release_work(balls, a, b, &spring, dt)
-        } else {
-            0.0
+            Applied::default()
         };
-        let lost = ledger((false, g.overlap, &c.state), work);
+        Ledger {
+            law,
+            radius: g.radius,
+            was: (c.active, d_prev, c.state),
+            old,
+        }
+    });
+    let ends = (balls, a, b, dt);
+    let close = |now, new: &Applied, reported, law_work| {
+        (ledger.as_ref()).map_or((0.0, 0.0), |l| l.close(ends, now, new, reported, law_work))
+    };
+    let was_active = c.active;
+    if released(c, &mut out, g.overlap, law, install_bonds) {
+        let lost = close((false, g.overlap, &c.state), &Applied::default(), 0.0, 0.0);
         return Updated {
             overlap: g.overlap,
             written: [Vec3::zeros(); 2],
@@ -442,11 +544,10 @@ pub fn update_2d(
         };
     }
     let n = g.normal;
-    let q = Vec3::new(-n.y, n.x, 0.0);
+    let q = tangent(&n);
     // tangent at mid-step (the normal of the previous cycle, when the contact was active)
     let q_mid = if c.active {
-        let m = (n + previous).normalize();
-        Vec3::new(-m.y, m.x, 0.0)
+        tangent(&(n + previous).normalize())
     } else {
         q
     };
@@ -470,6 +571,7 @@ pub fn update_2d(
         radius: g.radius,
         dt,
     };
+    let before = c.state.shear;
     let f = law.force(&k, &mut c.state);
     c.active = g.overlap > 0.0 || law.holds(&c.state);
     // F_C = F_n n + F_s q (eqs. 8.14-8.15)
@@ -478,18 +580,39 @@ pub fn update_2d(
     } else {
         [Vec3::zeros(); 2]
     });
-    let lost = ledger((c.active, g.overlap, &c.state), f.dissipated);
-    let released = if was_active && !c.active && books {
-        law.shear_energy(d_prev, g.radius, &before)
+    let lost = if ledger.is_some() {
+        let new = if c.active {
+            applied_now(balls, a, b, (law, &c.state), &g, q * c.state.shear.y)
+        } else {
+            Applied::default()
+        };
+        let law_work = 0.5 * (before + c.state.shear).dot(&k.du_t);
+        let (d, i) = close(
+            (c.active, g.overlap, &c.state),
+            &new,
+            f.dissipated,
+            law_work,
+        );
+        let released = if was_active && !c.active {
+            law.shear_energy(d_prev, g.radius, &before_state(&ledger))
+        } else {
+            0.0
+        };
+        (d - released, i)
     } else {
-        0.0
+        (0.0, 0.0)
     };
     Updated {
         overlap: g.overlap,
         written,
-        dissipated: lost.0 - released,
+        dissipated: lost.0,
         integration: lost.1,
     }
+}
+
+/// The state a ledger holds of the previous cycle (a default one without books).
+fn before_state(ledger: &Option<Ledger>) -> LawState {
+    ledger.as_ref().map_or(LawState::default(), |l| l.was.2)
 }
 
 /// Contacts per run of [`update_history_run`]: the run's records (48 bytes each) stay in the

@@ -35,9 +35,10 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
     let sd = nf.dot(&(x - corners[0]));
     c.region = closest.region;
     c.overlap_prev = c.overlap;
+    c.point_prev = c.point;
+    c.normal_prev = c.normal;
     c.was_active = c.active;
     c.was_carrier = c.active && c.pc == c.facet;
-    c.handed = false;
     let d = if closest.region == Region::Face {
         // the projection on the plane: at the signed distance along the facet's normal
         c.wall_point = x - nf * sd;
@@ -82,8 +83,9 @@ pub struct FacetUpdate {
 /// velocity is its spin (zero for a deformable wall). The effective radius is the ball's (a
 /// flat facet).
 ///
-/// Returns what the energy books need (the tangential spring's energy when the contact was
-/// active in the previous cycle is counted by the interaction, [`held_energy`]).
+/// Returns what the energy books need (as [`super::ball_ball::update`] does; the tangential
+/// spring's energy when the contact was active in the previous cycle is counted by the
+/// interaction, [`held_energy`]).
 #[inline]
 pub fn update_force(
     c: &mut FacetContact,
@@ -96,10 +98,63 @@ pub fn update_force(
 ) -> FacetUpdate {
     let i = c.ball as usize;
     let r = balls.radius[i];
-    // (the contact at the end of the previous cycle; a proximity contact's normal spring is
-    // booked by the interaction)
+    // The contact at the end of the previous cycle and what it applied; a proximity
+    // contact's normal spring is booked by its power and by the interaction
+    // ([`crate::model::EnergyBooks`]), so it counts here as not active.
     let (was_active, before) = (c.was_active, c.state);
-    let was = (was_active && !c.was_carrier, c.overlap_prev, &before);
+    let was_normal = was_active && !c.was_carrier;
+    // (a contact made at this cycle's rebuild has no previous overlap: counted as touching)
+    let d_prev = if c.overlap_prev.is_finite() {
+        c.overlap_prev
+    } else {
+        c.overlap.min(0.0)
+    };
+    let was = (was_normal, d_prev, &before);
+    // (the work of an elastic force `f` at point `p` over the step, on the ball's material
+    // point relative to the wall's; the ball's arm from its centre at `x`)
+    let work = |f: &Vec3, p: &Vec3, x: &Vec3| {
+        let v =
+            balls.vel[i] + balls.spin[i].cross(&(p - x)) - wall.velocity_at(c.facet as usize, p);
+        f.dot(&v) * dt
+    };
+    let x_prev = balls.pos[i] - balls.vel[i] * dt;
+    let old_spring = if !was_active {
+        Vec3::zeros()
+    } else if law.frame_free() {
+        law.elastic_shear(c.overlap_prev.max(0.0), r, &before)
+    } else {
+        frame
+            .as_deref()
+            .map_or(Vec3::zeros(), |f| f.to_world(&before.shear))
+    };
+    let old_normal = if was_normal {
+        -c.normal_prev * law.elastic_normal(c.overlap_prev, r, &before)
+    } else {
+        Vec3::zeros()
+    };
+    let old_work = |c: &FacetContact| {
+        if was_active {
+            work(&(old_normal + old_spring), &c.point_prev, &x_prev)
+        } else {
+            0.0
+        }
+    };
+    // what the books paired: the model's spring (its frame's increment), the normal spring
+    // (the change of the overlap); the integrator pairs each cycle's force with the steps
+    // around it at its own contact point: the difference is integration error
+    let pairing = |c: &FacetContact, new: Real, normal_work: Real, law_work: Real| {
+        0.5 * (old_work(c) + new) - (normal_work + law_work)
+    };
+    let normal_work = |active_1: bool, d_1: Real, s_1: &LawState| {
+        let f = |active: bool, d: Real, s: &LawState| {
+            if active {
+                law.elastic_normal(d, r, s)
+            } else {
+                0.0
+            }
+        };
+        -0.5 * (f(was.0, was.1, was.2) + f(active_1, d_1, s_1)) * (d_1 - was.1)
+    };
     if !c.active {
         c.state = LawState::default();
         c.normal_force = 0.0;
@@ -108,30 +163,24 @@ pub fn update_force(
         if !was_active {
             return FacetUpdate::default();
         }
-        // A contact that ends: its normal spring's last step, and the last half step of its
-        // tangential spring (`-F_s . du / 2`: the trapezoidal rule pairs the force of the
-        // previous cycle with half of this step; the energy it held is the interaction's).
+        // A contact that ends: its normal spring's last step, and the integrator's pairing of
+        // its last forces with half of this step (the energy its spring held is the
+        // interaction's).
         let (dissipated, integration) = law.normal_loss(r, was, (false, c.overlap, &c.state));
-        let spring = if c.handed {
-            // (its state goes on in another contact, whose model pairs it with this step)
-            Vec3::zeros()
-        } else if law.frame_free() {
-            law.elastic_shear(c.overlap_prev.max(0.0), r, &before)
+        let nw = if c.overlap.is_finite() && was.1.is_finite() {
+            normal_work(false, c.overlap, &c.state)
         } else {
-            frame.map_or(Vec3::zeros(), |f| f.to_world(&before.shear))
+            0.0
         };
-        let n = -c.normal;
-        let v = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]))
-            - wall.velocity_at(c.facet as usize, &c.point);
-        let vt = v - n * v.dot(&n);
         return FacetUpdate {
-            dissipated: dissipated - 0.5 * spring.dot(&vt) * dt,
+            dissipated,
             stored_before: 0.0,
-            integration,
+            integration: integration + pairing(c, 0.0, nw, 0.0),
         };
     }
     let n = -c.normal;
     let mass = balls.contact_mass(i).unwrap_or(0.0);
+    let pc_now = c.pc == c.facet;
     if let Some((coef, mu, rule)) = law.history(c.overlap, r, mass) {
         // Frame-free history models: world vectors; the wall is piece a (normal n from the
         // wall to the ball), the ball's branch vector is c - x = -(r - U/2) n.
@@ -150,13 +199,20 @@ pub fn update_force(
         } else {
             0.0
         };
-        let vt = v - n * v.dot(&n);
-        let (normal, integration) = law.normal_loss(r, was, (true, c.overlap, &c.state));
+        let dxi = (v - n * v.dot(&n)) * dt;
+        let (s_0, s_1) = (-kt_prev * xi, -coef.kt * c.state.shear);
+        let (normal, integration) = law.normal_loss(r, was, (!pc_now, c.overlap, &c.state));
+        let new_normal = if pc_now {
+            Vec3::zeros()
+        } else {
+            n * law.elastic_normal(c.overlap, r, &c.state)
+        };
+        let new = work(&(new_normal + s_1), &c.point, &balls.pos[i]);
+        let nw = normal_work(!pc_now, c.overlap, &c.state);
         return FacetUpdate {
-            dissipated: history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &(vt * dt))
-                + normal,
-            stored_before: crate::law::spring_energy(&(-kt_prev * xi), kt_prev),
-            integration,
+            dissipated: history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &dxi) + normal,
+            stored_before: crate::law::spring_energy(&s_0, kt_prev),
+            integration: integration + pairing(c, new, nw, 0.5 * (s_0 + s_1).dot(&dxi)),
         };
     }
     // NOTE: the model keeps `FacetContacts::frames` whenever a frame-based model exists, so
@@ -182,18 +238,27 @@ pub fn update_force(
     let w_wall = wall.spin();
     let step = frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
     let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r, dt);
+    let s_0 = c.state.shear;
     let f = law.force(&k, &mut c.state);
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
-    // (a proximity contact's normal force, mean overlap along the overlap-weighted normal, is
-    // not the gradient of its energy: the books take its work from its power, as a dashpot's,
-    // and its energy from the interaction, [`crate::model::EnergyBooks`])
-    let pc_now = c.pc == c.facet;
     let (normal, integration) = law.normal_loss(r, was, (!pc_now, c.overlap, &c.state));
+    let new_normal = if pc_now {
+        Vec3::zeros()
+    } else {
+        n * law.elastic_normal(c.overlap, r, &c.state)
+    };
+    let new = work(
+        &(new_normal + frame.to_world(&c.state.shear)),
+        &c.point,
+        &balls.pos[i],
+    );
+    let nw = normal_work(!pc_now, c.overlap, &c.state);
+    let law_work = 0.5 * (s_0 + c.state.shear).dot(&k.du_t);
     FacetUpdate {
         dissipated: f.dissipated + normal,
         stored_before: f.stored_before,
-        integration,
+        integration: integration + pairing(c, new, nw, law_work),
     }
 }
 

@@ -31,10 +31,6 @@ pub struct FacetContact {
     /// Whether the contact carried a proximity contact in the previous cycle (set with
     /// `was_active`; for the energy books).
     pub was_carrier: bool,
-    /// Full mode: set when this cycle's resolution handed the contact's state to another
-    /// contact ([`super::full`]; cleared with the geometry). The energy books then leave its
-    /// spring to the contact that carries it on.
-    pub handed: bool,
     /// Overlap `R - d`, m, with `d` the distance from the ball centre to the wall contact point.
     pub overlap: Real,
     /// The overlap of the previous cycle, m (as the force update used it: a proximity
@@ -46,6 +42,11 @@ pub struct FacetContact {
     pub wall_point: Vec3,
     /// The contact point `x + (R - overlap/2) n`: the middle of the overlap, m.
     pub point: Vec3,
+    /// The contact point and the normal of the previous cycle (as the force update used them),
+    /// for the energy books.
+    pub point_prev: Vec3,
+    /// See `point_prev`.
+    pub normal_prev: Vec3,
     /// The contact model's state (local coordinates).
     pub state: LawState,
     /// True until the contact's frame is made (at its first active cycle): a contact that was
@@ -73,12 +74,13 @@ impl FacetContact {
             touching: false,
             was_active: false,
             was_carrier: false,
-            handed: false,
             overlap: Real::NEG_INFINITY,
             overlap_prev: Real::NEG_INFINITY,
             normal: Vec3::zeros(),
             wall_point: Vec3::zeros(),
             point: Vec3::zeros(),
+            point_prev: Vec3::zeros(),
+            normal_prev: Vec3::zeros(),
             state: LawState::default(),
             fresh: true,
             pc: NONE,

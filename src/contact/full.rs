@@ -342,7 +342,6 @@ fn proximity(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullIn
                 }
                 contacts[carrier].state = contacts[s].state;
                 contacts[carrier].fresh = false;
-                contacts[s].handed = true;
             }
         }
         let facet = contacts[carrier].facet;
@@ -404,7 +403,6 @@ fn propagate(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullIn
             frames[d] = frame;
         }
         let state = input.laws[contacts[b].law as usize].hand_over(&contacts[b].state);
-        contacts[b].handed = true;
         let c = &mut contacts[d];
         c.state = state;
         c.fresh = false;
