@@ -54,6 +54,9 @@ pub struct Collision {
     pub vel_out: Vec3,
     /// Angular velocity of the ball at the first cycle after separation, rad/s.
     pub spin_out: Vec3,
+    /// Angular velocities of the ball and of the other ball (zero for a wall) at the last
+    /// cycle before contact, rad/s.
+    pub spin_in: [Vec3; 2],
     /// Unit normal from the other body to the ball at first contact.
     pub normal: Vec3,
 }
@@ -63,7 +66,7 @@ pub struct Collision {
 pub struct CollisionProbe {
     a: usize,
     b: Body,
-    prev: Option<(Real, Real, Real, Vec3, Vec3)>,
+    prev: Option<(Real, Real, Real, Vec3, Vec3, [Vec3; 2])>,
     /// What was seen so far.
     pub seen: Collision,
 }
@@ -119,12 +122,20 @@ impl CollisionProbe {
             }
         };
         let vel = model.synchronized_velocity(self.a) - v_other;
+        let spins = [
+            model.synchronized_spin(self.a),
+            match self.b {
+                Body::Ball(b) => model.synchronized_spin(b),
+                Body::Wall(_) => Vec3::zeros(),
+            },
+        ];
         // velocity of the ball relative to the other body along the normal from the other body
         // to the ball: < 0 while approaching (the same as (v_b - v_a) . n with n from a to b)
         let vn = vel.dot(&n);
         let t = model.time;
-        let cross =
-            |(t0, o0, ..): (Real, Real, Real, Vec3, Vec3)| t0 + (t - t0) * o0 / (o0 - overlap);
+        let cross = |(t0, o0, ..): (Real, Real, Real, Vec3, Vec3, [Vec3; 2])| {
+            t0 + (t - t0) * o0 / (o0 - overlap)
+        };
         match self.prev {
             None if overlap > 0.0 => self.seen.touching_at_start = true,
             Some(p) if self.seen.t_start.is_none() && overlap > 0.0 => {
@@ -132,6 +143,7 @@ impl CollisionProbe {
                 self.seen.vn_in = p.2;
                 self.seen.vel_in = p.3;
                 self.seen.normal = p.4;
+                self.seen.spin_in = p.5;
             }
             Some(p) if self.seen.t_start.is_some() && overlap <= 0.0 => {
                 self.seen.t_end = Some(cross(p));
@@ -145,7 +157,7 @@ impl CollisionProbe {
             self.seen.max_overlap = self.seen.max_overlap.max(overlap);
             self.seen.max_force = self.seen.max_force.max(bl.force[self.a].dot(&n));
         }
-        self.prev = Some((t, overlap, vn, vel, n));
+        self.prev = Some((t, overlap, vn, vel, n, spins));
     }
 }
 
@@ -266,20 +278,29 @@ fn closed_form(
                 _ => (2.0 * HERTZ_LOADING * d_max / v, head + "t_c = 2 · 1.4716376 · δ_max/v (1.4716376 = (2/5) B(2/5, 1/2))"),
             })
         }
-        (ContactModel::Hertz(_) | ContactModel::LinearDashpot(_) | ContactModel::Hysteretic(_) | ContactModel::Linear(_), Measure::TangentialRestitution | Measure::ReboundSpin) => {
+        (ContactModel::Hertz(_) | ContactModel::LinearDashpot(_) | ContactModel::Hysteretic(_) | ContactModel::Linear(_), Measure::TangentialRestitution | Measure::ReboundSpin | Measure::TangentialVelocity) => {
             impulse_theory(case, law, measure, a, b, seen)
         }
         _ => None,
     }
 }
 
-/// Rigid-body impulse theory of an oblique impact of a sphere on a fixed body, in the gross
-/// sliding range: the tangential impulse is `mu` times the normal impulse `m (1 + e) v_n`
-/// throughout, so the tangential velocity of the centre drops by `mu (1 + e) v_n`
-/// (`e_t = 1 - mu (1 + e) v_n / v_t`) and the spin grows by `5 mu (1 + e) v_n / (2 R)`
-/// (`I = (2/5) m R^2`). It applies while the contact point never sticks:
-/// `v_t / v_n >= (7/2) mu (1 + e)` (the sticking velocity of a sphere is `5/7` of the
-/// incoming one). No initial spin.
+/// Rigid-body impulse theory of an oblique impact of two spheres (or of a sphere on a wall or
+/// a fixed ball), in the gross-sliding range.
+///
+/// With `n` the normal from the other body to the ball, `v_n` the approach speed, the effective
+/// mass `m* = (1/m_a + 1/m_b)^-1` (a wall or a fixed ball: infinite mass) and the normal
+/// impulse `P_n = m* (1 + e) v_n`, the slip velocity of the ball's contact point over the
+/// other's, `s = v_t + w_a x (-R_a n) - w_b x (R_b n)`, changes by `K P_t` for a tangential
+/// impulse `P_t`, `K = 1/m_a + 1/m_b + R_a^2/I_a + R_b^2/I_b` (`I = (2/5) m R^2`; a sphere on
+/// a wall: `K = 7/(2m)`). If `|s| >= K mu P_n` the contact slides throughout and the friction
+/// impulse is `mu P_n` against `s`: the relative tangential velocity of the centres drops by
+/// `mu (1 + e) v_n` along the slip direction `s/|s|`, the ball's spin changes by
+/// `(R_a mu P_n / I_a) n x s/|s|` (a sphere on a wall: `5 mu (1 + e) v_n / (2R)`; on an equal
+/// free sphere, half that). Measures: the tangential restitution `v'_t . v_t / |v_t|^2`, the
+/// tangential velocity after along the slip direction `v'_t . s/|s|` (m/s), the rebound spin
+/// `|w'_a|` (rad/s). `None` outside the gross-sliding range (the sticking range depends on the
+/// tangential compliance; rigid-body theory has no answer there).
 fn impulse_theory(
     case: &Case,
     law: &ContactModel,
@@ -288,11 +309,6 @@ fn impulse_theory(
     b: Body,
     seen: &Collision,
 ) -> Option<(Real, String)> {
-    if let Body::Ball(b) = b {
-        if case.balls[b].fixed & dof::TRANSLATION != dof::TRANSLATION {
-            return None;
-        }
-    }
     let (mu, e) = match law {
         ContactModel::Hertz(h) => (h.friction, h.restitution),
         ContactModel::LinearDashpot(l) => (l.friction, l.restitution),
@@ -300,24 +316,77 @@ fn impulse_theory(
         ContactModel::Linear(l) if l.damp_n == 0.0 => (l.friction, 1.0),
         _ => return None,
     };
+    let sphere = |i: usize| {
+        let s = &case.balls[i];
+        let m = if s.fixed & dof::TRANSLATION == dof::TRANSLATION {
+            Real::INFINITY
+        } else {
+            case.materials[s.material].density * 4.0 / 3.0 * PI * s.radius.powi(3)
+        };
+        (m, s.radius)
+    };
+    let (ma, ra) = sphere(a);
+    let (mb, rb) = match b {
+        Body::Ball(b) => sphere(b),
+        Body::Wall(_) => (Real::INFINITY, 0.0),
+    };
+    // 1/m and R^2/I = 5/(2m) of each body (zero for an infinite mass)
+    let inv = |m: Real| if m.is_finite() { 1.0 / m } else { 0.0 };
+    let k = (inv(ma) + inv(mb)) * 3.5;
+    let m_star = 1.0 / (inv(ma) + inv(mb));
     let n = seen.normal;
     let vn = -seen.vel_in.dot(&n);
-    let vt = (seen.vel_in + n * vn).norm();
-    let r = case.balls[a].radius;
-    if vt < 3.5 * mu * (1.0 + e) * vn {
+    let vt = seen.vel_in + n * vn;
+    let [wa, wb] = seen.spin_in;
+    let slip = vt + wa.cross(&(-n * ra)) - wb.cross(&(n * rb));
+    let pn = m_star * (1.0 + e) * vn;
+    let threshold = k * mu * pn;
+    if slip.norm() < threshold || !(ma.is_finite() && vn > 0.0) {
         return None;
     }
-    let head = format!("rigid-body impulse theory, gross sliding (v_t/v_n = {:.6} ≥ 3.5 μ(1+e) = {:.6}), μ = {mu}, e = {e}: ", vt / vn, 3.5 * mu * (1.0 + e));
-    Some(match measure {
-        Measure::TangentialRestitution => (
-            1.0 - mu * (1.0 + e) * vn / vt,
-            head + "e_t = 1 − μ(1+e) v_n/v_t",
-        ),
-        _ => (
-            2.5 * mu * (1.0 + e) * vn / r,
-            head + &format!("ω′ = 5 μ (1+e) v_n/(2R), R = {} m", crate::output::num(r)),
-        ),
-    })
+    let dir = slip / slip.norm();
+    let vt_out = vt - dir * (mu * (1.0 + e) * vn);
+    let w_out = wa + n.cross(&dir) * (ra * mu * pn / (0.4 * ma * ra * ra));
+    let head = format!(
+        "rigid-body impulse theory, gross sliding (slip speed |s| = {:.6} m/s ≥ K μ P_n = {:.6} m/s), μ = {mu}, e = {e}: ",
+        slip.norm(),
+        threshold
+    );
+    match measure {
+        Measure::TangentialRestitution if vt.norm() > 0.0 => Some((
+            vt_out.dot(&vt) / vt.norm_squared(),
+            head + "e_t = v′_t·v_t/|v_t|², v′_t = v_t − μ(1+e) v_n s/|s|",
+        )),
+        Measure::TangentialVelocity => Some((
+            vt_out.dot(&dir),
+            head + "v′_t·s/|s| = v_t·s/|s| − μ(1+e) v_n",
+        )),
+        Measure::ReboundSpin => Some((
+            w_out.norm(),
+            head + &format!(
+                "ω′ = |ω_a + (R_a μ P_n/I_a) n × s/|s||, P_n = m*(1+e) v_n, R_a = {} m",
+                crate::output::num(ra)
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// The slip direction of the ball's contact point over the other body's at first contact
+/// ([`impulse_theory`]), or the incoming tangential direction when there is no slip.
+fn slip_direction(case: &Case, a: usize, b: Body, seen: &Collision) -> Vec3 {
+    let n = seen.normal;
+    let vt = seen.vel_in - n * seen.vel_in.dot(&n);
+    let ra = case.balls[a].radius;
+    let rb = match b {
+        Body::Ball(b) => case.balls[b].radius,
+        Body::Wall(_) => 0.0,
+    };
+    let [wa, wb] = seen.spin_in;
+    let slip = vt + wa.cross(&(-n * ra)) - wb.cross(&(n * rb));
+    slip.try_normalize(0.0)
+        .or_else(|| vt.try_normalize(0.0))
+        .unwrap_or_default()
 }
 
 /// The contact of a linear spring and dashpot seen as a damped oscillator: the one place where
@@ -395,6 +464,9 @@ pub enum Measure {
     TangentialRestitution,
     /// Magnitude of the angular velocity after the contact.
     ReboundSpin,
+    /// Tangential velocity of the centre relative to the other body after the contact, along
+    /// the direction in which its contact point slipped at first contact, m/s.
+    TangentialVelocity,
 }
 
 impl Measure {
@@ -407,17 +479,19 @@ impl Measure {
             Measure::MaxForce => "max_force",
             Measure::TangentialRestitution => "tangential_restitution",
             Measure::ReboundSpin => "rebound_spin",
+            Measure::TangentialVelocity => "tangential_velocity",
         }
     }
 
     /// Every measure.
-    pub const ALL: [Measure; 6] = [
+    pub const ALL: [Measure; 7] = [
         Measure::Restitution,
         Measure::Duration,
         Measure::MaxOverlap,
         Measure::MaxForce,
         Measure::TangentialRestitution,
         Measure::ReboundSpin,
+        Measure::TangentialVelocity,
     ];
 }
 
@@ -450,6 +524,7 @@ pub fn evaluate(
         Measure::MaxForce => format!("largest normal component of the contact force on ball {ida} over the cycles of the contact"),
         Measure::TangentialRestitution => format!("tangential restitution v′_t/v_t of ball {ida}'s centre relative to the other body, along the incoming tangential direction"),
         Measure::ReboundSpin => format!("magnitude of ball {ida}'s angular velocity after the contact with {pair}"),
+        Measure::TangentialVelocity => format!("tangential velocity of ball {ida}'s centre relative to the other body after the contact, along the direction its contact point slipped at first contact (m/s)"),
     };
     let closed = closed_form(ctx.case, measure, a, b, seen);
     let reference = match (expected, &closed) {
@@ -496,6 +571,9 @@ pub fn evaluate(
             tangential(&seen.vel_out).dot(&t_in) / t_in.norm_squared()
         }
         Measure::ReboundSpin => seen.spin_out.norm(),
+        Measure::TangentialVelocity => {
+            tangential(&seen.vel_out).dot(&slip_direction(ctx.case, a, b, seen))
+        }
     };
     out.judge_relative(measured, reference, tolerance);
     if let Some(o) = Oscillator::of_case(ctx.case, a, b) {

@@ -813,8 +813,18 @@ pub struct Context<'a> {
     pub stopped: Option<String>,
 }
 
-/// Source files that implement the engine parts every dynamic check exercises.
-const ENGINE_CODE: [&str; 3] = ["src/motion.rs", "src/cycle.rs", "src/law/linear.rs"];
+/// Source files that implement the engine parts every dynamic check exercises: the law of
+/// motion, the cycle and the force laws of the case's contact models.
+fn engine_code(case: &Case) -> Vec<String> {
+    let mut code = vec!["src/motion.rs".to_string(), "src/cycle.rs".to_string()];
+    for (_, _, law) in &case.contact_models {
+        let file = law.source_file().to_string();
+        if !code.contains(&file) {
+            code.push(file);
+        }
+    }
+    code
+}
 
 /// Evaluates one check (not `golden`, which needs the summary: see [`evaluate_golden`]).
 pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> CheckOutcome {
@@ -823,7 +833,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
         passed: false,
         tolerance_kind: "relative".into(),
         series: spec.series().map(String::from),
-        code: ENGINE_CODE.iter().map(|s| s.to_string()).collect(),
+        code: engine_code(ctx.case),
         ..Default::default()
     };
     let file = |f: &str| format!("src/check/{f}.rs");

@@ -266,7 +266,7 @@ fn applied_now(
 /// local frame and force, written with the contact point to `out` (zero when inactive).
 /// Returns the overlap, what it wrote to `out` (a caller that needs it uses this copy:
 /// reading `out` back at once would wait on the stores) and, with `books`, the energy the
-/// contact lost and its share of the integration error ([`Ledger`]).
+/// contact lost and its share of the integration error (`Ledger`).
 ///
 /// Geometry: normal `n = (x_b - x_a)/|x_b - x_a|`, overlap `r_a + r_b - |x_b - x_a|`, contact
 /// point `x_a + (r_a - overlap/2) n` (the middle of the overlap). Branch vectors (seed 002):

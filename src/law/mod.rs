@@ -323,6 +323,19 @@ pub fn quarter_period(m: Real, k: Real) -> Real {
     0.5 * PI * (m / k).sqrt()
 }
 
+/// The source file of the force law of the model named `name` as in case files, from the
+/// crate root (for reports and check pages); the linear law for a name it does not know.
+pub fn source_file(name: &str) -> &'static str {
+    match name {
+        "linear-dashpot" => "src/law/linear_dashpot.rs",
+        "hysteretic" => "src/law/hysteretic.rs",
+        "hertz" => "src/law/hertz.rs",
+        "linearbond" => "src/law/bond.rs",
+        "hertz-history" | "hooke-history" => "src/law/history.rs",
+        _ => "src/law/linear.rs",
+    }
+}
+
 impl ContactModel {
     /// Short name as written in case files.
     pub fn name(&self) -> &'static str {
@@ -335,6 +348,11 @@ impl ContactModel {
             ContactModel::HertzHistory(_) => "hertz-history",
             ContactModel::HookeHistory(_) => "hooke-history",
         }
+    }
+
+    /// The source file of the force law, from the crate root (for reports and check pages).
+    pub fn source_file(&self) -> &'static str {
+        source_file(self.name())
     }
 
     /// True for the models that need no local contact frame (the history models).

@@ -1,13 +1,14 @@
 //! HTML report: one page per case and an index (`reports/index.html`).
 
+mod chung_ooi;
 pub mod geometry;
 mod plot;
 mod topics;
 
+pub use chung_ooi::write_chung_ooi_page;
 pub use plot::svg;
 pub use topics::{
-    write_chung_ooi_page, write_full_mode_page, write_performance_page, write_stiffness_page,
-    write_timestep_page,
+    write_full_mode_page, write_performance_page, write_stiffness_page, write_timestep_page,
 };
 
 use crate::output::{base_series, Curve, Plot, SeriesTable, Summary};
@@ -161,13 +162,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         // The force law of each model named in the table (column 1), once each.
         let mut laws: Vec<&str> = Vec::new();
         for row in s.scene.contact_models.iter().skip(1) {
-            let file = match row.get(1).map(String::as_str) {
-                Some("linear-dashpot") => "src/law/linear_dashpot.rs",
-                Some("hysteretic") => "src/law/hysteretic.rs",
-                Some("hertz") => "src/law/hertz.rs",
-                Some("linearbond") => "src/law/bond.rs",
-                _ => "src/law/linear.rs",
-            };
+            let file = crate::law::source_file(row.get(1).map_or("", String::as_str));
             if !laws.contains(&file) {
                 laws.push(file);
             }
