@@ -1,9 +1,10 @@
 //! Criterion benches: one full cycle and contact detection alone, for 1,000 and 10,000 balls
 //! settled on a layer of fixed balls.
 
-use ballast::case::generate::SplitMix64;
+use ballast::body::{dof, BallSpec};
 use ballast::math::{Real, Vec3};
-use ballast::model::{dof, BallSpec, Model, Settings};
+use ballast::model::{Model, Settings};
+use ballast::rng::SplitMix64;
 use ballast::stiffness::study;
 use ballast::timestep::TimestepMode;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};

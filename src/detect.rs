@@ -44,7 +44,7 @@ impl BroadPhase {
         use rayon::prelude::*;
         let limit2 = margin * margin;
         let moved = |(p, q): (&Vec3, &Vec3)| (p - q).norm_squared() > limit2;
-        if pos.len() >= crate::motion::PARALLEL_BALLS {
+        if pos.len() >= crate::par::PARALLEL_BALLS {
             pos.par_iter().zip(&self.ref_pos).any(moved)
         } else {
             pos.iter().zip(&self.ref_pos).any(moved)
@@ -58,11 +58,11 @@ impl BroadPhase {
         (self.ref_pos.len() == n && self.builds > 0).then_some(&self.ref_pos[..])
     }
 
-    /// Room for `n` balls in the per-ball arrays (see [`crate::contact::room`]).
+    /// Room for `n` balls in the per-ball arrays (see [`crate::storage::room`]).
     pub fn make_room(&mut self, n: usize) {
-        crate::contact::room(&mut self.ref_pos, n);
-        crate::contact::room(&mut self.cell_of, n);
-        crate::contact::room(&mut self.order, n);
+        crate::storage::room(&mut self.ref_pos, n);
+        crate::storage::room(&mut self.cell_of, n);
+        crate::storage::room(&mut self.order, n);
     }
 
     /// Rebuilds the candidate pairs: every pair of spheres whose extents overlap.
@@ -197,7 +197,7 @@ impl BroadPhase {
         // layers may go in parallel.
         // (on one thread the pairs go straight into the list: per-layer lists made and
         // freed at every rebuild would leave holes in the heap)
-        if n >= crate::motion::PARALLEL_BALLS && rayon::current_num_threads() > 1 {
+        if n >= crate::par::PARALLEL_BALLS && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             let layers: Vec<Vec<(u32, u32)>> = (0..nc[2])
                 .into_par_iter()
@@ -231,7 +231,7 @@ impl BroadPhase {
     /// Each facet visits the grid cells its enlarged box covers: O(facets + balls near them).
     pub fn build_facets(
         &mut self,
-        walls: &[crate::model::Wall],
+        walls: &[crate::body::Wall],
         pos: &[Vec3],
         radius: &[Real],
         margin: Real,

@@ -570,19 +570,19 @@ pub fn scene(case: &Case) -> Scene {
         );
         for w in &case.walls {
             let motion = match &w.motion {
-                crate::model::WallMotion::Rigid { vel, spin }
+                crate::body::WallMotion::Rigid { vel, spin }
                     if *vel == crate::math::Vec3::zeros()
                         && *spin == crate::math::Vec3::zeros() =>
                 {
                     "fixed".into()
                 }
-                crate::model::WallMotion::Rigid { vel, spin } => format!(
+                crate::body::WallMotion::Rigid { vel, spin } => format!(
                     "rigid: pivot velocity {} m/s, spin {} rad/s about {}",
                     v(vel),
                     v(spin),
                     v(&w.pivot)
                 ),
-                crate::model::WallMotion::Deformable { .. } => {
+                crate::body::WallMotion::Deformable { .. } => {
                     "deformable (one velocity per vertex)".into()
                 }
             };

@@ -26,11 +26,14 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod body;
 pub mod case;
 pub mod check;
 pub mod contact;
 pub mod cycle;
 pub mod detect;
+pub mod force;
+pub mod generate;
 pub mod geom;
 pub mod harness;
 pub mod law;
@@ -40,5 +43,7 @@ pub mod motion;
 pub mod output;
 pub mod par;
 pub mod report;
+pub mod rng;
 pub mod stiffness;
+pub mod storage;
 pub mod timestep;

@@ -10,12 +10,9 @@
 //! it first order). With a varying timestep the kick `(dt_prev + dt)/2` keeps it centred.
 //! A sphere's orientation enters no force and no output and is not integrated.
 
+use crate::body::{dof, Balls};
 use crate::math::{Real, Vec3};
-use crate::model::{dof, Balls};
-
-/// Below this many balls the per-ball loops (law of motion, the broad phase's rebuild test)
-/// run on one thread.
-pub(crate) const PARALLEL_BALLS: usize = 4096;
+use crate::par::{split, PARALLEL_BALLS};
 
 /// Translational acceleration of ball `i`, m/s^2, zero along fixed DOFs (seed 000, eq. 1).
 #[inline]
@@ -119,7 +116,6 @@ pub fn step(
     let block = |(b, blk): (usize, Block)| run(b * BLOCK, blk);
     let both = |x: (bool, bool), y: (bool, bool)| (x.0 & y.0, x.1 | y.1);
     if let Some(bounds) = ranges.filter(|b| b.len() > 2 && b.last() == Some(&pos.len())) {
-        use crate::cycle::split;
         let parts: Vec<(usize, Block)> = (split(pos, bounds).into_iter())
             .zip(split(vel, bounds).into_iter().zip(split(spin, bounds)))
             .enumerate()
@@ -221,7 +217,7 @@ impl Source<'_> {
         let mut ok: Lanes = [0.0; LANES];
         let mut far = [false; LANES];
         for l in 0..n.min(LANES) {
-            let moves = clump[l] == crate::model::NO_CLUMP;
+            let moves = clump[l] == crate::body::NO_CLUMP;
             let (mut sum, mut d2) = (0.0, 0.0);
             for k in 0..3 {
                 let j = 3 * l + k;
@@ -314,6 +310,6 @@ fn uniform(
             .fold(true, |a, y| a & (y.to_bits() == x0.to_bits()))
     };
     let free = fixed.iter().fold(0, |a, &x| a | x) == 0
-        && clump.iter().all(|&c| c == crate::model::NO_CLUMP);
+        && clump.iter().all(|&c| c == crate::body::NO_CLUMP);
     (free && same(m, m0) && same(inertia, i0) && same(mass, mass0)).then_some((mass0, m0, i0))
 }

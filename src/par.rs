@@ -1,3 +1,6 @@
+//! Parallel helpers: the size above which per-ball loops run on several threads, slices cut
+//! into ranges, and a fork-join over a few large parts.
+//!
 //! Fork-join over a few large parts (one per thread), for the force pass of the frame-free
 //! loop ([`crate::model::Model::cycle`]) and the law of motion that follows its ranges
 //! ([`crate::motion::step`]): part `r` of both is the same range of balls, and with two
@@ -17,6 +20,21 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
+
+/// Below this many balls the per-ball loops (law of motion, the broad phase's rebuild test)
+/// run on one thread.
+pub const PARALLEL_BALLS: usize = 4096;
+
+/// `v` cut at `bounds` (increasing, first 0, last `v.len()`): one mutable slice per range.
+pub fn split<'a, T>(mut v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
+    let mut parts = Vec::with_capacity(bounds.len().saturating_sub(1));
+    for w in bounds.windows(2) {
+        let (head, tail) = std::mem::take(&mut v).split_at_mut(w[1] - w[0]);
+        parts.push(head);
+        v = tail;
+    }
+    parts
+}
 
 /// The longest the caller spins for a started part before it waits in rayon's way (a part of
 /// these regions takes well under this; longer means the other thread was descheduled).
@@ -85,3 +103,6 @@ mod tests {
         }
     }
 }
+
+/// Below this many contacts the force loop runs on one thread (threads cost more than they save).
+pub const PARALLEL_CONTACTS: usize = 4096;

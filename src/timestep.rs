@@ -275,7 +275,7 @@ impl Model {
 
     /// The smaller of `best` and the kinematic time limits of every ball and every moving wall
     /// (seed 000, eq. 4: a wall has no acceleration, its limit is `eps / v` with `v` the
-    /// largest speed of its facets' peripheries, [`crate::model::Wall::max_speed`]).
+    /// largest speed of its facets' peripheries, [`crate::body::Wall::max_speed`]).
     fn kinematic(&self, eps: Real, mut best: (Real, Limit)) -> (Real, Limit) {
         for i in 0..self.balls.len() {
             if self.balls.is_pebble(i) {

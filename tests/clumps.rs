@@ -4,10 +4,11 @@
 //! coordinates against a generalized eigenproblem in world coordinates.
 
 use crate::common::{fixed_wall, linear, material, model, Random};
-use ballast::case::generate::SplitMix64;
+use ballast::body::{ClumpSpec, PebbleSpec, Resolution};
 use ballast::geom::{plane, union_moments};
 use ballast::math::{Real, Vec3, PI};
-use ballast::model::{ClumpSpec, Model, PebbleSpec, Resolution};
+use ballast::model::Model;
+use ballast::rng::SplitMix64;
 use ballast::stiffness::{DofStiffness, Estimator, GlobalStiffness};
 use ballast::timestep::TimestepMode;
 use nalgebra::{Matrix3, Matrix6};
@@ -355,7 +356,7 @@ fn clump_errors_name_the_clump_and_the_reason() {
         .to_string();
     assert!(e.contains("pebble 1: radius -1"), "{e}");
     let e = m
-        .add_clump(&spec(one(), ballast::model::dof::RX))
+        .add_clump(&spec(one(), ballast::body::dof::RX))
         .unwrap_err()
         .to_string();
     assert!(e.contains("rotations"), "{e}");
@@ -363,7 +364,7 @@ fn clump_errors_name_the_clump_and_the_reason() {
     dup.id = 1;
     assert!(m.add_clump(&dup).is_err());
     let mut bad = spec(one(), 0);
-    bad.mass = Some(ballast::model::MassSpec {
+    bad.mass = Some(ballast::body::MassSpec {
         mass: 1.0,
         inertia: Matrix3::new(1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 1.0),
         centroid: Vec3::zeros(),

@@ -1,10 +1,11 @@
 //! Helpers shared by the test modules: a model with one material and one contact model, a
 //! fixed wall, random vectors and rotations, and a run on a pool of a given number of threads.
 
-use ballast::case::generate::SplitMix64;
+use ballast::body::{Material, Resolution, WallMotion, WallSpec};
 use ballast::law::{ContactModel, Linear};
 use ballast::math::{Quat, Real, Vec3};
-use ballast::model::{Material, Model, Resolution, Settings, WallMotion, WallSpec};
+use ballast::model::{Model, Settings};
+use ballast::rng::SplitMix64;
 use ballast::timestep::TimestepMode;
 
 /// The PFC linear model without rotational springs.

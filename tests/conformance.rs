@@ -16,13 +16,14 @@
 //! rule and, where it differs, the literal one (energy only: it may leave the cone by design).
 
 use crate::common::{self, Random};
-use ballast::case::generate::SplitMix64;
+use ballast::body::{dof, BallSpec, Resolution};
 use ballast::law::{
     ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear,
     LinearBond, LinearDashpot,
 };
 use ballast::math::{Real, Vec3};
-use ballast::model::{dof, BallSpec, Model, Resolution};
+use ballast::model::Model;
+use ballast::rng::SplitMix64;
 use ballast::timestep::TimestepMode;
 
 const R: Real = 0.01;

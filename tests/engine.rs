@@ -1,10 +1,11 @@
 //! The engine's invariants, each against a reference that does not come from the code under test.
 
-use ballast::case::generate::SplitMix64;
+use ballast::body::{dof, BallSpec};
 use ballast::detect::{brute_force_pairs, BroadPhase};
 use ballast::law::ContactModel;
 use ballast::math::{Real, Vec3};
-use ballast::model::{dof, BallSpec, Model};
+use ballast::model::Model;
+use ballast::rng::SplitMix64;
 use ballast::timestep::TimestepMode;
 
 use crate::common::{linear, on_threads};

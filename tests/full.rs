@@ -8,11 +8,12 @@
 //! the shear series against the closed form ks v t.
 
 use crate::common::{self, Random};
-use ballast::case::generate::SplitMix64;
+use ballast::body::{dof, BallSpec, Resolution, WallSpec};
 use ballast::contact::Frame;
 use ballast::geom::{closest_point, segment_crosses};
 use ballast::math::{Quat, Real, Vec3};
-use ballast::model::{dof, BallSpec, Model, Resolution, WallSpec};
+use ballast::model::Model;
+use ballast::rng::SplitMix64;
 use ballast::timestep::TimestepMode;
 use nalgebra::Rotation3;
 

@@ -4,11 +4,12 @@
 //! (stick: k_t v t + g_t v; slide: mu F_n).
 
 use crate::common;
+use ballast::body::{dof, BallSpec, Resolution};
 use ballast::check::HERTZ_LOADING;
 use ballast::law::history::damping_factor;
 use ballast::law::{ContactModel, FrictionLimit, HertzHistory, HertzPair, HookeHistory};
 use ballast::math::{Real, Vec3, PI};
-use ballast::model::{dof, BallSpec, Model, Resolution};
+use ballast::model::Model;
 use ballast::timestep::TimestepMode;
 
 const R: Real = 1e-3;
@@ -202,9 +203,9 @@ fn the_facet_lanes_give_the_one_contact_bits() {
 }
 
 fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
-    use ballast::case::generate::SplitMix64;
+    use ballast::body::{Balls, WallMotion};
     use ballast::contact::{ball_facet, lanes, FacetContact};
-    use ballast::model::{Balls, WallMotion};
+    use ballast::rng::SplitMix64;
     let laws = lane_test_laws(rules);
     let mut m = model(1e-5, laws[0].clone());
     let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [2, 2]);
@@ -328,9 +329,9 @@ fn the_lane_update_gives_the_one_contact_path_bits() {
 }
 
 fn lanes_against_one_contact(rules: [FrictionLimit; 2]) {
-    use ballast::case::generate::SplitMix64;
+    use ballast::body::Balls;
     use ballast::contact::{ball_ball, lanes, Contact};
-    use ballast::model::Balls;
+    use ballast::rng::SplitMix64;
     let laws = lane_test_laws(rules);
     let mut rng = SplitMix64::new(7);
     let mut u = move |lo: Real, hi: Real| lo + (hi - lo) * rng.next_unit();

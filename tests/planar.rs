@@ -2,8 +2,8 @@
 //! walls that do not cross the plane refused (naming the facet), clumps refused.
 
 use crate::common::{fixed_wall, linear, material, model};
+use ballast::body::{BallSpec, ClumpSpec, PebbleSpec, Resolution};
 use ballast::math::{Vec3, PI};
-use ballast::model::{BallSpec, ClumpSpec, PebbleSpec, Resolution};
 use ballast::timestep::TimestepMode;
 
 fn planar() -> (ballast::model::Model, usize) {
@@ -27,7 +27,7 @@ fn a_disk_has_unit_thickness_mass_and_three_dofs() {
     let mass = 2500.0 * PI * 0.01 * 0.01;
     assert!((m.balls.mass[i] - mass).abs() < 1e-15 * mass);
     assert!((m.balls.inertia[i] - 0.5 * mass * 1e-4).abs() < 1e-15 * mass * 1e-4);
-    use ballast::model::dof;
+    use ballast::body::dof;
     assert_eq!(m.balls.fixed[i], dof::Z | dof::RX | dof::RY);
 }
 

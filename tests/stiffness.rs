@@ -7,10 +7,11 @@
 //! printed in src/stiffness/printed.rs) are then compared with it one by one; a wrong sign in
 //! one entry breaks the null space of rigid motions, which is how the 2D erratum shows.
 
-use ballast::case::generate::SplitMix64;
+use ballast::body::dof;
 use ballast::law::Linear;
 use ballast::math::{Real, Vec3};
-use ballast::model::{dof, Model};
+use ballast::model::Model;
+use ballast::rng::SplitMix64;
 use ballast::stiffness::printed::{corrected_matrix_2d, printed_matrix_2d, printed_matrix_3d};
 use ballast::stiffness::*;
 use nalgebra::{DMatrix, SVector, Vector2};

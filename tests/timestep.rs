@@ -1,8 +1,9 @@
 //! Timestep modes: the kinematic constraint holds each piece's displacement per cycle to eps,
 //! and is reached exactly when it is the binding limit.
 
+use ballast::body::BallSpec;
 use ballast::math::Vec3;
-use ballast::model::{BallSpec, Settings};
+use ballast::model::Settings;
 use ballast::stiffness::study;
 use ballast::timestep::{kinematic_limit, Auto, Estimator, Limit, TimestepMode};
 

@@ -8,10 +8,11 @@
 //! eigenvalue references are derived by hand below.
 
 use crate::common::{self, Random};
-use ballast::case::generate::SplitMix64;
+use ballast::body::{side, BallSpec, Resolution, WallMotion, WallSpec};
 use ballast::geom::{closest_point, Mesh, MeshError, Region, SNAP};
 use ballast::math::{Quat, Real, Vec3};
-use ballast::model::{side, BallSpec, Model, Resolution, WallMotion, WallSpec};
+use ballast::model::Model;
+use ballast::rng::SplitMix64;
 use ballast::timestep::{Auto, Estimator, Limit, TimestepMode};
 
 #[test]

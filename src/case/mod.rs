@@ -4,13 +4,14 @@
 
 mod error;
 mod file;
-pub mod generate;
+
 mod mesh_file;
 mod wall;
 
 pub use error::CaseError;
 pub use file::*;
 
+use crate::body::{dof, BallSpec, ClumpSpec, MassSpec, Material, PebbleSpec, WallSpec};
 use crate::check::CheckSpec;
 use crate::contact::FrameFlags;
 use crate::law::{
@@ -18,9 +19,7 @@ use crate::law::{
     LinearBond, LinearDashpot,
 };
 use crate::math::{vec3, Real, Vec3};
-use crate::model::{
-    dof, BallSpec, ClumpSpec, MassSpec, Material, Model, PebbleSpec, Settings, SortOrder, WallSpec,
-};
+use crate::model::{Model, Settings, SortOrder};
 use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
 
 /// Default `[timestep] loading_steps` of mode "model": steps per loading stage.
@@ -318,9 +317,9 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                     return Err(err(&key(name), "the settle-box scene fixes its geometry (radius 1 mm, spacing 2.5 mm, box from the count; benches/peers/SCENE.md): leave this key out".into()));
                 }
             }
-            let (placed, _) = generate::settle_box(
+            let (placed, _) = crate::generate::settle_box(
                 g.count as usize,
-                g.seed.unwrap_or(generate::SETTLE_BOX_SEED),
+                g.seed.unwrap_or(crate::generate::SETTLE_BOX_SEED),
             );
             let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
             let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
@@ -329,7 +328,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                 balls.push(BallSpec {
                     id,
                     pos: vec3(p),
-                    radius: generate::SETTLE_BOX_RADIUS,
+                    radius: crate::generate::SETTLE_BOX_RADIUS,
                     material,
                     vel,
                     spin: Vec3::zeros(),
@@ -382,7 +381,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             (_, None) => 0.0,
         };
         let placed = match g.kind.as_str() {
-            "lattice" => generate::lattice(g.count as usize, min, max, radius, g.seed.unwrap_or(0))
+            "lattice" => crate::generate::lattice(g.count as usize, min, max, radius, g.seed.unwrap_or(0))
                 .map_err(|sites| {
                     err(
                         &key("count"),
@@ -396,11 +395,11 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
                 if radius[0] != radius[1] || g.seed.is_some() {
                     return Err(err(&key("radius"), "the cubic generator takes one radius ([r, r]) and no seed".into()));
                 }
-                generate::cubic(g.count as usize, min, max, radius[0], overlap).map_err(|sites| {
+                crate::generate::cubic(g.count as usize, min, max, radius[0], overlap).map_err(|sites| {
                     err(&key("count"), format!("{}: the region holds only {sites} sites", g.count))
                 })?
             }
-            "cluster" => generate::cluster(g.count as usize, min, max, radius, overlap, g.seed.unwrap_or(0))
+            "cluster" => crate::generate::cluster(g.count as usize, min, max, radius, overlap, g.seed.unwrap_or(0))
                 .map_err(|e| err(&key("count"), e))?,
             other => {
                 return Err(err(

@@ -1,9 +1,9 @@
 //! `[[wall]]` sections: from the case file's keys to a [`WallSpec`].
 
 use super::{finite3, CaseError, WallSection};
+use crate::body::{side, Resolution, WallMotion, WallSpec};
 use crate::geom;
 use crate::math::{Real, Vec3};
-use crate::model::{side, Resolution, WallMotion, WallSpec};
 use std::path::Path;
 
 /// Validates one `[[wall]]` (number `k` from 1); `material` is its material index and `dir`

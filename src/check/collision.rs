@@ -8,10 +8,11 @@
 //! - restitution `e = exp(-pi z / sqrt(1 - z^2))` (the amplitude decay over that half period).
 
 use super::{CheckOutcome, Context};
+use crate::body::dof;
 use crate::case::Case;
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3, PI};
-use crate::model::{dof, Model};
+use crate::model::Model;
 
 /// The other body of a collision check, as written in the case: a ball id or a wall name.
 #[derive(Clone, Debug, PartialEq)]

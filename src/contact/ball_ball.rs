@@ -1,9 +1,9 @@
 //! Geometry and force of a ball-ball contact.
 
 use super::{Contact, Frame, FrameFlags};
+use crate::body::Balls;
 use crate::law::{history, ContactModel, Kinematics, LawState};
 use crate::math::{Real, Vec3};
-use crate::model::Balls;
 
 /// Effective mass of two bodies given as `Option` (None: infinitely heavy), kg.
 #[inline]

@@ -17,10 +17,10 @@
 //! normal); a ball on an inactive side does not touch the facet.
 
 use super::{FacetContact, Frame, FrameFlags};
+use crate::body::{side, Balls, Wall};
 use crate::geom::{closest_point, Region};
 use crate::law::{history, ContactModel, Kinematics, LawState};
 use crate::math::{Real, Vec3};
-use crate::model::{side, Balls, Wall};
 
 /// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
 /// contact point, and whether the ball touches the facet from an active side.

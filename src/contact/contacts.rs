@@ -1,73 +1,9 @@
 //! The persistent contact list: a flat vector sorted by the pair of piece indices.
 
+use super::pair::{pair_key, Contact};
 use super::Frame;
-use crate::law::{ContactModel, LawState};
+use crate::law::ContactModel;
 use crate::math::Vec3;
-
-/// Marks a pair of materials that has no contact model (never created: the model refuses it).
-pub const NO_LAW: u16 = u16::MAX;
-
-/// A contact between two balls `a < b` (indices into [`crate::model::Balls`]).
-///
-/// A contact exists while the extents of its pieces overlap (at the last rebuild of the
-/// broad phase); it is *active*, and carries force, only while the pieces overlap (or a bond
-/// holds them).
-///
-/// The record holds only what persists from one cycle to the next (48 bytes: the force loop
-/// streams it every cycle, so its size is the loop's memory traffic). Its geometry is a
-/// function of the current positions ([`Contacts::geometry`]: the force loop computes the
-/// same numbers); its force is [`Contacts::force`] (kept by the general loop, found again
-/// from the state after the frame-free one).
-#[derive(Clone, Debug)]
-pub struct Contact {
-    /// Index of the first ball (the smaller index).
-    pub a: u32,
-    /// Index of the second ball.
-    pub b: u32,
-    /// Index of the contact model in [`crate::model::Model::laws`].
-    pub law: u16,
-    /// True while the pieces overlap (or are bonded) and the contact carries force.
-    pub active: bool,
-    /// History models: true when the last update put the tangential force on the Coulomb
-    /// limit (its force is then `-k_t xi` with no dashpot; see [`Contacts::force`]).
-    pub sliding: bool,
-    /// The contact model's state (local coordinates; world coordinates for the history models).
-    pub state: LawState,
-}
-
-impl Contact {
-    /// A new, inactive contact with no history.
-    pub fn new(a: u32, b: u32, law: u16) -> Self {
-        Contact {
-            a,
-            b,
-            law,
-            active: false,
-            sliding: false,
-            state: LawState::default(),
-        }
-    }
-
-    /// The elastic shear force on b in the world frame, N: the model's state turned out of the
-    /// contact's local `frame` ([`Contacts::frames`]). Frame-based models only: the history
-    /// models keep the shear displacement in `state.shear` (their total force is in
-    /// [`Contacts::force`]).
-    pub fn shear_force(&self, frame: &Frame) -> Vec3 {
-        frame.to_world(&self.state.shear)
-    }
-
-    /// The sort key of the pair.
-    #[inline]
-    pub fn key(&self) -> u64 {
-        pair_key(self.a, self.b)
-    }
-}
-
-/// Sort key of a pair of piece indices (a < b).
-#[inline]
-pub fn pair_key(a: u32, b: u32) -> u64 {
-    ((a as u64) << 32) | b as u64
-}
 
 /// The contact list, sorted by [`Contact::key`], merged in place at each rebuild.
 #[derive(Clone, Debug, Default)]
@@ -166,7 +102,7 @@ impl Contacts {
     /// inactive): the kept entry of the general force loop, or, after the frame-free loop,
     /// the force found again from the contact's state ([`super::ball_ball::held_force`]; the
     /// balls must not have moved since, as between two cycles).
-    pub fn force(&self, k: usize, balls: &crate::model::Balls, laws: &[ContactModel]) -> Vec3 {
+    pub fn force(&self, k: usize, balls: &crate::body::Balls, laws: &[ContactModel]) -> Vec3 {
         if self.general {
             return self.force[k];
         }
@@ -178,7 +114,7 @@ impl Contacts {
 
     /// The geometry of contact `k` at the balls' current positions (the force loop computes
     /// the same numbers at the same positions).
-    pub fn geometry(&self, k: usize, balls: &crate::model::Balls) -> super::ball_ball::Geometry {
+    pub fn geometry(&self, k: usize, balls: &crate::body::Balls) -> super::ball_ball::Geometry {
         let (a, b) = (self.list[k].a as usize, self.list[k].b as usize);
         super::ball_ball::geometry(
             &balls.pos[a],
@@ -256,13 +192,13 @@ impl Contacts {
     }
 
     /// Makes room for `total` contacts in the list, the merge plan and (for the general loop)
-    /// the forces at once (see [`crate::contact::room`]).
+    /// the forces at once (see [`crate::storage::room`]).
     pub fn make_room(&mut self, total: usize) {
-        super::room(&mut self.list, total);
+        crate::storage::room(&mut self.list, total);
         if self.general {
-            super::room(&mut self.force, total);
+            crate::storage::room(&mut self.force, total);
         }
-        super::room(&mut self.plan, total);
+        crate::storage::room(&mut self.plan, total);
     }
 
     /// Replaces the list by the given candidate pairs (sorted, unique, a < b), keeping the state
@@ -307,6 +243,3 @@ impl Contacts {
         self.list_changed();
     }
 }
-
-// The force loop streams the records every cycle: their size is its memory traffic.
-const _: () = assert!(std::mem::size_of::<Contact>() == 48);

@@ -6,6 +6,28 @@ use crate::geom::{Region, NONE};
 use crate::law::LawState;
 use crate::math::{Real, Vec3};
 
+/// Counts of what the full mode did in one interaction in one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FullStats {
+    /// Contacts made inactive by the line-of-sight check.
+    pub hidden: u32,
+    /// States handed from one facet contact to another.
+    pub handovers: u32,
+    /// Proximity contacts acting.
+    pub proximity: u32,
+}
+
+impl FullStats {
+    /// The counts of both, summed.
+    pub fn plus(&self, o: &FullStats) -> FullStats {
+        FullStats {
+            hidden: self.hidden + o.hidden,
+            handovers: self.handovers + o.handovers,
+            proximity: self.proximity + o.proximity,
+        }
+    }
+}
+
 /// A contact between a ball and one facet of a wall (seed 001, "Faceted Wall Contact
 /// Resolution").
 #[derive(Clone, Debug)]
@@ -167,11 +189,11 @@ impl FacetContacts {
     }
 
     /// Makes room for `total` contacts in the list, the merge plan and the interactions at
-    /// once (see [`crate::contact::room`]).
+    /// once (see [`crate::storage::room`]).
     pub fn make_room(&mut self, total: usize) {
-        super::room(&mut self.list, total);
-        super::room(&mut self.plan, total);
-        super::room(&mut self.interactions, total);
+        crate::storage::room(&mut self.list, total);
+        crate::storage::room(&mut self.plan, total);
+        crate::storage::room(&mut self.interactions, total);
     }
 
     /// Replaces the list by the candidates (sorted, unique), keeping the state of contacts
@@ -237,7 +259,7 @@ impl FacetContacts {
     }
 
     /// Keeps what the full mode did in this cycle.
-    pub(crate) fn keep_stats(&mut self, s: &super::full::FullStats) {
+    pub(crate) fn keep_stats(&mut self, s: &FullStats) {
         self.hidden = s.hidden;
         self.proximity = s.proximity;
         self.handovers += s.handovers as u64;

@@ -28,6 +28,7 @@
 //! then updates it "by columns" and writes `T^T v_r` for the local components; with rows as
 //! axes the local components are `T v_r`, which is what is implemented.)
 
+use crate::law::Kinematics;
 use crate::math::{Quat, Real, Vec3};
 use nalgebra::{Matrix3, Rotation3};
 
@@ -243,4 +244,31 @@ fn slerp_half(a: &Matrix3<Real>, b: &Matrix3<Real>) -> Matrix3<Real> {
         qb
     };
     q.to_rotation_matrix().matrix().transpose()
+}
+
+impl Kinematics {
+    /// What the model sees of a contact whose frame has just advanced by `step` over `dt`:
+    /// the tangential parts (local `y`, `z`) of the step's velocity and displacement
+    /// increment, and the previous overlap (the frame's normal displacement before the step).
+    #[inline]
+    pub fn of_step(
+        overlap: Real,
+        vn: Real,
+        step: &FrameStep,
+        mass: Real,
+        radius: Real,
+        dt: Real,
+    ) -> Self {
+        Kinematics {
+            overlap,
+            // (du.x is the change of the normal displacement -overlap)
+            overlap_prev: overlap + step.du.x,
+            vn,
+            vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
+            du_t: Vec3::new(0.0, step.du.y, step.du.z),
+            mass,
+            radius,
+            dt,
+        }
+    }
 }

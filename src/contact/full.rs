@@ -42,7 +42,7 @@
 //!   normals within [`PARALLEL`] rad count as parallel (coplanar facets of one mesh have
 //!   normals equal only to round-off).
 
-use super::{FacetContact, Frame};
+use super::{FacetContact, Frame, FullStats};
 use crate::geom::{segment_crosses, Mesh, Region, NONE};
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3};
@@ -65,28 +65,6 @@ pub struct FullInput<'a> {
     pub centre: Vec3,
     /// Ball radius, m.
     pub radius: Real,
-}
-
-/// Counts of what the full mode did in one interaction in one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FullStats {
-    /// Contacts made inactive by the line-of-sight check.
-    pub hidden: u32,
-    /// States handed from one facet contact to another.
-    pub handovers: u32,
-    /// Proximity contacts acting.
-    pub proximity: u32,
-}
-
-impl FullStats {
-    /// The counts of both, summed.
-    pub fn plus(&self, o: &FullStats) -> FullStats {
-        FullStats {
-            hidden: self.hidden + o.hidden,
-            handovers: self.handovers + o.handovers,
-            proximity: self.proximity + o.proximity,
-        }
-    }
 }
 
 /// Angle between two unit vectors, rad (accurate near 0 and near pi).

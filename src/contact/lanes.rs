@@ -14,9 +14,9 @@
 //! general one contact by contact.
 
 use super::{Contact, FacetContact};
+use crate::body::{Balls, Wall};
 use crate::law::{ContactModel, FrictionLimit, LawState};
 use crate::math::{Real, Vec3};
-use crate::model::{Balls, Wall};
 
 /// Contacts per batch (8: one AVX-512 register of doubles; 4 was 9 % slower on the
 /// settle-box scene, 16 no faster).

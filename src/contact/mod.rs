@@ -9,11 +9,13 @@ mod facet_contacts;
 mod frame;
 pub mod full;
 pub mod lanes;
+mod pair;
 mod partition;
 
-pub use contacts::{pair_key, Contact, Contacts, NO_LAW};
-pub use facet_contacts::{FacetContact, FacetContacts, WallInteraction};
+pub use contacts::Contacts;
+pub use facet_contacts::{FacetContact, FacetContacts, FullStats, WallInteraction};
 pub use frame::{initial_axes, Frame, FrameFlags, FrameStep};
+pub use pair::{pair_key, Contact, NO_LAW};
 pub use partition::Partition;
 
 /// Where each entry of a merged list comes from: an old entry (its index) or a new candidate
@@ -24,18 +26,6 @@ pub(crate) enum Slot {
     Old(u32),
     /// A new entry made from the candidate at this index.
     New(u32),
-}
-
-/// Gives `v` a capacity of at least `total` in one step (no-op when it has it). The long
-/// lists (contacts, their forces, candidate pairs) get their room this way, in one or two
-/// large steps, instead of doubling a dozen times while a packing forms: every doubling
-/// leaves the old block behind in the allocator's heap, and those holes stay resident
-/// (settle-box Hooke, 50,000 balls: 47.3 to 40.8 MiB peak with room for the contact lists).
-/// Room that is never written costs address space only, not resident memory.
-pub fn room<T>(v: &mut Vec<T>, total: usize) {
-    if v.capacity() < total {
-        v.reserve_exact(total - v.len());
-    }
 }
 
 /// Plans the merge of `list` with `candidates` (both sorted by key): one slot per candidate,
@@ -162,9 +152,9 @@ mod tests {
     /// old entry if there is one, else a new one, with the kept old entries in key order).
     #[test]
     fn the_in_place_merge_equals_the_definition() {
-        let mut rng = crate::case::generate::SplitMix64::new(5);
+        let mut rng = crate::rng::SplitMix64::new(5);
         for round in 0..300 {
-            let draw = |rng: &mut crate::case::generate::SplitMix64, n: usize, p: f64| {
+            let draw = |rng: &mut crate::rng::SplitMix64, n: usize, p: f64| {
                 (0..n as u32)
                     .filter(|_| rng.next_unit() < p)
                     .collect::<Vec<u32>>()
@@ -221,7 +211,7 @@ mod tests {
             assert_eq!(*list, candidates);
         };
         let mut list: Vec<u32> = (0..10).collect();
-        room(&mut list, 1000);
+        crate::storage::room(&mut list, 1000);
         assert!(list.capacity() >= 1000 && list.len() == 10);
         let (before, capacity) = (list.as_ptr(), list.capacity());
         grow(&mut list);

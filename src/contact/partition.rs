@@ -252,7 +252,7 @@ mod tests {
     /// patterns and sorted goals, including goals of zero and beyond the total.
     #[test]
     fn at_work_agrees_with_a_search_in_the_prefix_sums() {
-        let mut rng = crate::case::generate::SplitMix64::new(3);
+        let mut rng = crate::rng::SplitMix64::new(3);
         let cost = |c: &Contact| if c.active { ACTIVE_COST } else { IDLE_COST };
         for n in 0..60 {
             let list: Vec<Contact> = (0..n)

@@ -9,167 +9,28 @@
 //! Each model also provides its stiffnesses (contact stiffness matrix, automatic timestep),
 //! its critical-timestep formula (`[timestep] mode = "model"`, seed 003) and how its state is
 //! handed from one facet contact to another ([`ContactModel::hand_over`], used by the full
-//! resolution mode of issue #5).
+//! resolution mode).
 
 mod bond;
+mod friction;
 mod hertz;
 pub mod history;
 mod hysteretic;
 mod linear;
 mod linear_dashpot;
 pub mod restitution;
+mod terms;
 
 pub use bond::LinearBond;
+pub use friction::{coulomb, elastic_loss, shear_step, spring_energy, FrictionLimit, Shear};
 pub use hertz::{Hertz, HertzPair};
 pub use history::{HertzHistory, HookeHistory};
 pub use hysteretic::Hysteretic;
 pub use linear::Linear;
 pub use linear_dashpot::LinearDashpot;
+pub use terms::{ContactForce, ContactStiffness, Kinematics, LawState};
 
 use crate::math::{Real, Vec3, PI};
-use crate::stiffness::ContactStiffness;
-
-/// What a model needs to know about one contact in one cycle.
-#[derive(Clone, Copy, Debug)]
-pub struct Kinematics {
-    /// Overlap, m (> 0 touching; a bonded contact may be called with a gap, < 0).
-    pub overlap: Real,
-    /// Overlap at the previous cycle, m (the same as `overlap` in a contact's first cycle):
-    /// the stiffness the model had then, for its energy books.
-    pub overlap_prev: Real,
-    /// Normal relative velocity of b with respect to a, m/s (> 0: separating).
-    pub vn: Real,
-    /// Tangential relative velocity at the contact point, local coordinates (`x` = 0), m/s.
-    pub vel_t: Vec3,
-    /// Tangential displacement increment of this cycle, local coordinates (`x` = 0), m
-    /// (`vel_t dt`).
-    pub du_t: Vec3,
-    /// Effective inertial mass m_a m_b / (m_a + m_b), kg (a fixed body counts as infinite).
-    pub mass: Real,
-    /// Effective radius r_a r_b / (r_a + r_b), m (a wall counts as flat: the ball's radius).
-    pub radius: Real,
-    /// The timestep of the cycle, s.
-    pub dt: Real,
-}
-
-impl Kinematics {
-    /// What the model sees of a contact whose frame has just advanced by `step` over `dt`:
-    /// the tangential parts (local `y`, `z`) of the step's velocity and displacement
-    /// increment, and the previous overlap (the frame's normal displacement before the step).
-    #[inline]
-    pub fn of_step(
-        overlap: Real,
-        vn: Real,
-        step: &crate::contact::FrameStep,
-        mass: Real,
-        radius: Real,
-        dt: Real,
-    ) -> Self {
-        Kinematics {
-            overlap,
-            // (du.x is the change of the normal displacement -overlap)
-            overlap_prev: overlap + step.du.x,
-            vn,
-            vel_t: Vec3::new(0.0, step.vel.y, step.vel.z),
-            du_t: Vec3::new(0.0, step.du.y, step.du.z),
-            mass,
-            radius,
-            dt,
-        }
-    }
-}
-
-/// How the Coulomb limit bounds the tangential force of a model with a shear dashpot
-/// (`[[contact]] friction_limit`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FrictionLimit {
-    /// The default: the total tangential force, spring plus dashpot, never exceeds
-    /// `friction |F_n|`, with `F_n` the normal force the model applies (after its clamp).
-    /// The spring and the dashpot act in parallel, in series with a Coulomb slider: while
-    /// the slider slips the total sits on the limit, and the spring relaxes towards it at
-    /// the rate the dashpot allows (see [`shear_step`]). Without a dashpot this is the
-    /// classic elastic-perfectly-plastic spring.
-    #[default]
-    Total,
-    /// The sources' literal rule (PFC's linear model, LIGGGHTS's tangential history): only
-    /// the spring is limited, by `friction F_n` (the linear model: by its elastic normal
-    /// force `kn overlap`); the dashpot is added on top while the spring sticks and is off
-    /// while it slides. Spring plus dashpot can then leave the cone (ten times the limit
-    /// in the first cycles of a damped sliding impact). Kept for comparisons with those
-    /// codes.
-    Spring,
-}
-
-impl FrictionLimit {
-    /// The key's value in case files.
-    pub fn name(self) -> &'static str {
-        match self {
-            FrictionLimit::Total => "total",
-            FrictionLimit::Spring => "spring",
-        }
-    }
-}
-
-/// The state a model keeps per contact, in local coordinates (32 bytes: the force loop streams
-/// it every cycle inside each contact record).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct LawState {
-    /// Elastic shear force on b, local coordinates (`x` unused, 0), N; the history models
-    /// keep their shear displacement here, in world coordinates (m).
-    pub shear: Vec3,
-    /// The one scalar of history a model may keep: the hysteretic model's largest overlap
-    /// ([`LawState::max_overlap`]) or the linear bond's flag ([`LawState::bonded`]); 0 for
-    /// the other models. (One field for both: no model uses both, and the record is 8 bytes
-    /// shorter; [`ContactModel::holds`] asks the model before reading it as a bond.)
-    aux: Real,
-}
-
-impl LawState {
-    /// Hysteretic model: the largest overlap reached in this contact, m.
-    #[inline]
-    pub fn max_overlap(&self) -> Real {
-        self.aux
-    }
-
-    /// Hysteretic model: sets the largest overlap, m.
-    #[inline]
-    pub fn set_max_overlap(&mut self, d: Real) {
-        self.aux = d;
-    }
-
-    /// Linear bond: true while the bond holds (meaningful for that model only: see
-    /// [`ContactModel::holds`]).
-    #[inline]
-    pub fn bonded(&self) -> bool {
-        self.aux != 0.0
-    }
-
-    /// Linear bond: makes or breaks the bond.
-    #[inline]
-    pub fn set_bonded(&mut self, bonded: bool) {
-        self.aux = if bonded { 1.0 } else { 0.0 };
-    }
-}
-
-/// Result of the force-displacement law for one contact, local coordinates.
-#[derive(Clone, Copy, Debug)]
-pub struct ContactForce {
-    /// Total force on b: `x` normal (> 0 pushes apart), `y`, `z` shear, N.
-    pub local: Vec3,
-    /// True when the tangential force sits on the Coulomb limit.
-    pub sliding: bool,
-    /// Energy the model's elastic elements lost in this call, J: the slip of the
-    /// tangential spring (and the change of its stored energy when its stiffness changes
-    /// with the overlap), the hysteresis of the hysteretic model, a bond's breakage. The
-    /// dashpots' share is booked from their forces by [`crate::model::Model`]'s energy
-    /// books, not here. See [`elastic_loss`].
-    pub dissipated: Real,
-    /// Elastic energy of the tangential spring as the model received it (the state at entry,
-    /// with the stiffness of the previous cycle), J: what `dissipated` counts from. A wall
-    /// interaction compares it with what its contacts held at the end of the previous cycle:
-    /// the difference is what the resolution of its contacts dropped or copied.
-    pub stored_before: Real,
-}
 
 /// A contact model with its parameters (stiffnesses already multiplied by the softening
 /// factor).
@@ -191,129 +52,6 @@ pub enum ContactModel {
     HertzHistory(HertzHistory),
     /// Linear spring-dashpot with a tangential history spring ([`HookeHistory`]).
     HookeHistory(HookeHistory),
-}
-
-/// Coulomb limit on an elastic shear force (local): scales it back onto `limit` when larger.
-/// Returns true when it slid.
-#[inline]
-pub(crate) fn coulomb(shear: &mut Vec3, limit: Real) -> bool {
-    let limit = limit.max(0.0);
-    let fs2 = shear.norm_squared();
-    if fs2 > limit * limit {
-        // NOTE: fs2 > 0 here because limit >= 0.
-        *shear *= limit / fs2.sqrt();
-        true
-    } else {
-        false
-    }
-}
-
-/// The tangential element after one cycle: its spring force, the total tangential force it
-/// exerts (spring plus dashpot), and whether its slider slips.
-#[derive(Clone, Copy, Debug)]
-pub struct Shear {
-    /// Spring force on b after the cycle, N (what the model keeps as its state).
-    pub spring: Vec3,
-    /// Total tangential force on b, N.
-    pub force: Vec3,
-    /// True when the force sits on the Coulomb limit.
-    pub sliding: bool,
-}
-
-/// One cycle of a tangential spring (stiffness `k`) and dashpot (coefficient `c`) in
-/// parallel, behind a Coulomb slider of strength `limit`.
-///
-/// `before` is the spring force before this cycle's displacement increment `du`, `trial`
-/// the spring force after it if nothing slips (`before - k du` for the incremental springs),
-/// `damper` the dashpot force `-c v_t` (`du = v_t dt`), `k_dt` the product `k dt`.
-///
-/// - [`FrictionLimit::Spring`]: the spring is scaled back onto the limit; the dashpot is
-///   added while it sticks (`trial + damper`), not while it slides.
-/// - [`FrictionLimit::Total`]: while `|trial + damper| <= limit` nothing slips. Otherwise
-///   the total force is `T = limit (trial + damper)/|trial + damper|`, and the spring is
-///   what a spring and a dashpot in parallel carry when their sum is held at `T` for the
-///   cycle (backward Euler on the element's elongation `e`, `k e + c de/dt = -T`):
-///   `spring = (k dt T + c before)/(k dt + c)`. The dashpot carries `T - spring`; the slider
-///   slips by `du` less the element's elongation. Both dissipate (`c |de/dt|^2 >= 0` and
-///   `|T| |slip| >= 0`), so no cycle creates energy, and the spring never leaves the cone.
-///   With `c = 0` the spring is `T`: the same numbers as the `Spring` rule.
-///
-///   Since `du = v_t dt`, the total force points along `spring + damper` (the two differ
-///   by a positive factor): [`crate::law::history::held_force`] finds it again that way.
-#[inline]
-pub fn shear_step(
-    rule: FrictionLimit,
-    before: &Vec3,
-    trial: Vec3,
-    damper: Vec3,
-    c: Real,
-    k_dt: Real,
-    limit: Real,
-) -> Shear {
-    let limit = limit.max(0.0);
-    match rule {
-        FrictionLimit::Spring => {
-            let mut spring = trial;
-            let sliding = coulomb(&mut spring, limit);
-            let force = if !sliding && c > 0.0 {
-                spring + damper
-            } else {
-                spring
-            };
-            Shear {
-                spring,
-                force,
-                sliding,
-            }
-        }
-        FrictionLimit::Total => {
-            let total = if c > 0.0 { trial + damper } else { trial };
-            let t2 = total.norm_squared();
-            if t2 > limit * limit {
-                // NOTE: t2 > 0 here because limit >= 0.
-                let force = total * (limit / t2.sqrt());
-                let spring = if c > 0.0 {
-                    (force * k_dt + before * c) / (k_dt + c)
-                } else {
-                    force
-                };
-                Shear {
-                    spring,
-                    force,
-                    sliding: true,
-                }
-            } else {
-                Shear {
-                    spring: trial,
-                    force: total,
-                    sliding: false,
-                }
-            }
-        }
-    }
-}
-
-/// Elastic energy `|s|^2 / (2 k)` of a spring of stiffness `k` carrying the force `s`, J (0
-/// for a spring of no stiffness, which carries none).
-#[inline]
-pub(crate) fn spring_energy(s: &Vec3, k: Real) -> Real {
-    if k > 0.0 {
-        0.5 * s.norm_squared() / k
-    } else {
-        0.0
-    }
-}
-
-/// What a tangential spring lost in one cycle, J: the work its two ends did on it over the
-/// cycle's displacement `du` (trapezoidal: `-(s_0 + s_1)/2 . du`, the same rule by which the
-/// leapfrog integrator turns forces into kinetic energy) less the change of its stored
-/// energy (`|s|^2/(2k)` before, with the stiffness `k_0` it had then, and after). A spring
-/// that only stretches loses nothing (to round-off: `s_1 = s_0 - k du`); what the slider
-/// takes, and what a stiffness that changes with the overlap adds or removes at a given
-/// force, is the rest.
-#[inline]
-pub fn elastic_loss(s_0: &Vec3, k_0: Real, s_1: &Vec3, k_1: Real, du: &Vec3) -> Real {
-    -0.5 * (s_0 + s_1).dot(du) - (spring_energy(s_1, k_1) - spring_energy(s_0, k_0))
 }
 
 /// Duration of the loading stage of a linear spring of stiffness `k` against mass `m`: a
@@ -618,21 +356,17 @@ impl ContactModel {
     }
 
     /// The part of a contact's state that goes to its successor when the active contact of a
-    /// ball-wall interaction moves to another facet (issue #5, full mode). The shear force is
+    /// ball-wall interaction moves to another facet (full mode). The shear force is
     /// in the old local frame; the caller turns it into the successor's frame.
     /// - linear, linear-dashpot, Hertz: the elastic shear force;
     /// - hysteretic: the shear force and the largest overlap (the unloading line goes on);
     /// - linear bond: the shear force only: bonds are between balls, never handed to a facet.
     pub fn hand_over(&self, state: &LawState) -> LawState {
-        match self {
-            ContactModel::Hysteretic(_) => LawState {
-                shear: state.shear,
-                aux: state.max_overlap(),
-            },
-            _ => LawState {
-                shear: state.shear,
-                ..LawState::default()
-            },
+        let mut next = LawState::default();
+        next.shear = state.shear;
+        if let ContactModel::Hysteretic(_) = self {
+            next.set_max_overlap(state.max_overlap());
         }
+        next
     }
 }

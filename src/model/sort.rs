@@ -20,7 +20,8 @@
 //! list order follows the numbering), so a sorted run differs from an unsorted one by
 //! round-off, and is the same for any number of threads.
 
-use super::{Balls, Model};
+use super::Model;
+use crate::body::Balls;
 use crate::math::Real;
 
 impl Balls {
@@ -29,7 +30,7 @@ impl Balls {
     /// every thousand cycles neither raises the peak memory nor leaves freed blocks behind.
     pub(crate) fn permute(&mut self, order: &[u32], done: &mut Vec<bool>) {
         done.resize(order.len(), false);
-        super::balls::for_each_array!(self, |v| permute_in_place(v, order, &mut done[..]));
+        crate::body::for_each_array!(self, |v| permute_in_place(v, order, &mut done[..]));
     }
 }
 
@@ -85,9 +86,9 @@ pub struct Scratch {
 impl Scratch {
     /// Room for `n` balls in every work array.
     pub(crate) fn make_room(&mut self, n: usize) {
-        crate::contact::room(&mut self.order, n);
-        crate::contact::room(&mut self.new_of, n);
-        crate::contact::room(&mut self.done, n);
+        crate::storage::room(&mut self.order, n);
+        crate::storage::room(&mut self.new_of, n);
+        crate::storage::room(&mut self.done, n);
     }
 }
 
@@ -198,8 +199,8 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::{morton, permute_in_place, spatial_order, SortOrder};
-    use crate::case::generate::SplitMix64;
-    use crate::model::{BallSpec, Balls};
+    use crate::body::{BallSpec, Balls};
+    use crate::rng::SplitMix64;
 
     /// Balls of radius 0.5 (cells of 1) at the centres of an `n[0] x n[1] x n[2]` block of
     /// cells, each but the corner cell's moved by up to +0.4 in each coordinate, listed in a

@@ -1,6 +1,9 @@
 //! The model: everything the cycle reads and writes.
 
-use super::{BallSpec, Balls, ClumpSpec, Clumps, Material, Wall, WallMotion, WallSpec};
+use crate::body::{
+    dof, BallSpec, Balls, ClumpSpec, Clumps, Material, Wall, WallMotion, WallSpec, NO_CLUMP,
+    ROTATIONS,
+};
 use crate::contact::{Contacts, FacetContacts, NO_LAW};
 use crate::detect::BroadPhase;
 use crate::law::ContactModel;
@@ -334,7 +337,7 @@ impl Model {
                 (m, 0.5 * m * r * r)
             };
             let spec = BallSpec {
-                fixed: spec.fixed | super::dof::Z | super::dof::RX | super::dof::RY,
+                fixed: spec.fixed | dof::Z | dof::RX | dof::RY,
                 mass: Some(spec.mass.unwrap_or(disk)),
                 ..spec.clone()
             };
@@ -358,8 +361,8 @@ impl Model {
         if spec.pebbles.is_empty() {
             return Err(bad("needs at least one pebble".into()));
         }
-        let rot = spec.fixed & super::ROTATIONS;
-        if rot != 0 && rot != super::ROTATIONS {
+        let rot = spec.fixed & ROTATIONS;
+        if rot != 0 && rot != ROTATIONS {
             return Err(bad(
                 "fix: the rotations of a clump are fixed all three (\"rx\", \"ry\", \"rz\") or not at all"
                     .into(),
@@ -410,7 +413,7 @@ impl Model {
         let c = self.clumps.len();
         let first = self.balls.len();
         let world = self.clumps.push(spec, density, first).map_err(bad)?;
-        let mass = if spec.fixed & super::dof::TRANSLATION == super::dof::TRANSLATION {
+        let mass = if spec.fixed & dof::TRANSLATION == dof::TRANSLATION {
             Real::INFINITY
         } else {
             self.clumps.inertial_mass[c]
@@ -434,7 +437,7 @@ impl Model {
     #[inline]
     pub fn body_of(&self, i: usize) -> usize {
         let c = self.balls.clump[i];
-        if c == super::NO_CLUMP {
+        if c == NO_CLUMP {
             i
         } else {
             self.balls.len() + c as usize
@@ -694,7 +697,7 @@ impl Model {
         let b = &self.balls;
         let (mut sum, mut n) = (0.0, 0usize);
         for i in 0..b.len() {
-            if b.fixed[i] & super::dof::TRANSLATION == super::dof::TRANSLATION {
+            if b.fixed[i] & dof::TRANSLATION == dof::TRANSLATION {
                 continue;
             }
             let mut f = b.force[i] + self.settings.gravity * b.mass[i] + b.applied_force[i];
@@ -708,7 +711,7 @@ impl Model {
         }
         let cl = &self.clumps;
         for c in 0..cl.len() {
-            if cl.fixed[c] & super::dof::TRANSLATION == super::dof::TRANSLATION {
+            if cl.fixed[c] & dof::TRANSLATION == dof::TRANSLATION {
                 continue;
             }
             let a = cl.acceleration(c, &self.settings.gravity);

@@ -437,7 +437,7 @@ impl Source {
             Source::Hidden => out.push(model.facet_contacts.hidden as Real),
             Source::Proximity => out.push(model.facet_contacts.proximity as Real),
             Source::FixedForce => {
-                let all = crate::model::dof::TRANSLATION;
+                let all = crate::body::dof::TRANSLATION;
                 let f = (0..b.len())
                     .filter(|&i| b.fixed[i] & all == all && !b.is_pebble(i))
                     .fold(crate::math::Vec3::zeros(), |acc, i| acc + b.force[i]);

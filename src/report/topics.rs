@@ -4,9 +4,10 @@
 //! computed here from the library, or read from the case summaries.
 
 use super::{code_link, esc, table, STYLE};
-use crate::case::generate::{cluster, SplitMix64};
+use crate::generate::cluster;
 use crate::math::{vec3, Real, Vec3};
 use crate::output::{num, Curve, Plot, Summary};
+use crate::rng::SplitMix64;
 use crate::stiffness::printed::{
     corrected_matrix_2d, printed_entries_2d, printed_entries_3d, printed_matrix_2d,
     printed_matrix_3d,

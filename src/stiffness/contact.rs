@@ -43,6 +43,7 @@
 //! in the plane and `n2 = z`; `theta_z` is a rotation about `n2`, so the 2D matrix holds `kn`,
 //! `ks` and the *bending* stiffness `ks_theta`. It is the 3D matrix restricted to those DOFs.
 
+use crate::law::ContactStiffness;
 use crate::math::{Real, Vec3};
 use nalgebra::{Matrix3, SMatrix, Vector2};
 
@@ -51,48 +52,6 @@ use nalgebra::{Matrix3, SMatrix, Vector2};
 pub type Matrix12 = SMatrix<Real, 12, 12>;
 /// A 6x6 contact stiffness matrix (2D), rows/columns `(u, v, theta_z)` of node a then node b.
 pub type Matrix6 = SMatrix<Real, 6, 6>;
-
-/// The four stiffnesses of a contact.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactStiffness {
-    /// Normal stiffness, N/m (along n3).
-    pub kn: Real,
-    /// Shear stiffness, N/m (along n1 and n2).
-    pub ks: Real,
-    /// Twisting stiffness, N m/rad (rotation about n3).
-    pub kn_rot: Real,
-    /// Bending stiffness, N m/rad (rotations about n1 and n2).
-    pub ks_rot: Real,
-}
-
-impl ContactStiffness {
-    /// The translational stiffness tensor `S = ks (n1 n1^T + n2 n2^T) + kn n3 n3^T`, N/m, written
-    /// `ks I + (kn - ks) n n^T` (the same tensor for any n1, n2 completing the triad).
-    pub fn translational(&self, n: &Vec3) -> Matrix3<Real> {
-        Matrix3::identity() * self.ks + n * n.transpose() * (self.kn - self.ks)
-    }
-
-    /// The rotational stiffness tensor `S_r = ks_rot I + (kn_rot - ks_rot) n n^T`, N m/rad.
-    pub fn rotational(&self, n: &Vec3) -> Matrix3<Real> {
-        Matrix3::identity() * self.ks_rot + n * n.transpose() * (self.kn_rot - self.ks_rot)
-    }
-
-    /// Number of positive stiffnesses counted with multiplicity (the rank of the contact
-    /// matrix in 3D): kn once, ks twice, kn_rot once, ks_rot twice.
-    pub fn positive_count(&self) -> usize {
-        [
-            self.kn,
-            self.ks,
-            self.ks,
-            self.kn_rot,
-            self.ks_rot,
-            self.ks_rot,
-        ]
-        .iter()
-        .filter(|k| **k > 0.0)
-        .count()
-    }
-}
 
 /// A right-handed unit-vector triad `(n1, n2, n3)` with `n3` along the contact normal.
 #[derive(Clone, Copy, Debug, PartialEq)]

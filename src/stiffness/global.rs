@@ -5,7 +5,8 @@
 //! matrix-vector product needs; [`GlobalStiffness::dense_scaled`] forms the dense
 //! `A = M^-1/2 K M^-1/2` for small models.
 
-use super::contact::{contact_matrix_3d, ContactStiffness, Matrix12};
+use super::contact::{contact_matrix_3d, Matrix12};
+use crate::law::ContactStiffness;
 use crate::math::Real;
 use crate::math::Vec3;
 use crate::model::Model;

@@ -8,9 +8,10 @@ mod global;
 pub mod printed;
 pub mod study;
 
+pub use crate::law::ContactStiffness;
 pub use contact::{
-    contact_diagonal_3d, contact_matrix_2d, contact_matrix_3d, cross_matrix, ContactStiffness,
-    Matrix12, Matrix6, Triad, DOFS_2D_IN_3D,
+    contact_diagonal_3d, contact_matrix_2d, contact_matrix_3d, cross_matrix, Matrix12, Matrix6,
+    Triad, DOFS_2D_IN_3D,
 };
 pub use eigen::{lanczos_max, tridiagonal_max, ExactCritical, Method, DENSE_LIMIT};
 pub use estimate::{dof_name, estimate_critical, CriticalEstimate, DofStiffness, Estimator};

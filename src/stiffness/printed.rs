@@ -11,7 +11,8 @@
 //! second equality (`= k_s n_{y3}^2 + k_n n_{x3}^2`) confirms (the other reading multiplies two
 //! stiffnesses). The same holds for `k_{2,1}` and `k_{2,2}` of eq. 26.
 
-use super::contact::{ContactStiffness, Matrix12, Matrix6, Triad};
+use super::contact::{Matrix12, Matrix6, Triad};
+use crate::law::ContactStiffness;
 use crate::math::{Real, Vec3};
 use nalgebra::Vector2;
 

@@ -1,9 +1,10 @@
 //! Small models for studying the estimates against the exact critical timestep: used by the
 //! report's Timestep page and by the tests.
 
+use crate::body::{dof, BallSpec, Material};
 use crate::law::{ContactModel, Linear};
 use crate::math::{Real, Vec3};
-use crate::model::{dof, BallSpec, Material, Model, ModelError, Settings};
+use crate::model::{Model, ModelError, Settings};
 use crate::timestep::TimestepMode;
 
 /// A model of balls `(centre, radius, fixed DOF bits)` of density 2500 kg/m^3 with one linear

@@ -35,9 +35,6 @@ use crate::geom::union_moments;
 use crate::math::{Quat, Real, Vec3};
 use nalgebra::Matrix3;
 
-/// [`Balls::clump`] of a piece that is not a pebble.
-pub const NO_CLUMP: u32 = u32::MAX;
-
 /// One pebble of a clump: offset from the clump's reference point (case axes) and radius.
 #[derive(Clone, Debug)]
 pub struct PebbleSpec {

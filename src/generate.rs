@@ -1,34 +1,7 @@
-//! Reproducible ball generators.
+//! Reproducible ball generators: where balls go, from a seed.
 
 use crate::math::Real;
-
-/// SplitMix64 (Steele, Lea and Flood 2014): a tiny, fast, well-mixed 64-bit generator whose
-/// stream is fully determined by its seed, on every platform.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator starting at `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform number in [0, 1) with 53 random bits.
-    pub fn next_unit(&mut self) -> Real {
-        (self.next_u64() >> 11) as Real * (1.0 / (1u64 << 53) as Real)
-    }
-}
+use crate::rng::SplitMix64;
 
 /// Centres and radii of `count` balls on a jittered simple-cubic lattice inside `[min, max]`.
 ///
@@ -176,7 +149,7 @@ pub const SETTLE_BOX_JITTER: Real = 0.2e-3;
 ///
 /// # Examples
 /// ```
-/// use ballast::case::generate::{settle_box, SETTLE_BOX_SEED};
+/// use ballast::generate::{settle_box, SETTLE_BOX_SEED};
 /// let (pos, top) = settle_box(1000, SETTLE_BOX_SEED);
 /// // SCENE.md's check values: particles 0 and 1, the same for every N
 /// assert_eq!(pos[0], [0.001060201393671828, 0.0013036353790122114, 0.0010533229866731167]);

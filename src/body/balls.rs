@@ -35,6 +35,9 @@ pub mod dof {
     }
 }
 
+/// [`Balls::clump`] of a piece that is not a pebble.
+pub const NO_CLUMP: u32 = u32::MAX;
+
 /// What a user gives to create one ball; everything else is derived.
 #[derive(Clone, Debug)]
 pub struct BallSpec {
@@ -113,7 +116,7 @@ pub struct Balls {
     pub applied_force: Vec<Vec3>,
     /// Fixed DOFs, bits of [`dof`].
     pub fixed: Vec<u8>,
-    /// The clump a pebble belongs to, or [`super::clumps::NO_CLUMP`] for a ball.
+    /// The clump a pebble belongs to, or [`NO_CLUMP`] for a ball.
     pub clump: Vec<u32>,
 }
 
@@ -236,15 +239,15 @@ impl Balls {
         self.moment.push(Vec3::zeros());
         self.applied_force.push(spec.applied_force);
         self.fixed.push(spec.fixed);
-        self.clump.push(super::clumps::NO_CLUMP);
+        self.clump.push(NO_CLUMP);
         self.id.len() - 1
     }
 
-    /// Room for `n` balls in every per-ball array at once (see [`crate::contact::room`]):
+    /// Room for `n` balls in every per-ball array at once (see [`crate::storage::room`]):
     /// arrays that grow ball by ball double a dozen times, and in the allocator's heap each
     /// doubling leaves its old block behind, resident.
     pub fn make_room(&mut self, n: usize) {
-        for_each_array!(self, |v| crate::contact::room(v, n));
+        for_each_array!(self, |v| crate::storage::room(v, n));
     }
 
     /// Appends pebble `pos`, `radius` of clump `clump` (index) with id `id` (the clump's) and the
@@ -272,7 +275,7 @@ impl Balls {
     /// True when piece `i` is the pebble of a clump.
     #[inline]
     pub fn is_pebble(&self, i: usize) -> bool {
-        self.clump[i] != super::clumps::NO_CLUMP
+        self.clump[i] != NO_CLUMP
     }
 
     /// Mass seen by a contact: infinite (returned as `None`) when every translation is fixed.

@@ -1,0 +1,14 @@
+//! The bodies of a model: balls (and the pebbles of clumps) in contiguous arrays, clumps,
+//! materials and faceted walls. What a body is and how it moves by itself; nothing here knows
+//! of contacts or of the model that holds the bodies.
+
+mod balls;
+mod clumps;
+mod material;
+mod wall;
+
+pub(crate) use balls::for_each_array;
+pub use balls::{dof, BallSpec, Balls, NO_CLUMP};
+pub use clumps::{mass_properties, ClumpSpec, Clumps, MassSpec, PebbleSpec, ROTATIONS};
+pub use material::Material;
+pub use wall::{side, Resolution, Wall, WallMotion, WallSpec};

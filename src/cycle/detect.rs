@@ -1,0 +1,95 @@
+//! Contact detection, the third stage of the cycle, on the model: rebuild the candidate pairs
+//! ([`crate::detect`]) when a ball or a wall has moved far enough, renumber the balls when
+//! due, and merge the pairs into the persistent contact lists.
+
+use crate::model::Model;
+
+/// Candidate pairs per ball for which the contact lists get room at once.
+const ROOM_PER_BALL: usize = 8;
+
+impl Model {
+    /// Gives the contact lists room at once for as many contacts as the balls are likely to
+    /// have (see [`crate::storage::room`]): 8 candidate pairs per ball, twice what a dense
+    /// packing of equal spheres needs (6 contacts per ball plus the margin's candidates), and
+    /// half a ball-facet contact per ball (a ball of a dense packing touches a flat wall or
+    /// none); the broad phase's and the renumbering's arrays get one entry per ball. Called
+    /// when the model is built from a case, while the allocator still maps large blocks
+    /// directly (glibc raises that threshold to the size of any such block freed later, such
+    /// as the case's list of balls, and then serves blocks below it from its heap, where a
+    /// list that grows leaves its old blocks behind, resident), and again at each rebuild for
+    /// balls added since; a no-op when the room is there.
+    pub fn make_room(&mut self) {
+        let n = self.balls.len();
+        crate::storage::room(&mut self.broad_phase.pairs, ROOM_PER_BALL * n);
+        self.broad_phase.make_room(n);
+        self.contacts.make_room(ROOM_PER_BALL * n);
+        if !self.walls.is_empty() {
+            crate::storage::room(&mut self.broad_phase.facet_pairs, n / 2);
+            self.facet_contacts.make_room(n / 2);
+        }
+        if self.sort_every > 0 && self.can_sort_balls() {
+            self.sort_scratch.make_room(n);
+        }
+    }
+
+    /// Contact detection: rebuild the candidate pairs when needed and merge them into the
+    /// persistent contact list.
+    pub fn detect(&mut self) {
+        self.detect_after(None);
+    }
+
+    /// [`Model::detect`], given whether a ball moved more than the margin since the last
+    /// build when the law of motion found out (else the broad phase checks).
+    pub(super) fn detect_after(&mut self, moved: Option<bool>) {
+        let margin = self.settings.margin;
+        // (a wall and a ball that have each moved at most a margin have closed their gap by at
+        // most two margins: see [`crate::detect`])
+        let walls_moved = self.walls.iter().any(|w| w.travel > margin);
+        let moved =
+            || moved.unwrap_or_else(|| self.broad_phase.needs_rebuild(&self.balls.pos, margin));
+        if !walls_moved && !moved() {
+            return;
+        }
+        let due = |last: Option<u64>| last.is_none_or(|s| self.cycle >= s + self.sort_every);
+        if self.sort_every > 0 && due(self.last_sort) && self.can_sort_balls() {
+            self.sort_balls();
+            self.last_sort = Some(self.cycle);
+        }
+        self.make_room();
+        self.broad_phase
+            .build(&self.balls.pos, &self.balls.radius, margin);
+        if !self.clumps.is_empty() {
+            // pebbles of one clump never touch each other
+            let clump = &self.balls.clump;
+            self.broad_phase.pairs.retain(|&(a, b)| {
+                let (ca, cb) = (clump[a as usize], clump[b as usize]);
+                ca != cb || ca == crate::body::NO_CLUMP
+            });
+        }
+        self.broad_phase
+            .build_facets(&self.walls, &self.balls.pos, &self.balls.radius, margin);
+        for w in &mut self.walls {
+            w.travel = 0.0;
+        }
+        let n = self.materials.len();
+        let (mat, table) = (&self.balls.material, &self.pair_law);
+        let frames = !self.planar && self.laws.iter().any(|l| !l.frame_free());
+        let laws = &self.laws;
+        self.contacts.merge(
+            &self.broad_phase.pairs,
+            |a, b| table[mat[a as usize] as usize * n + mat[b as usize] as usize],
+            |c| laws.get(c.law as usize).is_some_and(|l| l.holds(&c.state)),
+            frames,
+            self.planar,
+            self.books.is_some(),
+        );
+        let walls = &self.walls;
+        // (a wall contact's frame is needed in 2D as in 3D: no normal-only path for walls)
+        let facet_frames = self.laws.iter().any(|l| !l.frame_free());
+        self.facet_contacts.merge(
+            &self.broad_phase.facet_pairs,
+            |b, w| table[mat[b as usize] as usize * n + walls[w as usize].material],
+            facet_frames,
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
+//! force-displacement.
+
+mod detect;
+
+use crate::math::Vec3;
+use crate::model::{Model, ModelError};
+
+impl Model {
+    /// Runs one cycle: timestep, law of motion, contact detection, force-displacement.
+    ///
+    /// # Errors
+    /// [`ModelError::BlewUp`] when a position or velocity stops being finite, and
+    /// [`ModelError::Interpenetration`] when two balls overlap by more than the smaller radius;
+    /// both name the body and the cycle.
+    pub fn cycle(&mut self) -> Result<(), ModelError> {
+        if !self.primed {
+            self.prime()?;
+        }
+        let t = self.clock();
+        let dt = self.choose_timestep()?;
+        // (the law of motion makes the broad phase's displacement test, unless clumps move
+        // their pebbles after it)
+        let reference = (self.clumps.is_empty())
+            .then(|| self.broad_phase.reference(self.balls.len()))
+            .flatten()
+            .map(|r| (r, self.settings.margin));
+        let checked = reference.is_some();
+        let (mut finite, moved) = crate::motion::step(
+            &mut self.balls,
+            &self.settings.gravity,
+            self.last_dt,
+            dt,
+            reference,
+            // (the force pass's ranges, when it made them for more than one thread)
+            (self.contacts.partition.threads > 1).then_some(&self.contacts.partition.balls[..]),
+        );
+        if !self.clumps.is_empty() {
+            finite &= self
+                .clumps
+                .step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
+        }
+        for w in &mut self.walls {
+            w.step(dt);
+        }
+        self.cycle += 1;
+        self.time += dt;
+        self.last_dt = dt;
+        let t = self.lap(t, |p| &mut p.motion);
+        if !finite {
+            self.check_finite()?;
+        }
+        let t = self.lap(t, |p| &mut p.checks);
+        self.detect_after(checked.then_some(moved));
+        let t = self.lap(t, |p| &mut p.detect);
+        self.force_displacement(dt);
+        self.book_energy(false);
+        let t = self.clock().or(t);
+        let r = self.check_overlaps();
+        self.lap(t, |p| &mut p.checks);
+        r
+    }
+
+    /// The time now, when phases are measured.
+    #[inline]
+    pub(crate) fn clock(&self) -> Option<std::time::Instant> {
+        self.phases.map(|_| std::time::Instant::now())
+    }
+
+    /// Adds the time since `t` to one phase; returns the time now.
+    #[inline]
+    pub(crate) fn lap(
+        &mut self,
+        t: Option<std::time::Instant>,
+        phase: impl Fn(&mut crate::model::Phases) -> &mut f64,
+    ) -> Option<std::time::Instant> {
+        let (Some(t), Some(p)) = (t, self.phases.as_mut()) else {
+            return None;
+        };
+        let now = std::time::Instant::now();
+        *phase(p) += (now - t).as_secs_f64();
+        Some(now)
+    }
+
+    /// Detects contacts and computes forces at the current positions without moving anything
+    /// (done once before the first cycle, so that the first law of motion sees the forces).
+    ///
+    /// # Errors
+    /// As [`Model::cycle`], and [`ModelError::NoContactModel`] for a pair of materials that can
+    /// meet but has no contact model.
+    pub fn prime(&mut self) -> Result<(), ModelError> {
+        self.check_contact_models()?;
+        self.broad_phase = Default::default();
+        self.detect();
+        self.force_displacement(0.0);
+        self.book_energy(true);
+        self.primed = true;
+        self.check_overlaps()
+    }
+
+    fn check_finite(&self) -> Result<(), ModelError> {
+        // which of a body's position, velocity and angular velocity is not finite, if any
+        let non_finite = |pos: &Vec3, vel: &Vec3, spin: &Vec3| {
+            [
+                (pos, "position"),
+                (vel, "velocity"),
+                (spin, "angular velocity"),
+            ]
+            .into_iter()
+            .find(|(v, _)| !v.iter().all(|x| x.is_finite()))
+            .map(|(_, what)| what)
+        };
+        let cl = &self.clumps;
+        for c in 0..cl.len() {
+            if let Some(what) = non_finite(&cl.pos[c], &cl.vel[c], &cl.spin[c]) {
+                return Err(ModelError::BlewUp {
+                    cycle: self.cycle,
+                    body: format!("clump {}", cl.id[c]),
+                    what,
+                });
+            }
+        }
+        let b = &self.balls;
+        for i in 0..b.len() {
+            if let Some(what) = non_finite(&b.pos[i], &b.vel[i], &b.spin[i]) {
+                return Err(ModelError::BlewUp {
+                    cycle: self.cycle,
+                    body: self.piece_label(i),
+                    what,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn check_overlaps(&self) -> Result<(), ModelError> {
+        if !self.interpenetrating {
+            return Ok(());
+        }
+        let b = &self.balls;
+        for (k, c) in self
+            .contacts
+            .list
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.active)
+        {
+            let (i, j) = (c.a as usize, c.b as usize);
+            let overlap = self.contacts.geometry(k, b).overlap;
+            if overlap > b.radius[i].min(b.radius[j]) || !overlap.is_finite() {
+                return Err(ModelError::Interpenetration {
+                    cycle: self.cycle,
+                    a: self.piece_label(i),
+                    b: self.piece_label(j),
+                    overlap,
+                });
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,43 @@
+//! Force-displacement, the fourth stage of the cycle: each contact's geometry and force, then
+//! the resultant force and moment of every body, summed in contact order so that the result
+//! is the same for any number of threads.
+
+mod balls;
+mod history;
+mod walls;
+
+use crate::model::Model;
+
+impl Model {
+    /// Force-displacement: each contact's geometry and force (in parallel over contacts), then
+    /// the resultant force and moment of each body, gathered in contact order so that the
+    /// result is the same for any number of threads.
+    pub fn force_displacement(&mut self, dt: f64) {
+        let t = self.clock();
+        // (with energy books, the general loop: it reports what each contact lost)
+        let fast = !self.planar && self.books.is_none() && self.laws.iter().all(|l| l.frame_free());
+        let t = if fast {
+            // forces and their sums into the balls in one loop (the ball-ball contacts, then
+            // the ball-wall interactions of the same balls): no gather
+            let walls = self.history_forces(dt);
+            let t = self.lap(t, |p| &mut p.contacts);
+            if let (Some(p), Some(w)) = (self.phases.as_mut(), walls) {
+                // (the wall part as range 0's thread measured it: all of it on one thread)
+                p.contacts -= w;
+                p.walls += w;
+            }
+            t
+        } else {
+            self.general_forces(dt);
+            let t = self.lap(t, |p| &mut p.contacts);
+            self.gather();
+            let t = self.lap(t, |p| &mut p.gather);
+            self.wall_forces(dt);
+            t
+        };
+        if !self.clumps.is_empty() {
+            self.clumps.gather(&self.balls);
+        }
+        self.lap(t, |p| &mut p.walls);
+    }
+}

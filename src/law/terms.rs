@@ -1,0 +1,131 @@
+//! The terms every force law speaks: the kinematics it reads, the state it keeps and the force
+//! it returns, all in the contact's local frame.
+
+use crate::math::{Real, Vec3};
+use nalgebra::Matrix3;
+
+/// What a model needs to know about one contact in one cycle.
+#[derive(Clone, Copy, Debug)]
+pub struct Kinematics {
+    /// Overlap, m (> 0 touching; a bonded contact may be called with a gap, < 0).
+    pub overlap: Real,
+    /// Overlap at the previous cycle, m (the same as `overlap` in a contact's first cycle):
+    /// the stiffness the model had then, for its energy books.
+    pub overlap_prev: Real,
+    /// Normal relative velocity of b with respect to a, m/s (> 0: separating).
+    pub vn: Real,
+    /// Tangential relative velocity at the contact point, local coordinates (`x` = 0), m/s.
+    pub vel_t: Vec3,
+    /// Tangential displacement increment of this cycle, local coordinates (`x` = 0), m
+    /// (`vel_t dt`).
+    pub du_t: Vec3,
+    /// Effective inertial mass m_a m_b / (m_a + m_b), kg (a fixed body counts as infinite).
+    pub mass: Real,
+    /// Effective radius r_a r_b / (r_a + r_b), m (a wall counts as flat: the ball's radius).
+    pub radius: Real,
+    /// The timestep of the cycle, s.
+    pub dt: Real,
+}
+
+/// The state a model keeps per contact, in local coordinates (32 bytes: the force loop streams
+/// it every cycle inside each contact record).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LawState {
+    /// Elastic shear force on b, local coordinates (`x` unused, 0), N; the history models
+    /// keep their shear displacement here, in world coordinates (m).
+    pub shear: Vec3,
+    /// The one scalar of history a model may keep: the hysteretic model's largest overlap
+    /// ([`LawState::max_overlap`]) or the linear bond's flag ([`LawState::bonded`]); 0 for
+    /// the other models. (One field for both: no model uses both, and the record is 8 bytes
+    /// shorter; [`ContactModel::holds`] asks the model before reading it as a bond.)
+    aux: Real,
+}
+
+impl LawState {
+    /// Hysteretic model: the largest overlap reached in this contact, m.
+    #[inline]
+    pub fn max_overlap(&self) -> Real {
+        self.aux
+    }
+
+    /// Hysteretic model: sets the largest overlap, m.
+    #[inline]
+    pub fn set_max_overlap(&mut self, d: Real) {
+        self.aux = d;
+    }
+
+    /// Linear bond: true while the bond holds (meaningful for that model only: see
+    /// [`ContactModel::holds`]).
+    #[inline]
+    pub fn bonded(&self) -> bool {
+        self.aux != 0.0
+    }
+
+    /// Linear bond: makes or breaks the bond.
+    #[inline]
+    pub fn set_bonded(&mut self, bonded: bool) {
+        self.aux = if bonded { 1.0 } else { 0.0 };
+    }
+}
+
+/// Result of the force-displacement law for one contact, local coordinates.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactForce {
+    /// Total force on b: `x` normal (> 0 pushes apart), `y`, `z` shear, N.
+    pub local: Vec3,
+    /// True when the tangential force sits on the Coulomb limit.
+    pub sliding: bool,
+    /// Energy the model's elastic elements lost in this call, J: the slip of the
+    /// tangential spring (and the change of its stored energy when its stiffness changes
+    /// with the overlap), the hysteresis of the hysteretic model, a bond's breakage. The
+    /// dashpots' share is booked from their forces by [`crate::model::Model`]'s energy
+    /// books, not here. See [`elastic_loss`].
+    pub dissipated: Real,
+    /// Elastic energy of the tangential spring as the model received it (the state at entry,
+    /// with the stiffness of the previous cycle), J: what `dissipated` counts from. A wall
+    /// interaction compares it with what its contacts held at the end of the previous cycle:
+    /// the difference is what the resolution of its contacts dropped or copied.
+    pub stored_before: Real,
+}
+
+/// The four stiffnesses of a contact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactStiffness {
+    /// Normal stiffness, N/m (along n3).
+    pub kn: Real,
+    /// Shear stiffness, N/m (along n1 and n2).
+    pub ks: Real,
+    /// Twisting stiffness, N m/rad (rotation about n3).
+    pub kn_rot: Real,
+    /// Bending stiffness, N m/rad (rotations about n1 and n2).
+    pub ks_rot: Real,
+}
+
+impl ContactStiffness {
+    /// The translational stiffness tensor `S = ks (n1 n1^T + n2 n2^T) + kn n3 n3^T`, N/m, written
+    /// `ks I + (kn - ks) n n^T` (the same tensor for any n1, n2 completing the triad).
+    pub fn translational(&self, n: &Vec3) -> Matrix3<Real> {
+        Matrix3::identity() * self.ks + n * n.transpose() * (self.kn - self.ks)
+    }
+
+    /// The rotational stiffness tensor `S_r = ks_rot I + (kn_rot - ks_rot) n n^T`, N m/rad.
+    pub fn rotational(&self, n: &Vec3) -> Matrix3<Real> {
+        Matrix3::identity() * self.ks_rot + n * n.transpose() * (self.kn_rot - self.ks_rot)
+    }
+
+    /// Number of positive stiffnesses counted with multiplicity (the rank of the contact
+    /// matrix in 3D): kn once, ks twice, kn_rot once, ks_rot twice.
+    pub fn positive_count(&self) -> usize {
+        [
+            self.kn,
+            self.ks,
+            self.ks,
+            self.kn_rot,
+            self.ks_rot,
+            self.ks_rot,
+        ]
+        .iter()
+        .filter(|k| **k > 0.0)
+        .count()
+    }
+}
