@@ -9,8 +9,9 @@ use ballast::geom::{plane, union_moments};
 use ballast::math::{Real, Vec3, PI};
 use ballast::model::Model;
 use ballast::rng::SplitMix64;
-use ballast::stiffness::{DofStiffness, Estimator, GlobalStiffness};
+use ballast::stiffness::GlobalStiffness;
 use ballast::timestep::TimestepMode;
+use ballast::timestep::{DofStiffness, Estimator};
 use nalgebra::{Matrix3, Matrix6};
 
 /// Cap of a ball of radius `r` centred at 0, the part with `x >= a`: volume, `∫x`, `∫x²`,

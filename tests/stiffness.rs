@@ -14,6 +14,7 @@ use ballast::model::Model;
 use ballast::rng::SplitMix64;
 use ballast::stiffness::printed::{corrected_matrix_2d, printed_matrix_2d, printed_matrix_3d};
 use ballast::stiffness::*;
+use ballast::timestep::Estimator;
 use nalgebra::{DMatrix, SVector, Vector2};
 
 fn random_unit(rng: &mut SplitMix64) -> Vec3 {

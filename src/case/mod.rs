@@ -14,12 +14,13 @@ pub use file::*;
 use crate::body::{dof, BallSpec, ClumpSpec, MassSpec, Material, PebbleSpec, WallSpec};
 use crate::check::CheckSpec;
 use crate::contact::FrameFlags;
+use crate::detect::SortOrder;
 use crate::law::{
     ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear,
     LinearBond, LinearDashpot,
 };
 use crate::math::{vec3, Real, Vec3};
-use crate::model::{Model, Settings, SortOrder};
+use crate::model::{Model, Settings};
 use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
 
 /// Default `[timestep] loading_steps` of mode "model": steps per loading stage.

@@ -13,8 +13,9 @@ use crate::math::Real;
 use crate::model::Model;
 use crate::output::num;
 use crate::stiffness::{
-    dof_name, estimate_critical, CriticalEstimate, Estimator, ExactCritical, GlobalStiffness,
+    dof_name, estimate_critical, CriticalEstimate, ExactCritical, GlobalStiffness,
 };
+use crate::timestep::Estimator;
 
 /// The estimates and the exact value at one cycle.
 #[derive(Clone, Debug)]

@@ -475,8 +475,8 @@ impl CheckSpec {
                 let c: CriticalKeys = keys(value).map_err(err)?;
                 let estimator = match c.estimator.as_deref() {
                     None => None,
-                    Some("diagonal") => Some(crate::stiffness::Estimator::Diagonal),
-                    Some("bound") => Some(crate::stiffness::Estimator::Bound),
+                    Some("diagonal") => Some(crate::timestep::Estimator::Diagonal),
+                    Some("bound") => Some(crate::timestep::Estimator::Bound),
                     Some(e) => return Err(err(format!("estimator = \"{e}\": expected \"diagonal\" or \"bound\""))),
                 };
                 let max_ratio = c.max_ratio.unwrap_or(1.0);

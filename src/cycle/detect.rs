@@ -2,6 +2,7 @@
 //! ([`crate::detect`]) when a ball or a wall has moved far enough, renumber the balls when
 //! due, and merge the pairs into the persistent contact lists.
 
+use crate::detect::{spatial_order, Scratch};
 use crate::model::Model;
 
 /// Candidate pairs per ball for which the contact lists get room at once.
@@ -91,5 +92,34 @@ impl Model {
             |b, w| table[mat[b as usize] as usize * n + walls[w as usize].material],
             facet_frames,
         );
+    }
+}
+
+impl Model {
+    /// True when the balls may be renumbered: 3D, no clump (pebbles keep their clump's
+    /// numbering), every contact model frame-free (a frame-based contact's local frame would
+    /// have to be turned over when its two balls swap roles).
+    pub fn can_sort_balls(&self) -> bool {
+        !self.planar && self.clumps.is_empty() && self.laws.iter().all(|l| l.frame_free())
+    }
+
+    /// Puts the balls in the order [`Model::sort_order`] ([`spatial_order`]) and renumbers the contacts with them (see the
+    /// module documentation). The caller rebuilds the broad phase next.
+    pub(crate) fn sort_balls(&mut self) {
+        debug_assert!(self.can_sort_balls());
+        let Scratch {
+            order,
+            new_of,
+            done,
+        } = &mut self.sort_scratch;
+        spatial_order(&self.balls, self.sort_order, order);
+        new_of.clear();
+        new_of.resize(order.len(), 0);
+        for (i, &k) in order.iter().enumerate() {
+            new_of[k as usize] = i as u32;
+        }
+        self.balls.permute(order, done);
+        self.contacts.renumber(new_of);
+        self.facet_contacts.renumber(new_of);
     }
 }

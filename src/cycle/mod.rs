@@ -1,7 +1,9 @@
 //! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
 //! force-displacement.
 
+mod books;
 mod detect;
+mod timestep;
 
 use crate::math::Vec3;
 use crate::model::{Model, ModelError};

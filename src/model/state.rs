@@ -179,7 +179,7 @@ pub struct Model {
     /// What set the timestep of the last cycle.
     pub dt_limit: crate::timestep::Limit,
     /// Per-DOF stiffness buffers of the automatic timestep and timestep scaling.
-    pub(crate) dof_stiffness: crate::stiffness::DofStiffness,
+    pub(crate) dof_stiffness: crate::timestep::DofStiffness,
     /// True once contacts and forces have been computed for the current positions.
     pub(crate) primed: bool,
     /// Wall time spent in each phase of the cycle, when measured ([`Phases`]; `ballast bench`).
@@ -195,13 +195,13 @@ pub struct Model {
     /// sort_every`, `Model::sort_balls`, src/model/sort.rs). Ignored when [`Model::can_sort_balls`] is false.
     pub sort_every: u64,
     /// The order of a renumbering (`[run] sort_order`; rows of cells unless set).
-    pub sort_order: super::SortOrder,
+    pub sort_order: crate::detect::SortOrder,
     /// The cycle of the last renumbering.
     pub(crate) last_sort: Option<u64>,
     /// The renumbering's work arrays, kept from one renumbering to the next (made once:
     /// arrays of a ball count made and freed every thousand cycles leave holes in the heap
     /// that stay resident).
-    pub(crate) sort_scratch: super::sort::Scratch,
+    pub(crate) sort_scratch: crate::detect::Scratch,
     /// The energy books, when kept ([`Model::keep_energy_books`]).
     pub(crate) books: Option<super::EnergyBooks>,
 }

@@ -14,6 +14,7 @@ use crate::stiffness::printed::{
 };
 use crate::stiffness::study::{chain, chain_exact, linear_law, primed_model};
 use crate::stiffness::*;
+use crate::timestep::Estimator;
 use nalgebra::{DMatrix, Vector2};
 use std::fmt::Write as _;
 use std::path::Path;

@@ -18,42 +18,7 @@ use super::contact::{contact_diagonal_3d, contact_matrix_3d};
 use super::global::terms;
 use crate::math::Real;
 use crate::model::Model;
-
-/// Which estimate of the critical timestep a mode uses (SPEC `[timestep] estimator`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Estimator {
-    /// Seed 000, eq. 11: `min sqrt(m / K_ii)` over DOFs. Cheap; not a guarantee.
-    Diagonal,
-    /// Row-sum (Gershgorin) bound: never above the exact critical timestep; about twelve times
-    /// the arithmetic of `Diagonal` per contact.
-    Bound,
-}
-
-impl Estimator {
-    /// The name used in case files.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Estimator::Diagonal => "diagonal",
-            Estimator::Bound => "bound",
-        }
-    }
-}
-
-/// Per-DOF stiffness of every body (index = [`Model::body_of`], then DOF `x, y, z, rx, ry, rz`;
-/// a clump's rotations about its principal axes, pebbles' contacts acting through their lever
-/// arms from the centroid).
-#[derive(Clone, Debug, Default)]
-pub struct DofStiffness {
-    /// Sum of the diagonal contact-stiffness terms, `K_ii` (N/m or N m/rad).
-    pub diagonal: Vec<[Real; 6]>,
-    /// Row sums `sum_j |K_ij|` over free DOFs `j` (only filled for [`Estimator::Bound`]).
-    pub row_abs: Vec<[Real; 6]>,
-    /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
-    pub row_abs_scaled: Vec<[Real; 6]>,
-    /// Each body's diagonal 6x6 block, summed over its contacts (buffer of the bound).
-    blocks: Vec<[[Real; 6]; 6]>,
-}
+use crate::timestep::{DofStiffness, Estimator};
 
 /// The estimate of a critical timestep and the DOF that sets it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]

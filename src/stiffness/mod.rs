@@ -14,5 +14,5 @@ pub use contact::{
     Triad, DOFS_2D_IN_3D,
 };
 pub use eigen::{lanczos_max, tridiagonal_max, ExactCritical, Method, DENSE_LIMIT};
-pub use estimate::{dof_name, estimate_critical, CriticalEstimate, DofStiffness, Estimator};
+pub use estimate::{dof_name, estimate_critical, CriticalEstimate};
 pub use global::{DofMap, GlobalStiffness, FIXED};

@@ -20,7 +20,6 @@
 //! list order follows the numbering), so a sorted run differs from an unsorted one by
 //! round-off, and is the same for any number of threads.
 
-use super::Model;
 use crate::body::Balls;
 use crate::math::Real;
 
@@ -75,12 +74,15 @@ pub fn morton(i: u64, j: u64, k: u64) -> u64 {
     spread(i) | spread(j) << 1 | spread(k) << 2
 }
 
-/// The work arrays of a renumbering ([`Model::sort_balls`]), kept between renumberings.
+/// The work arrays of a renumbering (`Model::sort_balls`), kept between renumberings.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    order: Vec<u32>,
-    new_of: Vec<u32>,
-    done: Vec<bool>,
+    /// The balls in their new order (old indices).
+    pub(crate) order: Vec<u32>,
+    /// The new index of each old one.
+    pub(crate) new_of: Vec<u32>,
+    /// Which entries a permutation in place has placed.
+    pub(crate) done: Vec<bool>,
 }
 
 impl Scratch {
@@ -122,7 +124,7 @@ impl SortOrder {
 /// The indices are sorted by (key, index) with the key computed at each comparison: no array
 /// of keys (16 bytes per ball with their indices), for about 15 key computations per ball
 /// every thousand cycles.
-fn spatial_order(balls: &Balls, how: SortOrder, order: &mut Vec<u32>) {
+pub(crate) fn spatial_order(balls: &Balls, how: SortOrder, order: &mut Vec<u32>) {
     use crate::math::Vec3;
     let n = balls.len();
     let r_max = balls.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
@@ -165,35 +167,6 @@ fn row_axes(last: [u64; 3]) -> [usize; 3] {
 /// `axes[1]`, then `axes[2]` (21 bits each).
 fn row_key(c: [u64; 3], axes: [usize; 3]) -> u64 {
     c[axes[0]] << 42 | c[axes[1]] << 21 | c[axes[2]]
-}
-
-impl Model {
-    /// True when the balls may be renumbered: 3D, no clump (pebbles keep their clump's
-    /// numbering), every contact model frame-free (a frame-based contact's local frame would
-    /// have to be turned over when its two balls swap roles).
-    pub fn can_sort_balls(&self) -> bool {
-        !self.planar && self.clumps.is_empty() && self.laws.iter().all(|l| l.frame_free())
-    }
-
-    /// Puts the balls in the order [`Model::sort_order`] ([`spatial_order`]) and renumbers the contacts with them (see the
-    /// module documentation). The caller rebuilds the broad phase next.
-    pub(crate) fn sort_balls(&mut self) {
-        debug_assert!(self.can_sort_balls());
-        let Scratch {
-            order,
-            new_of,
-            done,
-        } = &mut self.sort_scratch;
-        spatial_order(&self.balls, self.sort_order, order);
-        new_of.clear();
-        new_of.resize(order.len(), 0);
-        for (i, &k) in order.iter().enumerate() {
-            new_of[k as usize] = i as u32;
-        }
-        self.balls.permute(order, done);
-        self.contacts.renumber(new_of);
-        self.facet_contacts.renumber(new_of);
-    }
 }
 
 #[cfg(test)]

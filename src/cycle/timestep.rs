@@ -1,0 +1,311 @@
+//! The timestep stage on the model: the step of the cycle by the mode in
+//! [`crate::model::Settings::timestep`] ([`crate::timestep`] says what each mode does), and
+//! what set it ([`crate::timestep::Limit`]).
+
+use crate::math::{Real, Vec3};
+use crate::model::{Model, ModelError};
+use crate::timestep::Estimator;
+use crate::timestep::*;
+
+impl Model {
+    /// Chooses the timestep of the next cycle (the first stage of the cycle) and records what
+    /// set it in [`Model::dt_limit`]. In scaled mode it first sets the fictitious inertial
+    /// masses and rescales the velocities.
+    pub(crate) fn choose_timestep(&mut self) -> Result<Real, ModelError> {
+        let (dt, limit) = match self.settings.timestep.clone() {
+            TimestepMode::Fixed(dt) => (dt, Limit::Fixed),
+            TimestepMode::Auto(a) => {
+                let mut ks = std::mem::take(&mut self.dof_stiffness);
+                ks.compute(self, a.estimator, true);
+                let est = ks.critical(self, a.estimator);
+                self.dof_stiffness = ks;
+                let mut best = (
+                    a.safety * est.dt,
+                    Limit::Stiffness {
+                        ball: est.ball as u32,
+                        dof: est.dof as u8,
+                    },
+                );
+                if let Some(eps) = a.kinematic_eps {
+                    best = self.kinematic(eps, best);
+                }
+                if let Some(cap) = a.cap {
+                    if cap < best.0 {
+                        best = (cap, Limit::Cap);
+                    }
+                }
+                if best.0.is_infinite() {
+                    let (t, ball) = self.one_contact_estimate();
+                    best = (a.safety * t, Limit::OneContact { ball });
+                }
+                best
+            }
+            TimestepMode::Model(m) => {
+                let mut best = self.model_timestep(m.loading_steps);
+                if let Some(cap) = m.cap {
+                    if cap < best.0 {
+                        best = (cap, Limit::Cap);
+                    }
+                }
+                best
+            }
+            TimestepMode::Scaled(s) => {
+                self.scale_masses(&s);
+                let mut best = (s.dt, Limit::Cap);
+                if let Some(eps) = s.kinematic_eps {
+                    best = self.kinematic(eps, best);
+                }
+                best
+            }
+        };
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(ModelError::BadTimestep(dt));
+        }
+        self.dt_limit = limit;
+        Ok(dt)
+    }
+
+    /// The per-model timestep (seed 003): for every pair of pieces that can meet, the smallest
+    /// ball of each material (by mass; a fixed ball counts as infinitely heavy) and each wall,
+    /// the pair's contact model's [`crate::law::ContactModel::model_timestep`]; the smallest
+    /// over pairs. Infinite when no pair has a model.
+    pub fn model_timestep(&self, loading_steps: Real) -> (Real, Limit) {
+        let n = self.materials.len();
+        // smallest (mass, radius) per material; None: no ball of it
+        let mut small: Vec<Option<(Option<Real>, Real, usize)>> = vec![None; n];
+        for i in 0..self.balls.len() {
+            let m = self.balls.material[i] as usize;
+            let mass = self.balls.contact_mass(i);
+            let better = match small[m] {
+                None => true,
+                Some((old, _, _)) => mass.unwrap_or(Real::INFINITY) < old.unwrap_or(Real::INFINITY),
+            };
+            let count = small[m].map_or(0, |s| s.2) + 1;
+            if better {
+                small[m] = Some((mass, self.balls.radius[i], count));
+            } else if let Some(s) = small[m].as_mut() {
+                s.2 = count;
+            }
+        }
+        let mut best = (Real::INFINITY, Limit::Cap);
+        let mut consider =
+            |law: Option<&crate::law::ContactModel>, mass: Real, radius: Real, limit: Limit| {
+                if let Some(law) = law {
+                    if mass > 0.0 {
+                        let t = law.model_timestep(mass, radius, loading_steps);
+                        if t < best.0 {
+                            best = (t, limit);
+                        }
+                    }
+                }
+            };
+        for a in 0..n {
+            let Some((ma, ra, ca)) = small[a] else {
+                continue;
+            };
+            for b in a..n {
+                let Some((mb, rb, _)) = small[b] else {
+                    continue;
+                };
+                if a == b && ca < 2 {
+                    continue;
+                }
+                let mass = crate::contact::ball_ball::effective_mass(ma, mb);
+                consider(
+                    self.contact_model(a, b),
+                    mass,
+                    ra * rb / (ra + rb),
+                    Limit::Model {
+                        a: a as u32,
+                        b: b as u32,
+                        wall: false,
+                    },
+                );
+            }
+            for (w, wall) in self.walls.iter().enumerate() {
+                consider(
+                    self.contact_model(a, wall.material),
+                    ma.unwrap_or(0.0),
+                    ra,
+                    Limit::Model {
+                        a: a as u32,
+                        b: w as u32,
+                        wall: true,
+                    },
+                );
+            }
+        }
+        best
+    }
+
+    /// The smaller of `best` and the kinematic time limits of every ball and every moving wall
+    /// (seed 000, eq. 4: a wall has no acceleration, its limit is `eps / v` with `v` the
+    /// largest speed of its facets' peripheries, [`crate::body::Wall::max_speed`]).
+    fn kinematic(&self, eps: Real, mut best: (Real, Limit)) -> (Real, Limit) {
+        for i in 0..self.balls.len() {
+            if self.balls.is_pebble(i) {
+                continue;
+            }
+            let a = self.acceleration(i);
+            let v = self.balls.vel[i] + a * (0.5 * self.last_dt);
+            let t = kinematic_limit(v.norm(), a.norm(), eps);
+            if t < best.0 {
+                best = (t, Limit::Kinematic { ball: i as u32 });
+            }
+        }
+        // A clump: each pebble, with the velocity `v + ω x d` and the acceleration
+        // `a + α x d + ω x (ω x d)` of its centre (`α = I⁻¹ (M - ω x L)`, Euler's equations).
+        let cl = &self.clumps;
+        for c in 0..cl.len() {
+            let a = cl.acceleration(c, &self.settings.gravity);
+            let v = cl.vel[c] + a * (0.5 * self.last_dt);
+            let w = cl.synchronized_spin(c, self.last_dt);
+            let alpha = if cl.rotation_fixed(c) {
+                Vec3::zeros()
+            } else {
+                let l = cl.inertial_tensor(c) * w;
+                cl.inverse_inertia(c) * (cl.moment[c] - w.cross(&l))
+            };
+            let first = cl.first[c] as usize;
+            for p in first..first + cl.count[c] as usize {
+                let d = self.balls.pos[p] - cl.pos[c];
+                let vp = v + w.cross(&d);
+                let ap = a + alpha.cross(&d) + w.cross(&w.cross(&d));
+                let t = kinematic_limit(vp.norm(), ap.norm(), eps);
+                if t < best.0 {
+                    best = (t, Limit::Kinematic { ball: p as u32 });
+                }
+            }
+        }
+        for (w, wall) in self.walls.iter().enumerate().filter(|(_, w)| w.is_moving()) {
+            let t = kinematic_limit(wall.max_speed(), 0.0, eps);
+            if t < best.0 {
+                best = (t, Limit::WallKinematic { wall: w as u32 });
+            }
+        }
+        best
+    }
+
+    /// When nothing constrains an automatic timestep (no active contact, nothing moving): the
+    /// estimate `sqrt(m / k)` of each free ball with one contact of the stiffest model its
+    /// material can use (largest of kn, ks), minimum over balls.
+    fn one_contact_estimate(&self) -> (Real, u32) {
+        let n = self.materials.len();
+        let mut best = (Real::INFINITY, 0);
+        for i in 0..self.balls.len() {
+            // (a pebble: its clump's mass)
+            if self.balls.contact_mass(i).is_none() {
+                continue;
+            }
+            let mi = self.balls.material[i] as usize;
+            let k = (0..n)
+                .filter_map(|j| self.contact_model(mi, j))
+                .map(|law| {
+                    let r = self.balls.radius[i];
+                    let s = law.stiffness(0.1 * r, r);
+                    s.kn.max(s.ks)
+                })
+                .fold(0.0, Real::max);
+            let t = (self.balls.inertial_mass[i] / k).sqrt();
+            if t < best.0 {
+                best = (t, i as u32);
+            }
+        }
+        best
+    }
+
+    /// Timestep scaling (seed 000, eqs. 5-8): `m_new = k_tran dt^2`, `v_new = v m / m_new`,
+    /// `I_new = k_rot dt^2`, `w_new = w I / I_new`, with `k` the body's largest diagonal
+    /// stiffness (or its largest row sum, estimator `Bound`). A body without
+    /// stiffness keeps its real mass and inertia.
+    fn scale_masses(&mut self, s: &Scaled) {
+        let mut ks = std::mem::take(&mut self.dof_stiffness);
+        ks.compute(self, s.estimator, true);
+        let dt2 = s.dt * s.dt;
+        let k_of = |i: usize, k: usize| match s.estimator {
+            Estimator::Diagonal => ks.diagonal[i][k],
+            Estimator::Bound => ks.row_abs[i][k],
+        };
+        // Clumps (bodies after the pieces): the same rule; the fictitious moment of inertia is
+        // the same about every principal axis; the angular momentum is kept (eq. 8).
+        let nb = self.balls.len();
+        let cl = &mut self.clumps;
+        for c in 0..cl.len() {
+            let free = |k: usize| cl.fixed[c] & (1 << k) == 0;
+            let k_tran = (0..3)
+                .filter(|&k| free(k))
+                .map(|k| k_of(nb + c, k))
+                .fold(0.0, Real::max);
+            let k_rot = (3..6)
+                .filter(|&k| free(k))
+                .map(|k| k_of(nb + c, k))
+                .fold(0.0, Real::max);
+            let m_new = if k_tran > 0.0 {
+                k_tran * dt2
+            } else {
+                cl.mass[c]
+            };
+            let fm = cl.inertial_mass[c] / m_new;
+            for k in (0..3).filter(|&k| free(k)) {
+                cl.vel[c][k] *= fm;
+            }
+            cl.inertial_mass[c] = m_new;
+            cl.inertial_principal[c] = if k_rot > 0.0 {
+                Vec3::repeat(k_rot * dt2)
+            } else {
+                cl.principal[c]
+            };
+            if !cl.rotation_fixed(c) {
+                cl.spin[c] = cl.inverse_inertia(c) * cl.angmom[c];
+            }
+            let translations_fixed = !(0..3).any(free);
+            let first = cl.first[c] as usize;
+            for p in first..first + cl.count[c] as usize {
+                self.balls.inertial_mass[p] = if translations_fixed {
+                    Real::INFINITY
+                } else {
+                    m_new
+                };
+            }
+        }
+        let b = &mut self.balls;
+        for i in 0..b.len() {
+            if b.is_pebble(i) {
+                continue;
+            }
+            let free = |k: usize| b.fixed[i] & (1 << k) == 0;
+            let k_tran = (0..3)
+                .filter(|&k| free(k))
+                .map(|k| k_of(i, k))
+                .fold(0.0, Real::max);
+            let k_rot = (3..6)
+                .filter(|&k| free(k))
+                .map(|k| k_of(i, k))
+                .fold(0.0, Real::max);
+            let m_new = if k_tran > 0.0 {
+                k_tran * dt2
+            } else {
+                b.mass[i]
+            };
+            let i_new = if k_rot > 0.0 {
+                k_rot * dt2
+            } else {
+                b.inertia[i]
+            };
+            // Eqs. 6 and 8: momentum and angular momentum are kept. Fixed DOFs keep their
+            // prescribed velocity.
+            let (fm, fi) = (b.inertial_mass[i] / m_new, b.inertial_inertia[i] / i_new);
+            for k in 0..3 {
+                if free(k) {
+                    b.vel[i][k] *= fm;
+                }
+                if free(k + 3) {
+                    b.spin[i][k] *= fi;
+                }
+            }
+            b.inertial_mass[i] = m_new;
+            b.inertial_inertia[i] = i_new;
+        }
+        self.dof_stiffness = ks;
+    }
+}

@@ -1,0 +1,96 @@
+//! Energy books: where the energy of a run went, cycle by cycle.
+//!
+//! Five accounts (SPEC 5.1), each from its own definition, so that their sum, the balance,
+//! proves the run:
+//! - kinetic `K` and strain `U` ([`Model::kinetic_energy`], [`Model::strain_energy`]) and the
+//!   gravitational potential `P = -sum m g . x` ([`Model::potential_energy`]): state functions;
+//! - dissipated `D`: what the dashpots removed (their forces: the applied contact force less its
+//!   elastic part, [`crate::law::ContactModel::elastic_normal`] and
+//!   [`crate::law::ContactModel::elastic_shear`], times the relative velocity at the contact
+//!   point), plus what the contact models report lost (slip of the tangential springs, the
+//!   hysteretic model's hysteresis, broken bonds, springs released with their state:
+//!   [`crate::law::ContactForce::dissipated`]);
+//! - work `W`: done on the bodies by moving walls (the contact force on the ball times the
+//!   wall's velocity at the contact point), by applied forces, and by the constraints that hold
+//!   a fixed degree of freedom at its prescribed velocity (minus the other forces along it).
+//!
+//! The balance `K + U + P + D - W` less its value at the start is zero in exact arithmetic and
+//! exact time integration. Velocity Verlet turns the forces `F_n` of the cycles into kinetic
+//! energy by the trapezoidal rule over each step, `(F_n + F_(n+1))/2 . (x_(n+1) - x_n)`, plus a
+//! term of its own: with the velocity `u_n` at the time of the positions (what `K` uses),
+//! `K(u_(n+1)) - K(u_n)` is that work plus `dt^2/8 (S_(n+1) - S_n)`, `S = sum |F|^2/m + |M|^2/I`
+//! over the free degrees of freedom (exactly, for a constant step; the books keep the sum of
+//! these terms, [`EnergyBooks::integrator`], for a varying one). So every account that is a
+//! power (dashpots, walls, constraints) is booked by the same trapezoidal rule: the power `p_n`
+//! of the cycle's forces at the velocities `u_n`, and the term `a_n` of the forces times the
+//! accelerations, give each force's work over the two half steps around its cycle,
+//! `p_n (dt_n + dt_(n+1))/2 + a_n (dt_(n+1)^2 - dt_n^2)/4` (the second half booked once the
+//! next step is known); the models report their springs' losses by the same rule
+//! ([`crate::law::elastic_loss`]). A linear spring's energy then changes by exactly the
+//! trapezoidal work done on it, and the balance of a run of linear contacts is the integrator's
+//! term alone, to round-off; a Hertz spring adds the error of the trapezoidal rule on
+//! `d^(3/2)`, which shrinks as `dt^2`.
+
+use crate::math::Real;
+
+/// The running accounts of a model's energy (SPEC 5.1), kept when asked for
+/// ([`Model::keep_energy_books`]).
+#[derive(Clone, Debug, Default)]
+pub struct EnergyBooks {
+    /// Energy removed by the dashpots since the start, J.
+    pub dashpots: Real,
+    /// Energy the contact models lost since the start (slip, hysteresis, breakage, released
+    /// springs), J.
+    pub contacts: Real,
+    /// Work done on the balls by moving walls since the start, J.
+    pub walls: Real,
+    /// Work done on the bodies by applied forces since the start, J.
+    pub applied: Real,
+    /// Work done on the bodies by the constraints of fixed degrees of freedom since the
+    /// start, J.
+    pub constraints: Real,
+    /// The integration error the books can measure, J: the leapfrog integrator's own term,
+    /// `sum dt^2/8 (S_n - S_(n-1))` (module documentation), and what the trapezoidal rule
+    /// misses of the normal springs' energy ([`crate::law::ContactModel::normal_loss`]: a
+    /// contact's force switches on or off within the step of its first and last cycle; Hertz's
+    /// force is curved). The balance less this is what the books cannot explain.
+    pub integrator: Real,
+    /// `K + U + P` at the start, J.
+    pub initial: Real,
+    /// The powers of the last cycle whose second half step is still to be booked.
+    pub(crate) pending: Powers,
+}
+
+impl EnergyBooks {
+    /// Energy dissipated since the start, J (`energy/dissipated`).
+    pub fn dissipated(&self) -> Real {
+        self.dashpots + self.contacts
+    }
+
+    /// Work done on the bodies since the start, J (`energy/work`).
+    pub fn work(&self) -> Real {
+        self.walls + self.applied + self.constraints
+    }
+}
+
+/// The powers of one cycle's forces at the velocities of the time of the positions.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Powers {
+    /// Power the dashpots dissipate, W.
+    pub(crate) dashpots: Real,
+    /// Minus the dashpot forces times the relative accelerations at their contact points, W/s.
+    pub(crate) dashpots_accel: Real,
+    /// Power the contact models dissipate through forces that are not the gradient of their
+    /// energy (a proximity contact's normal force), W, and its acceleration term.
+    pub(crate) models: Real,
+    /// Minus those forces times the relative accelerations at their contact points, W/s.
+    pub(crate) models_accel: Real,
+    /// Power of the walls on the balls, W (a wall's velocity does not change in a cycle: no
+    /// acceleration term).
+    pub(crate) walls: Real,
+    /// Power of the constraints on the bodies, W (a fixed degree of freedom does not
+    /// accelerate).
+    pub(crate) constraints: Real,
+    /// `sum |F|^2/m + |M|^2/I` over the free degrees of freedom.
+    pub(crate) s: Real,
+}
