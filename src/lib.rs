@@ -19,7 +19,7 @@
 //! ## Map
 //! Engine: [`math`], [`geom`], [`model`], [`detect`], [`contact`], [`law`], [`timestep`],
 //! [`motion`], [`cycle`]. Harness (uses only the engine's public API): [`case`], [`output`], [`check`],
-//! [`report`], [`harness`].
+//! [`report`], [`run`], [`verify`].
 //!
 //! Tip: debug builds are 20-50 times slower than `--release`; run real models in release.
 
@@ -35,15 +35,18 @@ pub mod detect;
 pub mod force;
 pub mod generate;
 pub mod geom;
-pub mod harness;
+
 pub mod law;
 pub mod math;
 pub mod model;
 pub mod motion;
 pub mod output;
 pub mod par;
+pub mod record;
 pub mod report;
 pub mod rng;
+pub mod run;
 pub mod stiffness;
 pub mod storage;
 pub mod timestep;
+pub mod verify;

@@ -33,3 +33,25 @@ pub fn vec3(a: [Real; 3]) -> Vec3 {
 pub fn rotation_from_spin(spin: &Vec3, dt: Real) -> Quat {
     Quat::from_scaled_axis(spin * dt)
 }
+
+/// A number as a person writes it: `0`, `2500`, `0.5`, `1e-6`, `1.4377e-3` (shortest form that
+/// reads back to the same value; exponent form outside [1e-3, 1e5)).
+///
+/// # Examples
+/// ```
+/// use ballast::math::num;
+/// assert_eq!(num(0.0), "0");
+/// assert_eq!(num(2500.0), "2500");
+/// assert_eq!(num(1e-6), "1e-6");
+/// assert_eq!(num(-0.25), "-0.25");
+/// ```
+pub fn num(v: Real) -> String {
+    let a = v.abs();
+    if v == 0.0 {
+        "0".into()
+    } else if (1e-3..1e5).contains(&a) || !v.is_finite() {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}

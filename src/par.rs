@@ -36,6 +36,9 @@ pub fn split<'a, T>(mut v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
     parts
 }
 
+/// Below this many contacts the force loop runs on one thread (threads cost more than they save).
+pub const PARALLEL_CONTACTS: usize = 4096;
+
 /// The longest the caller spins for a started part before it waits in rayon's way (a part of
 /// these regions takes well under this; longer means the other thread was descheduled).
 pub const SPIN_LIMIT: Duration = Duration::from_millis(2);
@@ -103,6 +106,3 @@ mod tests {
         }
     }
 }
-
-/// Below this many contacts the force loop runs on one thread (threads cost more than they save).
-pub const PARALLEL_CONTACTS: usize = 4096;

@@ -22,7 +22,7 @@
 //! component; and the minimum is taken over bodies rather than combining the largest velocity
 //! of one body with the largest acceleration of another.
 
-use crate::math::Real;
+use crate::math::{num, Real};
 
 /// How the timestep of a cycle is chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,7 +105,7 @@ pub enum Limit {
     },
     /// The user's cap (auto) or the scaled timestep itself (scaled).
     Cap,
-    /// No contact and no motion: the one-contact estimate (see [`Model::cycle`]).
+    /// No contact and no motion: the one-contact estimate (see [`crate::model::Model::cycle`]).
     OneContact {
         /// Ball index.
         ball: u32,
@@ -161,7 +161,7 @@ impl Estimator {
     }
 }
 
-/// Per-DOF stiffness of every body (index = [`Model::body_of`], then DOF `x, y, z, rx, ry, rz`;
+/// Per-DOF stiffness of every body (index = [`crate::model::Model::body_of`], then DOF `x, y, z, rx, ry, rz`;
 /// a clump's rotations about its principal axes, pebbles' contacts acting through their lever
 /// arms from the centroid).
 #[derive(Clone, Debug, Default)]
@@ -174,4 +174,43 @@ pub struct DofStiffness {
     pub row_abs_scaled: Vec<[Real; 6]>,
     /// Each body's diagonal 6x6 block, summed over its contacts (buffer of the bound).
     pub(crate) blocks: Vec<[[Real; 6]; 6]>,
+}
+
+impl std::fmt::Display for TimestepMode {
+    /// The mode in words, for reports.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = {
+            let kin = |e: &Option<Real>| match e {
+                Some(eps) => format!(
+                    "; kinematic constraint: no piece moves more than {} m per cycle",
+                    num(*eps)
+                ),
+                None => "; no kinematic constraint".into(),
+            };
+            match self {
+            TimestepMode::Fixed(dt) => format!("fixed, dt = {} s", num(*dt)),
+            TimestepMode::Auto(a) => format!(
+                "automatic: {} × the {} critical-timestep estimate{}{}",
+                a.safety,
+                a.estimator.name(),
+                kin(&a.kinematic_eps),
+                a.cap
+                    .map_or(String::new(), |c| format!("; at most {} s", num(c)))
+            ),
+            TimestepMode::Scaled(s) => format!(
+                "timestep scaling (seed 000, eqs. 5-8): dt = {} s, inertial masses and inertias from the {} stiffness of each body{}",
+                num(s.dt),
+                s.estimator.name(),
+                kin(&s.kinematic_eps)
+            ),
+            TimestepMode::Model(m) => format!(
+                "per contact model (seed 003): the smallest of each model's own formula over the pairs of materials present, {} steps per loading stage{}",
+                m.loading_steps,
+                m.cap
+                    .map_or(String::new(), |c| format!("; at most {} s", num(c)))
+            ),
+        }
+        };
+        f.write_str(&text)
+    }
 }

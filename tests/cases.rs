@@ -5,7 +5,7 @@
 //! re-baselining is explicit: `INSTA_UPDATE=always cargo test cases` (never implicit in CI).
 
 use ballast::check::golden_record;
-use ballast::harness::{collect_cases, run_case, RunOptions};
+use ballast::verify::{collect_cases, run_case, RunOptions};
 use std::path::{Path, PathBuf};
 
 #[test]

@@ -307,11 +307,12 @@ fn every_model_keeps_its_energy_books() {
 /// taken out of `energy/dissipated` and of `energy/balance` (fails).
 #[test]
 fn the_balance_fails_without_any_one_dissipation_term() {
-    use ballast::check::{self, CheckSpec, Context};
+    use ballast::case::CheckSpec;
+    use ballast::check::{self, Context};
     let case =
         ballast::case::load(std::path::Path::new("cases/models/sliding_to_rolling.toml")).unwrap();
     let extra = ["energy/dashpots".to_string(), "energy/models".to_string()];
-    let sim = ballast::harness::simulate(&case, None, &extra, false, None).unwrap();
+    let sim = ballast::run::simulate(&case, None, &extra, false, None).unwrap();
     let judge = |table: &ballast::output::SeriesTable| {
         let ctx = Context {
             case: &case,

@@ -137,7 +137,7 @@ fn the_model_timestep_is_the_smallest_formula_over_the_pairs_present() {
         "dt {} vs {expected} (Hertz {hertz}, wall {wall})",
         model.last_dt
     );
-    let words = ballast::harness::describe_limit(&model, model.dt_limit);
+    let words = model.describe_limit(model.dt_limit);
     let which = if hertz < wall {
         "hertz formula for a glass ball and a glass ball"
     } else {

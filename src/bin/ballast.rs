@@ -1,6 +1,6 @@
 //! The `ballast` command line (SPEC section 1).
 
-use ballast::harness::{collect_cases, failed_summary, run_case, RunOptions};
+use ballast::verify::{collect_cases, failed_summary, run_case, RunOptions};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -253,7 +253,7 @@ fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
     }
 }
 
-fn print_line(s: &ballast::output::Summary) {
+fn print_line(s: &ballast::record::Summary) {
     let ok = s.checks.iter().filter(|c| c.passed).count();
     let status = if s.passed { "PASS" } else { "FAIL" };
     let mut line = format!(
@@ -319,7 +319,7 @@ fn check(path: &Path) -> ExitCode {
             if !c.description.is_empty() {
                 println!("  {}", c.description);
             }
-            let scene = ballast::harness::scene(&c);
+            let scene = ballast::verify::scene(&c);
             for (k, v) in &scene.settings {
                 println!("  {k}: {v}");
             }

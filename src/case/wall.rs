@@ -1,6 +1,9 @@
 //! `[[wall]]` sections: from the case file's keys to a [`WallSpec`].
 
-use super::{finite3, CaseError, WallSection};
+use super::materials::material_index;
+use super::reader::{finite3, positive, Reader};
+use super::{CaseError, CaseFile, WallSection};
+use crate::body::Material;
 use crate::body::{side, Resolution, WallMotion, WallSpec};
 use crate::geom;
 use crate::math::{Real, Vec3};
@@ -43,7 +46,7 @@ pub(super) fn parse_wall(
             return Err(err("plane.normal", "must not be the zero vector".into()));
         }
         for s in p.size {
-            super::positive(f, &key("plane.size"), s)?;
+            positive(f, &key("plane.size"), s)?;
         }
         let div = p.divisions.unwrap_or([1, 1]);
         if div.iter().any(|&d| !(1..=10_000).contains(&d)) {
@@ -224,4 +227,30 @@ pub(super) fn parse_wall(
         resolution,
         cutoff_angle: cutoff.to_radians(),
     })
+}
+
+/// The walls, with unique names; mesh files are found relative to the case file's `path`.
+pub(super) fn parse_walls(
+    r: &Reader,
+    file: &CaseFile,
+    materials: &[Material],
+    path: &Path,
+) -> Result<Vec<WallSpec>, CaseError> {
+    let f = r.f;
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
+    let mut walls: Vec<WallSpec> = Vec::new();
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for (k, w) in file.wall.iter().enumerate() {
+        let material = material_index(&format!("wall[{}].material", k + 1), &w.material)?;
+        let spec = parse_wall(f, k + 1, w, material, dir)?;
+        if walls.iter().any(|o| o.name == spec.name) {
+            return Err(err(
+                &format!("wall[{}].name", k + 1),
+                format!("\"{}\" is the name of another wall", spec.name),
+            ));
+        }
+        walls.push(spec);
+    }
+    Ok(walls)
 }

@@ -7,21 +7,13 @@
 //! - contact duration `t_c = pi / (omega_n sqrt(1 - z^2))` (half a damped period),
 //! - restitution `e = exp(-pi z / sqrt(1 - z^2))` (the amplitude decay over that half period).
 
-use super::{CheckOutcome, Context};
+use super::context::Context;
 use crate::body::dof;
-use crate::case::Case;
+use crate::case::{Case, Measure};
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3, PI};
 use crate::model::Model;
-
-/// The other body of a collision check, as written in the case: a ball id or a wall name.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Other {
-    /// A ball id.
-    Ball(u64),
-    /// A wall name.
-    Wall(String),
-}
+use crate::record::CheckOutcome;
 
 /// The other body of a collision, by index in the model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -241,7 +233,7 @@ fn closed_form(
                 o.duration(),
                 format!(
                     "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {:.6e} kg, ζ = {}",
-                    crate::output::num(o.kn),
+                    crate::math::num(o.kn),
                     o.m,
                     o.z
                 ),
@@ -263,7 +255,7 @@ fn closed_form(
             format!("the requested restitution (normal force clamped at zero: damping ratio ζ = {:.9} from the dimensionless impact)", l.damp_n),
         )),
         (ContactModel::Hysteretic(h), Measure::Restitution) => {
-            Some(((h.kn / h.k_unload).sqrt(), format!("e = √(kₙ/k_unload) = √({}/{})", crate::output::num(h.kn), crate::output::num(h.k_unload))))
+            Some(((h.kn / h.k_unload).sqrt(), format!("e = √(kₙ/k_unload) = √({}/{})", crate::math::num(h.kn), crate::math::num(h.k_unload))))
         }
         (ContactModel::Hertz(h), Measure::Restitution) => Some((
             h.restitution,
@@ -272,7 +264,7 @@ fn closed_form(
         (ContactModel::Hertz(h), Measure::MaxOverlap | Measure::MaxForce | Measure::Duration) if h.restitution == 1.0 => {
             let es = h.pair.e_star;
             let d_max = (15.0 * m * v * v / (16.0 * es * r.sqrt())).powf(0.4);
-            let head = format!("elastic Hertz impact, E* = {} Pa, R* = {} m, m* = {:.9e} kg, v = {v:.9e} m/s: ", crate::output::num(es), crate::output::num(r), m);
+            let head = format!("elastic Hertz impact, E* = {} Pa, R* = {} m, m* = {:.9e} kg, v = {v:.9e} m/s: ", crate::math::num(es), crate::math::num(r), m);
             Some(match measure {
                 Measure::MaxOverlap => (d_max, head + "δ_max = (15 m* v²/(16 E* √R*))^{2/5}"),
                 Measure::MaxForce => (4.0 / 3.0 * es * r.sqrt() * d_max.powf(1.5), head + "F_max = (4/3) E* √R* δ_max^{3/2}"),
@@ -366,7 +358,7 @@ fn impulse_theory(
             w_out.norm(),
             head + &format!(
                 "ω′ = |ω_a + (R_a μ P_n/I_a) n × s/|s||, P_n = m*(1+e) v_n, R_a = {} m",
-                crate::output::num(ra)
+                crate::math::num(ra)
             ),
         )),
         _ => None,
@@ -447,53 +439,6 @@ impl Oscillator {
             -self.restitution() * v * (tau - t_end)
         }
     }
-}
-
-/// Which quantity a collision check measures.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Measure {
-    /// -vn_out / vn_in.
-    Restitution,
-    /// t_end - t_start.
-    Duration,
-    /// Largest overlap during the contact.
-    MaxOverlap,
-    /// Largest normal contact force during the contact.
-    MaxForce,
-    /// Tangential velocity of the centre after / before, along the incoming tangential
-    /// direction.
-    TangentialRestitution,
-    /// Magnitude of the angular velocity after the contact.
-    ReboundSpin,
-    /// Tangential velocity of the centre relative to the other body after the contact, along
-    /// the direction in which its contact point slipped at first contact, m/s.
-    TangentialVelocity,
-}
-
-impl Measure {
-    /// The check kind as written in case files.
-    pub fn kind(self) -> &'static str {
-        match self {
-            Measure::Restitution => "restitution",
-            Measure::Duration => "contact_duration",
-            Measure::MaxOverlap => "max_overlap",
-            Measure::MaxForce => "max_force",
-            Measure::TangentialRestitution => "tangential_restitution",
-            Measure::ReboundSpin => "rebound_spin",
-            Measure::TangentialVelocity => "tangential_velocity",
-        }
-    }
-
-    /// Every measure.
-    pub const ALL: [Measure; 7] = [
-        Measure::Restitution,
-        Measure::Duration,
-        Measure::MaxOverlap,
-        Measure::MaxForce,
-        Measure::TangentialRestitution,
-        Measure::ReboundSpin,
-        Measure::TangentialVelocity,
-    ];
 }
 
 /// Evaluates a restitution or contact-duration check from the probe's record.
@@ -605,7 +550,7 @@ fn overlap_curve(
     };
     let y = ctx.series.t.iter().map(|&t| o.overlap(v, t - t0)).collect();
     out.series = Some(name);
-    out.reference = Some(crate::output::Curve {
+    out.reference = Some(crate::record::Curve {
         label: "damped oscillator: (v/ω_d)·exp(−ζωₙτ)·sin(ω_d τ)".into(),
         x: ctx.series.t.clone(),
         y,

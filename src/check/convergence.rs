@@ -4,9 +4,12 @@
 //! |series - exact(t)| over its records. A straight-line fit of log(error) against log(dt) gives
 //! the order p (error ~ C dt^p).
 
-use super::{CheckOutcome, Context, Reference};
+use super::context::Context;
+use crate::case::Reference;
 use crate::math::Real;
-use crate::output::{base_series, Curve, Plot};
+use crate::output::base_series;
+use crate::record::CheckOutcome;
+use crate::record::{Curve, Plot};
 
 /// Least-squares slope and intercept of y against x.
 pub fn fit_line(x: &[Real], y: &[Real]) -> (Real, Real) {
@@ -25,8 +28,8 @@ pub(super) fn run_at(
     ctx: &Context,
     dt: Real,
     series: &str,
-) -> Result<crate::harness::Simulation, String> {
-    let sim = crate::harness::simulate(
+) -> Result<crate::run::Simulation, String> {
+    let sim = crate::run::simulate(
         ctx.case,
         Some(dt),
         &[base_series(series).to_string()],
@@ -80,7 +83,7 @@ pub fn evaluate(
             .map(|&(d0, e0): &(Real, Real)| format!("{:.3}", (err / e0).ln() / (dt / d0).ln()))
             .unwrap_or_default();
         out.table.push(vec![
-            crate::output::num(dt),
+            crate::math::num(dt),
             sim.model.cycle.to_string(),
             format!("{err:.4e}"),
             local,
@@ -93,7 +96,11 @@ pub fn evaluate(
     let lx: Vec<Real> = errors.iter().map(|e| e.0.ln()).collect();
     let ly: Vec<Real> = errors.iter().map(|e| e.1.ln()).collect();
     let (p, c) = fit_line(&lx, &ly);
-    out.judge(p, expected_order, super::Tolerance::Absolute(abs_tolerance));
+    out.judge(
+        p,
+        expected_order,
+        crate::record::Tolerance::Absolute(abs_tolerance),
+    );
     out.message = format!("fitted error ≈ {:.3e}·dt^{p:.4}", c.exp());
     let (d0, d1) = (errors[0].0, errors[errors.len() - 1].0);
     let fine = dts.iter().cloned().fold(Real::INFINITY, Real::min);

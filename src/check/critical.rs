@@ -8,10 +8,11 @@
 //! pin down a known non-conservative configuration), `exact` (a closed-form critical timestep,
 //! s, that the eigen-solver must reproduce within `exact_tolerance`, default 1e-9), `formula`.
 
-use super::{CheckOutcome, Context};
-use crate::math::Real;
+use super::context::Context;
+use crate::case::CriticalSpec;
+use crate::math::num;
 use crate::model::Model;
-use crate::output::num;
+use crate::record::CheckOutcome;
 use crate::stiffness::{
     dof_name, estimate_critical, CriticalEstimate, ExactCritical, GlobalStiffness,
 };
@@ -78,25 +79,6 @@ impl CriticalProbe {
             self.snapshot = Some(CriticalSnapshot::take(model));
         }
     }
-}
-
-/// What the check asks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CriticalSpec {
-    /// Cycle at which the model is analysed.
-    pub at_step: u64,
-    /// Largest accepted estimate/exact ratio.
-    pub max_ratio: Real,
-    /// Smallest accepted ratio (extension).
-    pub min_ratio: Option<Real>,
-    /// Which estimate is judged (None: the case's).
-    pub estimator: Option<Estimator>,
-    /// Closed-form exact critical timestep, s (extension).
-    pub exact: Option<Real>,
-    /// Relative tolerance on `exact`.
-    pub exact_tolerance: Real,
-    /// How `exact` was derived.
-    pub formula: Option<String>,
 }
 
 /// Evaluates the check from the probe's snapshot.

@@ -3,9 +3,10 @@
 //! scene with the automatic timestep. Both runs must stop on their `[run] solve_ratio`: a run
 //! that used up its cycle budget did not reach equilibrium, and the check fails.
 
-use super::{CheckOutcome, Context};
+use super::context::Context;
+use crate::math::num;
 use crate::math::Real;
-use crate::output::num;
+use crate::record::CheckOutcome;
 
 /// Evaluates the check: runs the other case and compares cycle counts.
 pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutcome) {
@@ -19,7 +20,7 @@ pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutc
     let result = crate::case::load(&path)
         .map_err(|e| e.to_string())
         .and_then(|case| {
-            crate::harness::simulate(&case, None, &[], false, None)
+            crate::run::simulate(&case, None, &[], false, None)
                 .map(|s| (case, s))
                 .map_err(|e| e.to_string())
         });
@@ -30,7 +31,7 @@ pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutc
     if let Some(e) = &sim.error {
         return out.fail(format!("the other case stopped: {e}"));
     }
-    let mode = |c: &crate::case::Case| crate::harness::timestep_words(&c.timestep);
+    let mode = |c: &crate::case::Case| c.timestep.to_string();
     out.table = vec![
         [
             "case",

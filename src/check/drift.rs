@@ -7,10 +7,11 @@
 //! an order `p` is expected, when the slope of log(drift) against log(dt) is `p` within
 //! `abs_tolerance`.
 
+use super::context::Context;
 use super::convergence::{fit_line, run_at};
-use super::{CheckOutcome, Context, Tolerance};
 use crate::math::Real;
-use crate::output::{Curve, Plot};
+use crate::record::{CheckOutcome, Tolerance};
+use crate::record::{Curve, Plot};
 
 /// The timesteps and the order a drift check expects.
 pub struct DriftSpec<'a> {
@@ -76,13 +77,13 @@ pub fn evaluate(ctx: &Context, spec: &DriftSpec, out: &mut CheckOutcome) {
             .map(|&(d0, e0)| format!("{:.3}", (drift / e0).ln() / (dt / d0).ln()))
             .unwrap_or_default();
         out.table.push(vec![
-            crate::output::num(dt),
+            crate::math::num(dt),
             sim.model.cycle.to_string(),
             format!("{drift:.4e}"),
             local,
         ]);
         curves.push(Curve {
-            label: format!("dt = {}", crate::output::num(dt)),
+            label: format!("dt = {}", crate::math::num(dt)),
             x: sim.table.t.clone(),
             y: rel,
             markers: false,

@@ -1,19 +1,11 @@
 //! The `energy_balance` check (SPEC 5.1): the run's energy accounted for.
 
-use super::{CheckOutcome, Context};
+use super::context::Context;
+use crate::case::ENERGY_SERIES;
+use crate::math::num;
 use crate::math::Real;
-use crate::output::{num, Curve, Plot};
-
-/// The series the check reads.
-pub const SERIES: [&str; 7] = [
-    "energy/kinetic",
-    "energy/strain",
-    "energy/potential",
-    "energy/dissipated",
-    "energy/work",
-    "energy/balance",
-    "energy/integrator",
-];
+use crate::record::CheckOutcome;
+use crate::record::{Curve, Plot};
 
 /// Judges the largest `|energy/balance|` over the records against the scale of the run, the
 /// largest `kinetic + strain + potential` (the potential counted from its lowest value in the
@@ -28,7 +20,7 @@ pub fn evaluate(
     max_fall: Real,
     out: &mut CheckOutcome,
 ) {
-    let cols: Vec<Option<&[Real]>> = SERIES.iter().map(|s| ctx.series.column(s)).collect();
+    let cols: Vec<Option<&[Real]>> = ENERGY_SERIES.iter().map(|s| ctx.series.column(s)).collect();
     let [Some(k), Some(u), Some(p), Some(d), Some(w), Some(b), Some(i)] = cols[..] else {
         return out.fail("the energy series were not recorded".into());
     };
@@ -190,7 +182,7 @@ mod tests {
         data.push(balance);
         data.push(vec![0.0; n]);
         SeriesTable {
-            columns: SERIES.iter().map(|s| s.to_string()).collect(),
+            columns: ENERGY_SERIES.iter().map(|s| s.to_string()).collect(),
             t: (0..n).map(|k| k as Real).collect(),
             data,
         }

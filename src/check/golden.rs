@@ -4,9 +4,11 @@
 //! re-baselined only on purpose (`INSTA_UPDATE=always cargo test`). Numbers are stored with
 //! 10 significant digits; the check compares them with a relative tolerance (default 1e-8).
 
-use super::{CheckOutcome, Context};
+use super::context::Context;
 use crate::math::Real;
-use crate::output::{SeriesTable, Summary};
+use crate::output::SeriesTable;
+use crate::record::CheckOutcome;
+use crate::record::Summary;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

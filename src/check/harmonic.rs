@@ -1,8 +1,9 @@
 //! The `harmonic` check: the period of an oscillating series.
 
-use super::{CheckOutcome, Context};
+use super::context::Context;
 use crate::math::{Real, PI};
-use crate::output::Curve;
+use crate::record::CheckOutcome;
+use crate::record::Curve;
 
 /// Times at which `y` crosses `level` upwards, by linear interpolation between samples.
 pub fn upward_crossings(t: &[Real], y: &[Real], level: Real) -> Vec<Real> {

@@ -1,8 +1,11 @@
 //! Checks on recorded series: `final_value`, `analytic` and `same_series`.
 
-use super::{CheckOutcome, Context, Reference, Tolerance};
+use super::context::Context;
+use crate::case::Reference;
 use crate::math::Real;
-use crate::output::{base_series, Curve};
+use crate::output::base_series;
+use crate::record::Curve;
+use crate::record::{CheckOutcome, Tolerance};
 
 /// The last recorded value of a column against the expected value.
 pub fn final_value(
@@ -19,7 +22,7 @@ pub fn final_value(
     out.judge(y[y.len() - 1], expected, tol);
     let t = &ctx.series.t;
     out.reference = Some(Curve {
-        label: format!("expected final value {}", crate::output::num(expected)),
+        label: format!("expected final value {}", crate::math::num(expected)),
         x: vec![t[0], t[t.len() - 1]],
         y: vec![expected, expected],
         markers: false,
@@ -95,7 +98,7 @@ pub fn same_series(
     let result = crate::case::load(&path)
         .map_err(|e| e.to_string())
         .and_then(|case| {
-            crate::harness::simulate(&case, None, &[base_series(series).to_string()], false, None)
+            crate::run::simulate(&case, None, &[base_series(series).to_string()], false, None)
                 .map_err(|e| e.to_string())
         });
     let sim = match result {
@@ -166,10 +169,10 @@ pub fn drops(ctx: &Context, series: &str, min_drop: Real, expected: u32, out: &m
         .to_vec()];
     for &k in &at {
         out.table.push(vec![
-            crate::output::num(t[k]),
-            crate::output::num(y[k - 1]),
-            crate::output::num(y[k]),
-            crate::output::num(y[k - 1] - y[k]),
+            crate::math::num(t[k]),
+            crate::math::num(y[k - 1]),
+            crate::math::num(y[k]),
+            crate::math::num(y[k - 1] - y[k]),
         ]);
     }
     out.message = format!(
@@ -182,7 +185,7 @@ pub fn drops(ctx: &Context, series: &str, min_drop: Real, expected: u32, out: &m
                 ", at t = {}",
                 at.iter()
                     .take(8)
-                    .map(|&k| crate::output::num(t[k]))
+                    .map(|&k| crate::math::num(t[k]))
                     .collect::<Vec<_>>()
                     .join(", ")
                     + if at.len() > 8 { ", …" } else { "" }

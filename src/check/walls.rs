@@ -4,10 +4,11 @@
 //! - `max_turn` (project extension): the largest angle a unit-vector series turns in one cycle,
 //!   and its total turn, e.g. the contact normal of a ball rolling over a ridge.
 
-use super::CheckOutcome;
+use crate::math::num;
 use crate::math::{Real, Vec3};
 use crate::model::Model;
-use crate::output::{num, Source};
+use crate::output::Source;
+use crate::record::CheckOutcome;
 
 /// Watches the active-contact count of one ball-wall interaction.
 #[derive(Clone, Debug)]

@@ -30,7 +30,7 @@ pub use linear::Linear;
 pub use linear_dashpot::LinearDashpot;
 pub use terms::{ContactForce, ContactStiffness, Kinematics, LawState};
 
-use crate::math::{Real, Vec3, PI};
+use crate::math::{num, Real, Vec3, PI};
 
 /// A contact model with its parameters (stiffnesses already multiplied by the softening
 /// factor).
@@ -368,5 +368,76 @@ impl ContactModel {
             next.set_max_overlap(state.max_overlap());
         }
         next
+    }
+}
+
+impl std::fmt::Display for ContactModel {
+    /// The model's parameters in words (derived ones marked), for reports.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = {
+            use ContactModel as M;
+            match self {
+                M::Linear(l) => format!(
+                    "kn = {} N/m, ks = {} N/m, friction = {}, damp_n = {}, damp_s = {}",
+                    num(l.kn),
+                    num(l.ks),
+                    l.friction,
+                    l.damp_n,
+                    l.damp_s
+                ),
+                M::LinearDashpot(l) => format!(
+                    "kn = {} N/m, ks = {} N/m, friction = {}, restitution = {}, clamp = {}; derived damping ratio ζ = {:.9}",
+                    num(l.kn),
+                    num(l.ks),
+                    l.friction,
+                    l.restitution,
+                    l.clamp,
+                    l.damp_n
+                ),
+                M::Hysteretic(l) => format!(
+                    "kn (loading) = {} N/m, k_unload = {} N/m, ks = {} N/m, friction = {}; restitution √(kn/k_unload) = {:.9}",
+                    num(l.kn),
+                    num(l.k_unload),
+                    num(l.ks),
+                    l.friction,
+                    (l.kn / l.k_unload).sqrt()
+                ),
+                M::Hertz(h) => format!(
+                    "E* = {} Pa, G* = {} Pa, friction = {}, restitution = {}, clamp = {}; derived damping a = {:.9}",
+                    num(h.pair.e_star),
+                    num(h.pair.g_star),
+                    h.friction,
+                    h.restitution,
+                    h.clamp,
+                    h.damping
+                ),
+                M::LinearBond(b) => format!(
+                    "kn = {} N/m, ks = {} N/m, friction = {}, tensile strength = {} N, shear strength = {} N, bond gap = {} m",
+                    num(b.kn),
+                    num(b.ks),
+                    b.friction,
+                    num(b.tensile),
+                    num(b.shear_strength),
+                    num(b.bond_gap)
+                ),
+                M::HertzHistory(h) => format!(
+                    "E* = {} Pa, G* = {} Pa, friction = {}, restitution = {}; damping factor −2√(5/6)β = {:.9} (LIGGGHTS), tangential history spring k_t = 8G*√(R*δ), normal force clamped at 0",
+                    num(h.pair.e_star),
+                    num(h.pair.g_star),
+                    h.friction,
+                    h.restitution,
+                    h.damping
+                ),
+                M::HookeHistory(h) => format!(
+                    "kn = {} N/m, kt = {} N/m, γn = {} N s/m, γt = {} N s/m, friction = {}; tangential history spring, normal force clamped at 0",
+                    num(h.kn),
+                    num(h.kt),
+                    num(h.gamma_n),
+                    num(h.gamma_t),
+                    h.friction
+                ),
+            }
+        };
+        f.write_str(&text)
     }
 }

@@ -55,7 +55,7 @@ impl LawState {
     }
 
     /// Linear bond: true while the bond holds (meaningful for that model only: see
-    /// [`ContactModel::holds`]).
+    /// [`super::ContactModel::holds`]).
     #[inline]
     pub fn bonded(&self) -> bool {
         self.aux != 0.0
@@ -79,7 +79,7 @@ pub struct ContactForce {
     /// tangential spring (and the change of its stored energy when its stiffness changes
     /// with the overlap), the hysteresis of the hysteretic model, a bond's breakage. The
     /// dashpots' share is booked from their forces by [`crate::model::Model`]'s energy
-    /// books, not here. See [`elastic_loss`].
+    /// books, not here. See [`super::elastic_loss`].
     pub dissipated: Real,
     /// Elastic energy of the tangential spring as the model received it (the state at entry,
     /// with the stiffness of the previous cycle), J: what `dissipated` counts from. A wall

@@ -34,7 +34,7 @@
 use crate::math::Real;
 
 /// The running accounts of a model's energy (SPEC 5.1), kept when asked for
-/// ([`Model::keep_energy_books`]).
+/// ([`super::Model::keep_energy_books`]).
 #[derive(Clone, Debug, Default)]
 pub struct EnergyBooks {
     /// Energy removed by the dashpots since the start, J.

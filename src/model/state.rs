@@ -133,7 +133,8 @@ fn finite_state(
 /// # Examples
 /// Two balls of 1 cm falling freely for 100 cycles:
 /// ```
-/// use ballast::model::{BallSpec, Material, Model, Settings};
+/// use ballast::body::{BallSpec, Material};
+/// use ballast::model::{Model, Settings};
 /// use ballast::math::Vec3;
 /// use ballast::timestep::TimestepMode;
 /// let mut model = Model::new(Settings {
@@ -452,7 +453,7 @@ impl Model {
         }
     }
 
-    /// Fixed DOFs of body `k`, bits of [`super::dof`] (a clump's rotation bits refer to its
+    /// Fixed DOFs of body `k`, bits of [`crate::body::dof`] (a clump's rotation bits refer to its
     /// principal axes; they are set all three or none).
     pub fn body_fixed(&self, k: usize) -> u8 {
         match k.checked_sub(self.balls.len()) {

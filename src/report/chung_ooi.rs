@@ -5,7 +5,8 @@
 use super::topics::{link_cases, page};
 use super::{code_link, table};
 use crate::math::Real;
-use crate::output::{Curve, Plot, SeriesTable, Summary};
+use crate::output::SeriesTable;
+use crate::record::{Curve, Plot, Summary};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -474,7 +475,7 @@ series = ["interaction/1/plane/normal_force", "interaction/1/plane/shear_force",
 "#
     );
     let case = crate::case::parse(&text, Path::new("cone.toml")).ok()?;
-    let sim = crate::harness::simulate(&case, None, &[], false, None).ok()?;
+    let sim = crate::run::simulate(&case, None, &[], false, None).ok()?;
     let t = &sim.table;
     let (n, s) = (
         t.column("interaction/1/plane/normal_force")?,

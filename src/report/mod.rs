@@ -11,7 +11,8 @@ pub use topics::{
     write_full_mode_page, write_performance_page, write_stiffness_page, write_timestep_page,
 };
 
-use crate::output::{base_series, Curve, Plot, SeriesTable, Summary};
+use crate::output::{base_series, SeriesTable};
+use crate::record::{Curve, Plot, Summary};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! SVG plots (plotters, SVG backend only: no system font libraries needed).
 
 use crate::math::Real;
-use crate::output::Plot;
+use crate::record::Plot;
 use plotters::prelude::*;
 
 const COLORS: [RGBColor; 6] = [

@@ -5,8 +5,9 @@
 
 use super::{code_link, esc, table, STYLE};
 use crate::generate::cluster;
+use crate::math::num;
 use crate::math::{vec3, Real, Vec3};
-use crate::output::{num, Curve, Plot, Summary};
+use crate::record::{Curve, Plot, Summary};
 use crate::rng::SplitMix64;
 use crate::stiffness::printed::{
     corrected_matrix_2d, printed_entries_2d, printed_entries_3d, printed_matrix_2d,
@@ -1472,7 +1473,7 @@ fn outcome<'a>(
     case: &str,
     kind: &str,
     needle: &str,
-) -> Option<&'a crate::check::CheckOutcome> {
+) -> Option<&'a crate::record::CheckOutcome> {
     summaries
         .iter()
         .find(|s| s.case == case)?

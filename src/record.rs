@@ -1,6 +1,7 @@
-//! `summary.json`: what a run did and what its checks found; the report is rebuilt from it.
+//! Records of a run, below the checks and the report: `summary.json` (what a run did and what
+//! its checks found; the report is rebuilt from it), each check's outcome and tolerance, and
+//! the plots they carry.
 
-use crate::check::CheckOutcome;
 use crate::math::Real;
 use serde::{Deserialize, Serialize};
 
@@ -109,4 +110,80 @@ pub struct Summary {
     pub scene: Scene,
     /// The checks and their verdicts.
     pub checks: Vec<CheckOutcome>,
+}
+
+/// A tolerance: relative to the expected value, or absolute.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tolerance {
+    /// |value - expected| <= tol * |expected|.
+    Relative(Real),
+    /// |value - expected| <= tol.
+    Absolute(Real),
+}
+
+/// What a check found; serialized into `summary.json`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct CheckOutcome {
+    /// Check kind.
+    pub kind: String,
+    /// Verdict.
+    pub passed: bool,
+    /// Measured value.
+    pub value: Option<Real>,
+    /// Expected value.
+    pub expected: Option<Real>,
+    /// Tolerance.
+    pub tolerance: Option<Real>,
+    /// "relative" or "absolute".
+    pub tolerance_kind: String,
+    /// Details, or why the check failed.
+    pub message: String,
+    /// What is measured, in a sentence.
+    pub what: String,
+    /// The reference and its formula.
+    pub formula: String,
+    /// The column judged (plotted with the reference curve).
+    pub series: Option<String>,
+    /// Reference curve to plot with the series.
+    pub reference: Option<Curve>,
+    /// Further plots.
+    pub plots: Vec<Plot>,
+    /// A table of intermediate results (first row: headers).
+    pub table: Vec<Vec<String>>,
+    /// Source files implementing what is judged.
+    pub code: Vec<String>,
+    /// For range checks (`tolerance_kind` "range"): the accepted values in words.
+    #[serde(default)]
+    pub accepted: String,
+}
+
+impl CheckOutcome {
+    /// Marks the check failed with a reason.
+    pub fn fail(&mut self, message: String) {
+        self.passed = false;
+        self.message = message;
+    }
+
+    /// Judges `value` against `expected` with a relative tolerance.
+    pub fn judge_relative(&mut self, value: Real, expected: Real, tol: Real) {
+        self.judge(value, expected, Tolerance::Relative(tol));
+    }
+
+    /// Judges `value` against `expected`.
+    pub fn judge(&mut self, value: Real, expected: Real, tol: Tolerance) {
+        self.value = Some(value);
+        self.expected = Some(expected);
+        let err = (value - expected).abs();
+        (self.passed, self.tolerance_kind) = match tol {
+            Tolerance::Relative(t) => {
+                self.tolerance = Some(t);
+                (err <= t * expected.abs(), "relative".into())
+            }
+            Tolerance::Absolute(t) => {
+                self.tolerance = Some(t);
+                (err <= t, "absolute".into())
+            }
+        };
+        self.passed &= value.is_finite();
+    }
 }

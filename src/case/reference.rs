@@ -1,7 +1,7 @@
 //! Analytic reference curves given in case files.
 
+use crate::math::num;
 use crate::math::{Real, PI};
-use crate::output::num;
 use serde::Deserialize;
 
 /// An analytic function of time, y(t).

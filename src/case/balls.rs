@@ -1,0 +1,355 @@
+//! `[[ball]]`, `[[generate]]` and `[[clump]]`: the bodies of the case.
+
+use super::materials::material_index;
+use super::reader::{dofs, finite3, positive, Reader};
+use super::{CaseError, CaseFile};
+use crate::body::{dof, BallSpec, ClumpSpec, MassSpec, Material, PebbleSpec};
+use crate::math::{vec3, Real, Vec3};
+
+/// The balls given one by one (ids default to their number in the file).
+pub(super) fn parse_balls(
+    r: &Reader,
+    file: &CaseFile,
+    materials: &[Material],
+) -> Result<Vec<BallSpec>, CaseError> {
+    let f = r.f;
+    let dim = r.dim;
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let point = |key: &str, v: &[f64]| r.point(key, v);
+    let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
+    let mut balls: Vec<BallSpec> = Vec::new();
+    for (k, b) in file.ball.iter().enumerate() {
+        let key = |s: &str| format!("ball[{}].{s}", k + 1);
+        let material = material_index(&key("material"), &b.material)?;
+        positive(f, &key("radius"), b.radius)?;
+        let zero = vec![0.0; dim];
+        let spin = match (&b.spin, dim) {
+            (None, _) => Vec3::zeros(),
+            (Some(toml::Value::Float(w)), 2) => finite3(f, &key("spin"), [0.0, 0.0, *w])?,
+            (Some(toml::Value::Integer(w)), 2) => finite3(f, &key("spin"), [0.0, 0.0, *w as f64])?,
+            (Some(v), 3) => {
+                let a: Option<Vec<f64>> = v.as_array().map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_float().or(x.as_integer().map(|i| i as f64)))
+                        .collect()
+                });
+                match a {
+                    Some(a) if a.len() == 3 && v.as_array().is_some_and(|x| x.len() == 3) => {
+                        finite3(f, &key("spin"), [a[0], a[1], a[2]])?
+                    }
+                    _ => return Err(err(&key("spin"), "give three numbers (rad/s)".into())),
+                }
+            }
+            (Some(_), _) => {
+                return Err(err(
+                    &key("spin"),
+                    "in 2D the spin is one number (rad/s, about z)".into(),
+                ))
+            }
+        };
+        let fixed = dofs(f, &key("fix"), b.fix.as_deref())?;
+        if dim == 2 && fixed & (dof::Z | dof::RX | dof::RY) != 0 {
+            return Err(err(
+                &key("fix"),
+                "in 2D a disk has the DOFs \"x\", \"y\" and \"rz\" only".into(),
+            ));
+        }
+        let mass = match (b.mass, b.inertia) {
+            (None, None) => None,
+            (Some(m), Some(i)) => {
+                positive(f, &key("mass"), m)?;
+                positive(f, &key("inertia"), i)?;
+                Some((m, i))
+            }
+            _ => {
+                return Err(err(
+                    &key("mass"),
+                    "give `mass` and `inertia` together".into(),
+                ))
+            }
+        };
+        balls.push(BallSpec {
+            id: b.id.unwrap_or(k as u64 + 1),
+            pos: point(&key("pos"), &b.pos)?,
+            radius: b.radius,
+            material,
+            vel: point(&key("vel"), b.vel.as_ref().unwrap_or(&zero))?,
+            spin,
+            applied_force: point(&key("force"), b.force.as_ref().unwrap_or(&zero))?,
+            fixed,
+            mass,
+        });
+    }
+    for (k, b) in balls.iter().enumerate() {
+        if let Some(j) = balls[..k].iter().position(|o| o.id == b.id) {
+            return Err(err(
+                &format!("ball[{}].id", k + 1),
+                format!("id {} is already used by ball[{}]", b.id, j + 1),
+            ));
+        }
+    }
+    Ok(balls)
+}
+
+/// Adds the generated balls to `balls` (ids after the largest so far); refuses a lattice ball
+/// that overlaps another.
+pub(super) fn parse_generate(
+    r: &Reader,
+    file: &CaseFile,
+    materials: &[Material],
+    balls: &mut Vec<BallSpec>,
+) -> Result<(), CaseError> {
+    let f = r.f;
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
+    let explicit = balls.len();
+    for (k, g) in file.generate.iter().enumerate() {
+        let key = |s: &str| format!("generate[{}].{s}", k + 1);
+        let material = material_index(&key("material"), &g.material)?;
+        if g.count == 0 {
+            return Err(err(&key("count"), "must be at least 1".into()));
+        }
+        if g.kind == "settle-box" {
+            for (name, given) in [
+                ("min", g.min.is_some()),
+                ("max", g.max.is_some()),
+                ("radius", g.radius.is_some()),
+                ("overlap", g.overlap.is_some()),
+            ] {
+                if given {
+                    return Err(err(&key(name), "the settle-box scene fixes its geometry (radius 1 mm, spacing 2.5 mm, box from the count; benches/peers/SCENE.md): leave this key out".into()));
+                }
+            }
+            let (placed, _) = crate::generate::settle_box(
+                g.count as usize,
+                g.seed.unwrap_or(crate::generate::SETTLE_BOX_SEED),
+            );
+            let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
+            let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
+            let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+            for (id, p) in (first_id..).zip(placed) {
+                balls.push(BallSpec {
+                    id,
+                    pos: vec3(p),
+                    radius: crate::generate::SETTLE_BOX_RADIUS,
+                    material,
+                    vel,
+                    spin: Vec3::zeros(),
+                    applied_force: Vec3::zeros(),
+                    fixed,
+                    mass: None,
+                });
+            }
+            continue;
+        }
+        let missing = |name: &str| {
+            err(
+                &key(name),
+                format!(
+                    "missing: the {} generator needs `min`, `max` and `radius`",
+                    g.kind
+                ),
+            )
+        };
+        let (min, max) = (
+            g.min.ok_or_else(|| missing("min"))?,
+            g.max.ok_or_else(|| missing("max"))?,
+        );
+        let lo = finite3(f, &key("min"), min)?;
+        let hi = finite3(f, &key("max"), max)?;
+        if (0..3).any(|d| lo[d] >= hi[d]) {
+            return Err(err(&key("max"), "must exceed min along every axis".into()));
+        }
+        let radius = g.radius.ok_or_else(|| missing("radius"))?;
+        positive(f, &key("radius"), radius[0])?;
+        positive(f, &key("radius"), radius[1])?;
+        if radius[0] > radius[1] {
+            return Err(err(&key("radius"), "[min, max]: min exceeds max".into()));
+        }
+        let overlap = match (g.kind.as_str(), g.overlap) {
+            ("lattice", Some(_)) => {
+                return Err(err(
+                    &key("overlap"),
+                    "does not apply to the lattice generator (its balls never touch)".into(),
+                ))
+            }
+            ("lattice", None) => 0.0,
+            (_, Some(o)) if o.is_finite() && o >= 0.0 && o < radius[0] => o,
+            (_, Some(o)) => {
+                return Err(err(
+                    &key("overlap"),
+                    format!("{o}: must be a length in [0, smallest radius) (m)"),
+                ))
+            }
+            (_, None) => 0.0,
+        };
+        let placed = match g.kind.as_str() {
+            "lattice" => crate::generate::lattice(g.count as usize, min, max, radius, g.seed.unwrap_or(0))
+                .map_err(|sites| {
+                    err(
+                        &key("count"),
+                        format!(
+                            "{}: the region holds only {sites} lattice sites of spacing 2.1 x {} m",
+                            g.count, radius[1]
+                        ),
+                    )
+                })?,
+            "cubic" => {
+                if radius[0] != radius[1] || g.seed.is_some() {
+                    return Err(err(&key("radius"), "the cubic generator takes one radius ([r, r]) and no seed".into()));
+                }
+                crate::generate::cubic(g.count as usize, min, max, radius[0], overlap).map_err(|sites| {
+                    err(&key("count"), format!("{}: the region holds only {sites} sites", g.count))
+                })?
+            }
+            "cluster" => crate::generate::cluster(g.count as usize, min, max, radius, overlap, g.seed.unwrap_or(0))
+                .map_err(|e| err(&key("count"), e))?,
+            other => {
+                return Err(err(
+                    &key("kind"),
+                    format!("unknown generator \"{other}\" (available: \"lattice\", \"cubic\", \"cluster\", \"settle-box\")"),
+                ))
+            }
+        };
+        let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
+        let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
+        let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+        for (next_id, (p, r)) in (first_id..).zip(placed) {
+            balls.push(BallSpec {
+                id: next_id,
+                pos: vec3(p),
+                radius: r,
+                material,
+                vel,
+                spin: Vec3::zeros(),
+                applied_force: Vec3::zeros(),
+                fixed,
+                mass: None,
+            });
+        }
+    }
+    let touching_on_purpose = file.generate.iter().any(|g| g.kind != "lattice");
+    if balls.len() > explicit && !touching_on_purpose {
+        if let Some((i, j)) = first_overlap(balls, explicit) {
+            return Err(err(
+                "generate",
+                format!(
+                    "generated ball {} overlaps ball {}",
+                    balls[i.max(j)].id,
+                    balls[i.min(j)].id
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The clumps (ids share one numbering with the balls).
+pub(super) fn parse_clumps(
+    r: &Reader,
+    file: &CaseFile,
+    materials: &[Material],
+    balls: &[BallSpec],
+) -> Result<Vec<ClumpSpec>, CaseError> {
+    let f = r.f;
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
+    let mut clumps: Vec<ClumpSpec> = Vec::new();
+    for (k, c) in file.clump.iter().enumerate() {
+        let key = |s: &str| format!("clump[{}].{s}", k + 1);
+        let material = material_index(&key("material"), &c.material)?;
+        if c.pebbles.is_empty() {
+            return Err(err(&key("pebbles"), "give at least one pebble".into()));
+        }
+        let mut pebbles = Vec::new();
+        for (j, p) in c.pebbles.iter().enumerate() {
+            let pk = key(&format!("pebbles[{}]", j + 1));
+            positive(f, &format!("{pk}.radius"), p.radius)?;
+            pebbles.push(PebbleSpec {
+                offset: finite3(f, &format!("{pk}.offset"), p.offset)?,
+                radius: p.radius,
+            });
+        }
+        let mass = match (c.mass, c.inertia) {
+            (None, None) => {
+                if c.centroid.is_some() {
+                    return Err(err(
+                        &key("centroid"),
+                        "only with `mass` and `inertia` (otherwise computed from the pebbles)"
+                            .into(),
+                    ));
+                }
+                None
+            }
+            (Some(m), Some(i)) => {
+                positive(f, &key("mass"), m)?;
+                let t = nalgebra::Matrix3::from_fn(|r, q| i[r][q]);
+                if !t.iter().all(|v| v.is_finite()) {
+                    return Err(err(&key("inertia"), "must be finite (kg m^2)".into()));
+                }
+                Some(MassSpec {
+                    mass: m,
+                    inertia: t,
+                    centroid: finite3(f, &key("centroid"), c.centroid.unwrap_or([0.0; 3]))?,
+                })
+            }
+            (Some(_), None) => {
+                return Err(err(
+                    &key("inertia"),
+                    "missing: give `mass` and `inertia` together".into(),
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(err(
+                    &key("mass"),
+                    "missing: give `mass` and `inertia` together".into(),
+                ))
+            }
+        };
+        let id = match c.id {
+            Some(id) => id,
+            None => {
+                balls
+                    .iter()
+                    .map(|b| b.id)
+                    .chain(clumps.iter().map(|c| c.id))
+                    .max()
+                    .unwrap_or(0)
+                    + 1
+            }
+        };
+        if let Some(b) = balls.iter().position(|b| b.id == id) {
+            return Err(err(&key("id"), format!("id {id} is already used by a ball (ball ids and clump ids share one numbering; ball number {} of the file)", b + 1)));
+        }
+        if let Some(j) = clumps.iter().position(|o| o.id == id) {
+            return Err(err(
+                &key("id"),
+                format!("id {id} is already used by clump[{}]", j + 1),
+            ));
+        }
+        clumps.push(ClumpSpec {
+            id,
+            pos: finite3(f, &key("pos"), c.pos)?,
+            material,
+            pebbles,
+            vel: finite3(f, &key("vel"), c.vel.unwrap_or([0.0; 3]))?,
+            spin: finite3(f, &key("spin"), c.spin.unwrap_or([0.0; 3]))?,
+            applied_force: finite3(f, &key("force"), c.force.unwrap_or([0.0; 3]))?,
+            fixed: dofs(f, &key("fix"), c.fix.as_deref())?,
+            mass,
+        });
+    }
+    Ok(clumps)
+}
+
+/// The first overlapping pair in which at least one ball has index >= `first_new`.
+fn first_overlap(balls: &[BallSpec], first_new: usize) -> Option<(usize, usize)> {
+    let pos: Vec<Vec3> = balls.iter().map(|b| b.pos).collect();
+    let rad: Vec<Real> = balls.iter().map(|b| b.radius).collect();
+    let mut bp = crate::detect::BroadPhase::default();
+    bp.build(&pos, &rad, 0.0);
+    bp.pairs
+        .iter()
+        .map(|&(i, j)| (i as usize, j as usize))
+        .find(|&(i, j)| i.max(j) >= first_new && (pos[i] - pos[j]).norm() < rad[i] + rad[j])
+}

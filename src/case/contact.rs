@@ -1,0 +1,259 @@
+//! `[[contact]]`: the contact model of each pair of materials (the first rule that matches).
+
+use super::materials::material_index;
+use super::reader::{positive, Reader};
+use super::{CaseError, CaseFile, ContactSection};
+use crate::body::Material;
+use crate::law::{
+    ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear,
+    LinearBond, LinearDashpot,
+};
+use crate::math::Real;
+
+/// The contact model of each pair of material indices `a <= b` that a rule matches.
+pub(super) fn parse_contacts(
+    r: &Reader,
+    file: &CaseFile,
+    materials: &[Material],
+) -> Result<Vec<(usize, usize, ContactModel)>, CaseError> {
+    let f = r.f;
+    let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
+    let mut rules = Vec::new();
+    for (k, c) in file.contact.iter().enumerate() {
+        let key = |s: &str| format!("contact[{}].{s}", k + 1);
+        for m in &c.between {
+            if m != "*" {
+                material_index(&key("between"), m)?;
+            }
+        }
+        contact_model(f, k + 1, c, None)?;
+        rules.push((c.between.clone(), k + 1, c));
+    }
+    let mut contact_models = Vec::new();
+    for a in 0..materials.len() {
+        for b in a..materials.len() {
+            let (na, nb) = (&materials[a].name, &materials[b].name);
+            let hit = |x: &String, y: &String| (x == "*" || x == na) && (y == "*" || y == nb);
+            if let Some((_, k, c)) = rules
+                .iter()
+                .find(|(bt, _, _)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
+            {
+                let law = contact_model(f, *k, c, Some((&materials[a], &materials[b])))?;
+                contact_models.push((a, b, law));
+            }
+        }
+    }
+    Ok(contact_models)
+}
+
+/// Refuses Hertz's laws in the 2D mode.
+pub(super) fn refuse_hertz_in_2d(
+    r: &Reader,
+    contact_models: &[(usize, usize, ContactModel)],
+) -> Result<(), CaseError> {
+    if r.dim == 2 {
+        for (_, _, law) in contact_models {
+            if matches!(law, ContactModel::Hertz(_) | ContactModel::HertzHistory(_)) {
+                return Err(r.err("contact", format!("model \"{}\": Hertz's law is for spheres; a 2D disk (a cylinder of unit thickness) has no such law here: use a linear-family model", law.name())));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The contact model of rule `k` for a pair of materials (`None`: validate the keys only).
+fn contact_model(
+    f: &str,
+    k: usize,
+    c: &ContactSection,
+    pair: Option<(&Material, &Material)>,
+) -> Result<ContactModel, CaseError> {
+    let key = |s: &str| format!("contact[{k}].{s}");
+    let err = |s: &str, r: String| CaseError::new(f, key(s), r);
+    let allowed: &[&str] = match c.model.as_str() {
+        "linear" => &["kn", "ks", "kn_rot", "ks_rot", "friction", "damp_n", "damp_s", "friction_limit"],
+        "linear-dashpot" => &["kn", "ks", "friction", "restitution", "clamp", "damp_s", "friction_limit"],
+        "hysteretic" => &["kn", "ks", "k_unload", "friction"],
+        "hertz" => &["friction", "restitution", "clamp", "friction_limit"],
+        "linearbond" => &["kn", "ks", "friction", "tensile", "shear_strength", "bond_gap"],
+        "hertz-history" => &["friction", "restitution", "friction_limit"],
+        "hooke-history" => &["kn", "ks", "gamma_n", "gamma_t", "friction", "friction_limit"],
+        m => {
+            return Err(err(
+                "model",
+                format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond, hertz-history, hooke-history)"),
+            ))
+        }
+    };
+    let given = [
+        ("kn", c.kn.is_some()),
+        ("ks", c.ks.is_some()),
+        ("kn_rot", c.kn_rot.is_some()),
+        ("ks_rot", c.ks_rot.is_some()),
+        ("friction", c.friction.is_some()),
+        ("damp_n", c.damp_n.is_some()),
+        ("damp_s", c.damp_s.is_some()),
+        ("restitution", c.restitution.is_some()),
+        ("k_unload", c.k_unload.is_some()),
+        ("clamp", c.clamp.is_some()),
+        ("tensile", c.tensile.is_some()),
+        ("shear_strength", c.shear_strength.is_some()),
+        ("bond_gap", c.bond_gap.is_some()),
+        ("gamma_n", c.gamma_n.is_some()),
+        ("gamma_t", c.gamma_t.is_some()),
+        ("friction_limit", c.friction_limit.is_some()),
+    ];
+    for (name, is_given) in given {
+        if is_given && !allowed.contains(&name) {
+            return Err(err(
+                name,
+                format!("does not apply to model \"{}\"", c.model),
+            ));
+        }
+    }
+    let soft = c.softening.unwrap_or(1.0);
+    positive(f, &key("softening"), soft)?;
+    let nonneg = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
+        let v = v.unwrap_or(0.0);
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(err(
+                name,
+                format!("{v}: must be a non-negative finite number"),
+            ))
+        }
+    };
+    let ratio = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
+        let v = nonneg(name, v)?;
+        if v < 1.0 {
+            Ok(v)
+        } else {
+            Err(err(
+                name,
+                format!("{v}: a critical-damping ratio must be below 1"),
+            ))
+        }
+    };
+    let needed = |name: &str, v: Option<Real>, unit: &str| -> Result<Real, CaseError> {
+        let v =
+            v.ok_or_else(|| err(name, format!("model \"{}\" needs {name} ({unit})", c.model)))?;
+        positive(f, &key(name), v)
+    };
+    let restitution = || -> Result<Real, CaseError> {
+        let e = c.restitution.unwrap_or(1.0);
+        if e > 0.0 && e <= 1.0 {
+            Ok(e)
+        } else {
+            Err(err("restitution", format!("{e}: must lie in (0, 1]")))
+        }
+    };
+    let friction = nonneg("friction", c.friction)?;
+    let limit = match c.friction_limit.as_deref() {
+        None | Some("total") => FrictionLimit::Total,
+        Some("spring") => FrictionLimit::Spring,
+        Some(other) => {
+            return Err(err(
+                "friction_limit",
+                format!("\"{other}\": expected \"total\" (spring plus dashpot within friction |F_n|, the default) or \"spring\" (the spring alone, as PFC's linear model and LIGGGHTS's tangential history)"),
+            ))
+        }
+    };
+    Ok(match c.model.as_str() {
+        "linear" => ContactModel::Linear(Linear {
+            kn: needed("kn", c.kn, "N/m")? * soft,
+            ks: nonneg("ks", c.ks)? * soft,
+            kn_rot: nonneg("kn_rot", c.kn_rot)? * soft,
+            ks_rot: nonneg("ks_rot", c.ks_rot)? * soft,
+            friction,
+            damp_n: ratio("damp_n", c.damp_n)?,
+            damp_s: ratio("damp_s", c.damp_s)?,
+            limit,
+        }),
+        "linear-dashpot" => ContactModel::LinearDashpot(
+            LinearDashpot::new(
+                needed("kn", c.kn, "N/m")? * soft,
+                nonneg("ks", c.ks)? * soft,
+                friction,
+                restitution()?,
+                c.clamp.unwrap_or(false),
+                ratio("damp_s", c.damp_s)?,
+            )
+            .with_limit(limit),
+        ),
+        "hysteretic" => {
+            let kn = needed("kn", c.kn, "N/m")?;
+            let k_unload = needed("k_unload", c.k_unload, "N/m")?;
+            if k_unload < kn {
+                return Err(err(
+                    "k_unload",
+                    format!("{k_unload}: must be at least kn = {kn} (restitution sqrt(kn/k_unload) <= 1)"),
+                ));
+            }
+            ContactModel::Hysteretic(Hysteretic {
+                kn: kn * soft,
+                k_unload: k_unload * soft,
+                ks: nonneg("ks", c.ks)? * soft,
+                friction,
+            })
+        }
+        "hooke-history" => ContactModel::HookeHistory(HookeHistory {
+            kn: needed("kn", c.kn, "N/m")? * soft,
+            kt: nonneg("ks", c.ks)? * soft,
+            gamma_n: nonneg("gamma_n", c.gamma_n)?,
+            gamma_t: nonneg("gamma_t", c.gamma_t)?,
+            friction,
+            limit,
+        }),
+        "hertz" | "hertz-history" => {
+            let e = restitution()?;
+            let clamp = c.clamp.unwrap_or(true);
+            let make = |p: HertzPair, e: Real| {
+                if c.model == "hertz" {
+                    ContactModel::Hertz(Hertz::new(p, friction, e, clamp).with_limit(limit))
+                } else {
+                    ContactModel::HertzHistory(HertzHistory::new(p, friction, e).with_limit(limit))
+                }
+            };
+            let Some((a, b)) = pair else {
+                return Ok(make(
+                    HertzPair {
+                        e_star: 1.0,
+                        g_star: 1.0,
+                    },
+                    1.0,
+                ));
+            };
+            for m in [a, b] {
+                if m.young.is_nan() || m.young <= 0.0 {
+                    return Err(CaseError::new(
+                        f,
+                        format!("material.{}.young", m.name),
+                        format!("model \"{}\" (contact[{k}]) needs Young's modulus (Pa) of material \"{}\"", c.model, m.name),
+                    ));
+                }
+            }
+            if a.young.is_infinite() && b.young.is_infinite() {
+                return Err(err(
+                    "between",
+                    format!("materials \"{}\" and \"{}\" are both rigid (young = inf): no Hertz contact", a.name, b.name),
+                ));
+            }
+            let mut p = HertzPair::of(a.young, a.poisson, b.young, b.poisson);
+            p.e_star *= soft;
+            p.g_star *= soft;
+            make(p, e)
+        }
+        _ => {
+            let bond_gap = nonneg("bond_gap", c.bond_gap)?;
+            ContactModel::LinearBond(LinearBond {
+                kn: needed("kn", c.kn, "N/m")? * soft,
+                ks: nonneg("ks", c.ks)? * soft,
+                friction,
+                tensile: nonneg("tensile", c.tensile)?,
+                shear_strength: nonneg("shear_strength", c.shear_strength)?,
+                bond_gap,
+            })
+        }
+    })
+}

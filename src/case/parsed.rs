@@ -1,0 +1,49 @@
+//! The validated case: what a case file says once every key has been checked, ready to build
+//! models from.
+
+use super::{CaseFile, CheckSpec};
+use crate::body::{BallSpec, ClumpSpec, Material, WallSpec};
+use crate::contact::FrameFlags;
+use crate::law::ContactModel;
+use crate::math::{Real, Vec3};
+use crate::timestep::TimestepMode;
+use std::path::PathBuf;
+
+/// A validated case, ready to build models from.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The case file as given on the command line.
+    pub path: PathBuf,
+    /// Name (default: the file's stem).
+    pub name: String,
+    /// What the case shows.
+    pub description: String,
+    /// The file as written.
+    pub file: CaseFile,
+    /// Gravity, m/s^2.
+    pub gravity: Vec3,
+    /// Margin, m.
+    pub margin: Real,
+    /// The timestep mode.
+    pub timestep: TimestepMode,
+    /// Local contact frame options (`[frame]`).
+    pub frame: FrameFlags,
+    /// Materials, in name order.
+    pub materials: Vec<Material>,
+    /// Contact model of each pair of material indices (a <= b) that has one.
+    pub contact_models: Vec<(usize, usize, ContactModel)>,
+    /// Every ball, explicit ones first, then generated ones.
+    pub balls: Vec<BallSpec>,
+    /// The clumps.
+    pub clumps: Vec<ClumpSpec>,
+    /// The faceted walls.
+    pub walls: Vec<WallSpec>,
+    /// Write VTK files every N cycles (0: never).
+    pub vtk_every: u64,
+    /// Record every N cycles (None: about [`super::DEFAULT_RECORDS`] records).
+    pub every: Option<u64>,
+    /// Series to record.
+    pub series: Vec<String>,
+    /// Checks.
+    pub checks: Vec<CheckSpec>,
+}

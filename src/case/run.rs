@@ -1,0 +1,61 @@
+//! `[run]`: how long the run lasts, gravity, the margin.
+
+use super::reader::Reader;
+use super::{CaseError, RunSection, DEFAULT_MARGIN_FRACTION};
+use crate::body::BallSpec;
+use crate::math::{Real, Vec3};
+
+/// Checks the run length (`steps` or `duration`) and returns gravity, m/s^2.
+pub(super) fn parse_run(r: &Reader, run: &RunSection) -> Result<Vec3, CaseError> {
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let point = |key: &str, v: &[f64]| r.point(key, v);
+    match (run.steps, run.duration) {
+        (Some(_), Some(_)) => {
+            return Err(err(
+                "run",
+                "give exactly one of `steps` and `duration`, not both".into(),
+            ))
+        }
+        (None, None) => return Err(err("run", "give one of `steps` and `duration`".into())),
+        (Some(0), None) => return Err(err("run.steps", "must be at least 1".into())),
+        (None, Some(d)) if !(d.is_finite() && d > 0.0) => {
+            return Err(err(
+                "run.duration",
+                format!("{d}: must be a positive number of seconds"),
+            ))
+        }
+        _ => {}
+    }
+    let gravity = match &run.gravity {
+        Some(g) => point("run.gravity", g)?,
+        None => Vec3::zeros(),
+    };
+    Ok(gravity)
+}
+
+/// `[run] margin`, m; by default a tenth of the smallest radius (at most 0.1 m).
+pub(super) fn parse_margin(
+    r: &Reader,
+    run: &RunSection,
+    balls: &[BallSpec],
+) -> Result<Real, CaseError> {
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let margin = match run.margin {
+        Some(m) if m.is_finite() && m >= 0.0 => m,
+        Some(m) => {
+            return Err(err(
+                "run.margin",
+                format!("{m}: must be a non-negative length (m)"),
+            ))
+        }
+        None => {
+            DEFAULT_MARGIN_FRACTION
+                * balls
+                    .iter()
+                    .map(|b| b.radius)
+                    .fold(Real::INFINITY, Real::min)
+                    .min(1.0)
+        }
+    };
+    Ok(margin)
+}

@@ -1,0 +1,125 @@
+//! `[timestep]`: the timestep mode and its keys.
+
+use super::reader::positive;
+use super::{file, CaseError, DEFAULT_KINEMATIC_FRACTION, DEFAULT_LOADING_STEPS, DEFAULT_SAFETY};
+use crate::math::Real;
+use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
+
+/// The `[timestep]` table (SPEC section 2); `margin` gives the default kinematic eps.
+pub(super) fn parse_timestep(
+    f: &str,
+    ts: Option<&file::TimestepSection>,
+    margin: Real,
+) -> Result<TimestepMode, CaseError> {
+    let err = |key: &str, reason: String| CaseError::new(f, key, reason);
+    let Some(ts) = ts else {
+        return Err(err(
+            "timestep",
+            "missing table [timestep] (e.g. mode = \"fixed\", dt = 1e-6)".into(),
+        ));
+    };
+    let given = [
+        ("dt", ts.dt.is_some()),
+        ("safety", ts.safety.is_some()),
+        ("estimator", ts.estimator.is_some()),
+        ("kinematic", ts.kinematic.is_some()),
+        ("kinematic_eps", ts.kinematic_eps.is_some()),
+        ("loading_steps", ts.loading_steps.is_some()),
+    ];
+    let allowed: &[&str] = match ts.mode.as_str() {
+        "fixed" => &["dt"],
+        "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
+        "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
+        "model" => &["dt", "loading_steps"],
+        m => {
+            return Err(err(
+                "timestep.mode",
+                format!(
+                    "unknown mode \"{m}\" (expected \"fixed\", \"auto\", \"scaled\" or \"model\")"
+                ),
+            ))
+        }
+    };
+    for (key, is_given) in given {
+        if is_given && !allowed.contains(&key) {
+            return Err(err(
+                &format!("timestep.{key}"),
+                format!("does not apply to mode \"{}\"", ts.mode),
+            ));
+        }
+    }
+    if let Some(dt) = ts.dt {
+        positive(f, "timestep.dt", dt)?;
+    }
+    let estimator = match ts.estimator.as_deref() {
+        None | Some("diagonal") => Estimator::Diagonal,
+        Some("bound") => Estimator::Bound,
+        Some(e) => {
+            return Err(err(
+                "timestep.estimator",
+                format!("unknown estimator \"{e}\" (expected \"diagonal\" or \"bound\")"),
+            ))
+        }
+    };
+    let kinematic_eps = if matches!(ts.mode.as_str(), "fixed" | "model") {
+        None
+    } else {
+        match (ts.kinematic.unwrap_or(true), ts.kinematic_eps) {
+            (false, Some(_)) => {
+                return Err(err(
+                    "timestep.kinematic_eps",
+                    "is given but kinematic = false".into(),
+                ))
+            }
+            (false, None) => None,
+            (true, Some(e)) => Some(positive(f, "timestep.kinematic_eps", e)?),
+            (true, None) if margin > 0.0 => Some(DEFAULT_KINEMATIC_FRACTION * margin),
+            (true, None) => return Err(err(
+                "timestep.kinematic_eps",
+                "margin is 0, so there is no default: give kinematic_eps (m) or kinematic = false"
+                    .into(),
+            )),
+        }
+    };
+    Ok(match ts.mode.as_str() {
+        "fixed" => {
+            let Some(dt) = ts.dt else {
+                return Err(err("timestep.dt", "mode \"fixed\" needs dt (s)".into()));
+            };
+            TimestepMode::Fixed(dt)
+        }
+        "auto" => {
+            let safety = ts.safety.unwrap_or(DEFAULT_SAFETY);
+            if !(safety > 0.0 && safety <= 1.0) {
+                return Err(err(
+                    "timestep.safety",
+                    format!("{safety}: must be in (0, 1] (a fraction of the critical estimate)"),
+                ));
+            }
+            TimestepMode::Auto(Auto {
+                safety,
+                estimator,
+                kinematic_eps,
+                cap: ts.dt,
+            })
+        }
+        "model" => {
+            let loading_steps = ts.loading_steps.unwrap_or(DEFAULT_LOADING_STEPS);
+            if !(loading_steps.is_finite() && loading_steps >= 1.0) {
+                return Err(err(
+                    "timestep.loading_steps",
+                    format!("{loading_steps}: must be a number of steps, at least 1"),
+                ));
+            }
+            TimestepMode::Model(ModelMode {
+                loading_steps,
+                cap: ts.dt,
+            })
+        }
+        _ => TimestepMode::Scaled(Scaled {
+            dt: ts.dt.unwrap_or(1.0),
+            estimator,
+            kinematic_eps,
+        }),
+    })
+}

@@ -1,0 +1,238 @@
+//! The run loop: builds a case's model, runs it to its end (cycles, duration or solve ratio),
+//! records its series and VTK files, and lets observers watch every cycle. It knows the case
+//! grammar, not the checks: a check's probe is an [`Observer`].
+
+use crate::case::{Case, CaseError, DEFAULT_RECORDS};
+use crate::math::{num, Real};
+use crate::model::Model;
+use crate::output::{base_series, Recorder, SeriesTable};
+use crate::record::DtStats;
+use crate::timestep::Limit;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Instant;
+
+/// Something that watches a run cycle by cycle (a check's probe): it sees the model once
+/// before the first cycle and after every cycle.
+pub trait Observer {
+    /// Looks at the model.
+    fn observe(&mut self, model: &Model);
+}
+
+/// No observer.
+impl Observer for () {
+    fn observe(&mut self, _: &Model) {}
+}
+
+/// An observer that may be absent.
+impl<O: Observer> Observer for Option<O> {
+    fn observe(&mut self, model: &Model) {
+        if let Some(o) = self {
+            o.observe(model);
+        }
+    }
+}
+
+/// A finished (or stopped) run, with the observers that watched it.
+pub struct Simulation<O = ()> {
+    /// Recorded series.
+    pub table: SeriesTable,
+    /// The model at the end.
+    pub model: Model,
+    /// Timestep statistics.
+    pub dt: DtStats,
+    /// Wall-clock seconds.
+    pub wall_seconds: Real,
+    /// The observers that watched the run, in the order given.
+    pub observers: Vec<O>,
+    /// Why the run stopped early (blow-up), if it did.
+    pub error: Option<String>,
+    /// Why the run stopped before its last step without an error (solve ratio), if it did.
+    pub stopped: Option<String>,
+}
+
+/// Runs a case's model, recording its series plus `extra` ones; `dt` overrides a fixed
+/// timestep; with `vtk_dir`, VTK files are written there every `[output] vtk_every` cycles. A
+/// blow-up stops the run and is reported in [`Simulation::error`].
+///
+/// # Errors
+/// A model that cannot be built or a series that does not exist.
+pub fn simulate(
+    case: &Case,
+    dt: Option<Real>,
+    extra: &[String],
+    progress: bool,
+    vtk_dir: Option<&Path>,
+) -> Result<Simulation, CaseError> {
+    simulate_observed(case, dt, extra, progress, vtk_dir, |_| Vec::new())
+}
+
+/// [`simulate`], watched by the observers `observers` makes from the model before the first
+/// cycle.
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_observed<O: Observer>(
+    case: &Case,
+    dt: Option<Real>,
+    extra: &[String],
+    progress: bool,
+    vtk_dir: Option<&Path>,
+    observers: impl FnOnce(&Model) -> Vec<O>,
+) -> Result<Simulation<O>, CaseError> {
+    let file = case.path.display().to_string();
+    let vtk_error = |e: std::io::Error| CaseError::new(&file, "output.vtk_every", e.to_string());
+    let mut vtk = match vtk_dir.filter(|_| case.vtk_every > 0) {
+        Some(d) => Some(crate::output::VtkWriter::new(d).map_err(vtk_error)?),
+        None => None,
+    };
+    let mut model = case.build_model(dt)?;
+    let mut names = case.series.clone();
+    for c in &case.checks {
+        if let Some(s) = c.series() {
+            names.push(base_series(s).to_string());
+        }
+    }
+    names.extend(extra.iter().cloned());
+    for c in &case.checks {
+        names.extend(c.extra_series().iter().map(|s| s.to_string()));
+    }
+    let books = names.iter().any(|n| {
+        crate::output::Source::parse(base_series(n), &model).is_ok_and(|s| s.needs_energy_books())
+    });
+    if books {
+        model.keep_energy_books();
+    }
+    let mut recorder =
+        Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
+    let mut observers = observers(&model);
+    // Run length: a number of cycles, or a duration (reached by time when dt varies).
+    let fixed_dt = case.fixed_dt().filter(|_| dt.is_none()).or(dt);
+    let max_steps = match (case.file.run.steps, case.file.run.duration, fixed_dt) {
+        (Some(s), _, _) => Some(s),
+        (None, Some(_), Some(d)) => Some(case.steps_for(d)),
+        _ => None,
+    };
+    let duration = case.file.run.duration.unwrap_or(Real::INFINITY);
+    let solve_ratio = case.file.run.solve_ratio;
+    let mut every = case
+        .every
+        .or(max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
+    let start = Instant::now();
+    let bar_len = max_steps.unwrap_or(1000);
+    let bar = (progress
+        && (max_steps.is_none() || bar_len >= 100_000)
+        && std::io::stdout().is_terminal())
+    .then(|| {
+        let b = indicatif::ProgressBar::new(bar_len);
+        let unit = if max_steps.is_some() {
+            "cycles"
+        } else {
+            "‰ of the duration"
+        };
+        b.set_style(
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{msg}} {{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left"
+            ))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_message(case.name.clone());
+        b
+    });
+    let mut error = model.prime().err().map(|e| e.to_string());
+    let mut stopped = None;
+    let mut dt_stats = DtStats {
+        min: Real::INFINITY,
+        max: 0.0,
+        last: 0.0,
+        mode: model.settings.timestep.to_string(),
+        set_by: Vec::new(),
+    };
+    let mut limits: std::collections::HashMap<Limit, u64> = Default::default();
+    if error.is_none() {
+        recorder.record(&model);
+        if let Some(v) = &mut vtk {
+            v.write(&model).map_err(vtk_error)?;
+        }
+        observers.iter_mut().for_each(|o| o.observe(&model));
+        let mut step = 0u64;
+        loop {
+            let last = match max_steps {
+                Some(n) => step >= n,
+                // NOTE: a relative slack of 1e-12 so that round-off in the summed time does
+                // not add a cycle.
+                None => model.time >= duration * (1.0 - 1e-12),
+            };
+            if last {
+                break;
+            }
+            step += 1;
+            if let Err(e) = model.cycle() {
+                error = Some(e.to_string());
+                break;
+            }
+            dt_stats.min = dt_stats.min.min(model.last_dt);
+            dt_stats.max = dt_stats.max.max(model.last_dt);
+            *limits.entry(model.dt_limit).or_default() += 1;
+            observers.iter_mut().for_each(|o| o.observe(&model));
+            let every = *every.get_or_insert_with(|| {
+                // Duration with a varying timestep: about DEFAULT_RECORDS records if the
+                // first timestep holds.
+                ((duration / model.last_dt) as u64 / DEFAULT_RECORDS).max(1)
+            });
+            let reached = solve_ratio.filter(|&r| model.unbalanced_ratio() <= r);
+            let done = max_steps == Some(step)
+                || (max_steps.is_none() && model.time >= duration * (1.0 - 1e-12))
+                || reached.is_some();
+            if step % every == 0 || done {
+                recorder.record(&model);
+            }
+            if let Some(v) = &mut vtk {
+                if step % case.vtk_every == 0 {
+                    v.write(&model).map_err(vtk_error)?;
+                }
+            }
+            if let Some(r) = reached {
+                stopped = Some(format!(
+                    "solve ratio {} <= {} reached at cycle {step}",
+                    num(model.unbalanced_ratio()),
+                    num(r)
+                ));
+                break;
+            }
+            if let Some(b) = &bar {
+                if step % 1000 == 0 {
+                    b.set_position(match max_steps {
+                        Some(_) => step,
+                        None => (1000.0 * model.time / duration) as u64,
+                    });
+                }
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(v) = &vtk {
+        v.finish().map_err(vtk_error)?;
+    }
+    dt_stats.last = model.last_dt;
+    if dt_stats.min > dt_stats.max {
+        dt_stats.min = 0.0;
+    }
+    let mut set_by: Vec<(String, u64)> = limits
+        .into_iter()
+        .map(|(l, n)| (model.describe_limit(l), n))
+        .collect();
+    set_by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    dt_stats.set_by = set_by;
+    Ok(Simulation {
+        table: recorder.table,
+        model,
+        dt: dt_stats,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        observers,
+        error,
+        stopped,
+    })
+}

@@ -1,0 +1,308 @@
+//! Running cases: simulate, evaluate the checks, write the output files and the report.
+
+use crate::case::CheckSpec;
+use crate::case::{Case, CaseError};
+use crate::check::{self, Context};
+use crate::math::num;
+use crate::math::Real;
+use crate::output::SeriesTable;
+use crate::record::CheckOutcome;
+use crate::record::{Scene, Summary};
+use std::path::{Path, PathBuf};
+
+/// Options of [`run_case`].
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Show a progress bar on a terminal.
+    pub progress: bool,
+}
+
+/// Runs a case, evaluates its checks and writes `series.csv`, `summary.json` and `index.html`
+/// into `out_dir`.
+///
+/// # Errors
+/// A model that cannot be built, or output that cannot be written.
+pub fn run_case(
+    case: &Case,
+    out_dir: &Path,
+    opts: &RunOptions,
+) -> Result<(Summary, SeriesTable), CaseError> {
+    let file = case.path.display().to_string();
+    let sim = crate::run::simulate_observed(
+        case,
+        None,
+        &[],
+        opts.progress,
+        Some(&out_dir.join("vtk")),
+        |model| case.checks.iter().map(|c| check::probe(c, model)).collect(),
+    )?;
+    let ctx = Context {
+        case,
+        series: &sim.table,
+        depth: 0,
+        cycles: sim.model.cycle,
+        time: sim.model.time,
+        stopped: sim.stopped.clone(),
+    };
+    let mut summary = Summary {
+        case: case.name.clone(),
+        description: case.description.clone(),
+        file: file.clone(),
+        steps: sim.model.cycle,
+        time: sim.model.time,
+        dt: sim.dt.clone(),
+        wall_seconds: sim.wall_seconds,
+        // balls and clumps (a clump's pebbles are pieces, not bodies)
+        bodies: (0..sim.model.balls.len())
+            .filter(|&i| !sim.model.balls.is_pebble(i))
+            .count()
+            + sim.model.clumps.len(),
+        contacts: sim.model.contacts.len(),
+        contacts_active: sim.model.contacts.active_count(),
+        passed: false,
+        error: sim.error.clone(),
+        stopped: sim.stopped.clone(),
+        scene: scene(case),
+        checks: Vec::new(),
+    };
+    let stopped = |kind: &str, e: &str| CheckOutcome {
+        kind: kind.into(),
+        message: format!("the run stopped: {e}"),
+        ..Default::default()
+    };
+    for (spec, probe) in case.checks.iter().zip(&sim.observers) {
+        if matches!(spec, CheckSpec::Golden { .. }) {
+            continue;
+        }
+        summary.checks.push(match &sim.error {
+            Some(e) => stopped(spec.kind(), e),
+            None => check::evaluate(spec, &ctx, probe.as_ref()),
+        });
+    }
+    for spec in &case.checks {
+        if let CheckSpec::Golden { tolerance } = spec {
+            let g = match &sim.error {
+                Some(e) => stopped("golden", e),
+                None => check::evaluate_golden(*tolerance, &ctx, &summary),
+            };
+            summary.checks.push(g);
+        }
+    }
+    summary.passed = summary.error.is_none() && summary.checks.iter().all(|c| c.passed);
+    write_outputs(out_dir, &summary, &sim.table).map_err(|e| CaseError::new(&file, "", e))?;
+    Ok((summary, sim.table))
+}
+
+/// Writes the three output files of a run.
+///
+/// # Errors
+/// I/O errors, as a sentence.
+pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("{}: {e}", out_dir.display());
+    std::fs::create_dir_all(out_dir).map_err(io)?;
+    table.write_csv(&out_dir.join("series.csv")).map_err(io)?;
+    let json = serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?;
+    std::fs::write(out_dir.join("summary.json"), json).map_err(io)?;
+    crate::report::write_case_page(out_dir, summary, table).map_err(io)
+}
+
+/// What a case simulates, in words, for its report page.
+pub fn scene(case: &Case) -> Scene {
+    let v = |x: &crate::math::Vec3| format!("({}, {}, {})", num(x.x), num(x.y), num(x.z));
+    let mut s = Scene::default();
+    let dt = case.fixed_dt();
+    s.settings = vec![
+        (
+            "dimension".into(),
+            "3D spheres, 6 degrees of freedom each".into(),
+        ),
+        ("gravity".into(), format!("{} m/s²", v(&case.gravity))),
+        (
+            "margin".into(),
+            format!(
+                "{} m (extents enlarged by it; contacts exist before pieces touch)",
+                num(case.margin)
+            ),
+        ),
+        ("timestep".into(), case.timestep.to_string()),
+    ];
+    if let Some(k) = case.file.run.sort_every.filter(|&k| k > 0) {
+        let how = match case.file.run.sort_order.as_deref() {
+            Some("morton") => "along the Z (Morton) curve of their cells",
+            _ => "in rows of cells (the axis with the most cells slowest)",
+        };
+        s.settings.push((
+            "ball order".into(),
+            format!(
+                "renumbered {how} every {k} cycles, at the next rebuild of the candidate pairs \
+                 (src/model/sort.rs; ids move with the balls)"
+            ),
+        ));
+    }
+    s.settings.extend([
+        (
+            "run".into(),
+            match (case.file.run.steps, case.file.run.duration, dt) {
+                (Some(n), _, Some(dt)) => format!("{n} cycles ({} s)", num(n as Real * dt)),
+                (Some(n), _, None) => format!("at most {n} cycles"),
+                (_, Some(d), Some(dt)) => {
+                    format!("{} s ({} cycles)", num(d), case.steps_for(dt))
+                }
+                (_, Some(d), None) => format!("{} s", num(d)),
+                _ => String::new(),
+            } + &case.file.run.solve_ratio.map_or(String::new(), |r| {
+                format!(", stopping once the solve ratio (mean unbalanced force / mean contact force) is below {}", num(r))
+            }),
+        ),
+    ]);
+    s.materials.push(
+        ["name", "density (kg/m³)", "Young (Pa)", "Poisson"]
+            .map(String::from)
+            .to_vec(),
+    );
+    for m in &case.materials {
+        s.materials.push(vec![
+            m.name.clone(),
+            format!("{}", m.density),
+            num(m.young),
+            format!("{}", m.poisson),
+        ]);
+    }
+    s.contact_models.push(
+        ["between", "model", "parameters"]
+            .map(String::from)
+            .to_vec(),
+    );
+    for (a, b, law) in &case.contact_models {
+        let params = law.to_string();
+        s.contact_models.push(vec![
+            format!("{} – {}", case.materials[*a].name, case.materials[*b].name),
+            law.name().into(),
+            params,
+        ]);
+    }
+    const LISTED: usize = 30;
+    s.balls.push(
+        [
+            "id",
+            "radius (m)",
+            "material",
+            "position (m)",
+            "velocity (m/s)",
+            "fixed",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    for b in case.balls.iter().take(LISTED) {
+        let fixed: Vec<&str> = ["x", "y", "z", "rx", "ry", "rz"]
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| b.fixed & (1 << k) != 0)
+            .map(|(_, n)| *n)
+            .collect();
+        s.balls.push(vec![
+            b.id.to_string(),
+            num(b.radius),
+            case.materials[b.material].name.clone(),
+            v(&b.pos),
+            v(&b.vel),
+            fixed.join(" "),
+        ]);
+    }
+    s.balls_not_listed = case.balls.len().saturating_sub(LISTED);
+    if !case.walls.is_empty() {
+        s.walls.push(
+            [
+                "name",
+                "material",
+                "facets",
+                "vertices",
+                "motion",
+                "resolution",
+                "inactive sides",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+        for w in &case.walls {
+            let motion = match &w.motion {
+                crate::body::WallMotion::Rigid { vel, spin }
+                    if *vel == crate::math::Vec3::zeros()
+                        && *spin == crate::math::Vec3::zeros() =>
+                {
+                    "fixed".into()
+                }
+                crate::body::WallMotion::Rigid { vel, spin } => format!(
+                    "rigid: pivot velocity {} m/s, spin {} rad/s about {}",
+                    v(vel),
+                    v(spin),
+                    v(&w.pivot)
+                ),
+                crate::body::WallMotion::Deformable { .. } => {
+                    "deformable (one velocity per vertex)".into()
+                }
+            };
+            s.walls.push(vec![
+                w.name.clone(),
+                case.materials[w.material].name.clone(),
+                w.facets.len().to_string(),
+                w.vertices.len().to_string(),
+                motion,
+                format!("{:?}", w.resolution).to_lowercase(),
+                if w.inactive.is_empty() {
+                    "none".into()
+                } else {
+                    format!("{} facets", w.inactive.len())
+                },
+            ]);
+        }
+        let balls: Vec<(u64, crate::math::Vec3, Real)> =
+            case.balls.iter().map(|b| (b.id, b.pos, b.radius)).collect();
+        let walls: Vec<crate::report::geometry::WallDrawing> = case
+            .walls
+            .iter()
+            .map(|w| (w.name.as_str(), w.vertices.as_slice(), w.facets.as_slice()))
+            .collect();
+        s.geometry = crate::report::geometry::scene_svg(&balls, &walls);
+    }
+    s
+}
+
+/// Every `.toml` file under the given files and folders, sorted.
+pub fn collect_cases(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
+        if p.is_dir() {
+            if let Ok(rd) = std::fs::read_dir(p) {
+                let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+                entries.sort();
+                for e in entries {
+                    walk(&e, out);
+                }
+            }
+        } else if p.extension().is_some_and(|e| e == "toml") {
+            out.push(p.to_path_buf());
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_file() {
+            out.push(p.clone());
+        } else {
+            walk(p, &mut out);
+        }
+    }
+    out
+}
+
+/// The summary of a case that could not run.
+pub fn failed_summary(path: &Path, reason: String) -> Summary {
+    Summary {
+        case: path
+            .file_stem()
+            .map_or("case".into(), |s| s.to_string_lossy().into_owned()),
+        file: path.display().to_string(),
+        error: Some(reason),
+        ..Default::default()
+    }
+}
