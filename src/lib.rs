@@ -1,25 +1,28 @@
 //! # ballast: a Discrete Element Method engine that carries its own proof
 //!
 //! ballast simulates granular materials as rigid spherical *balls* that interact through
-//! *contacts* with each other and with faceted *walls* (triangle meshes, [`geom`]). Every capability ships with a case (`cases/*.toml`) judged by an independent
-//! reference (a closed form, an exact eigen-analysis, or the same scene built another way), and
-//! the harness writes an HTML report per case.
+//! *contacts* with each other and with faceted *walls* (triangle meshes, [`geom`]). Every
+//! capability ships with a case (`cases/*.toml`) judged by an independent reference (a closed
+//! form, an exact eigen-analysis, or the same scene built another way), and the harness writes
+//! an HTML report per case.
 //!
 //! ## The cycle (seed 000, seed 004)
-//! 1. **timestep** ([`timestep`]): the timestep of the cycle;
-//! 2. **law of motion** ([`motion`]): velocities (half a step behind positions), positions,
-//!    orientations;
-//! 3. **contact detection** ([`detect`], [`contact`]): extents enlarged by a margin, a cell grid,
-//!    and a persistent sorted contact list;
-//! 4. **force-displacement** ([`law`], [`contact::ball_ball`]): each contact's geometry and
+//! [`cycle`] runs, in this order, on the state [`model::Model`] holds:
+//! 1. **timestep** (`cycle/timestep.rs`, the modes in [`timestep`]);
+//! 2. **law of motion** ([`motion`]): velocities (half a step behind positions), positions;
+//! 3. **contact detection** (`cycle/detect.rs`, the grid in [`detect`], the lists in
+//!    [`contact`]);
+//! 4. **force-displacement** ([`force`], the laws in [`law`]): each contact's geometry and
 //!    force, then the resultant force and moment of every body.
 //!
-//! [`cycle`] runs them in that order; [`model::Model`] holds the state.
-//!
-//! ## Map
-//! Engine: [`math`], [`geom`], [`model`], [`detect`], [`contact`], [`law`], [`timestep`],
-//! [`motion`], [`cycle`]. Harness (uses only the engine's public API): [`case`], [`output`], [`check`],
-//! [`report`], [`run`], [`verify`].
+//! ## Layers
+//! The **engine** is [`math`], [`par`], [`rng`], [`storage`], [`geom`], [`generate`],
+//! [`timestep`], [`body`], [`law`], [`motion`], [`contact`], [`detect`], [`model`],
+//! [`stiffness`], [`output`], [`force`] and [`cycle`]. The **harness** is [`record`], [`case`],
+//! [`run`], [`check`], [`mod@bench`], [`report`] and [`verify`]. The rule: the engine never names
+//! the harness; each module names only modules on lower floors (docs/ARCHITECTURE.md draws
+//! them); no file names a file that names it back. `tests/house.rs` fails when the rule is
+//! broken.
 //!
 //! Tip: debug builds are 20-50 times slower than `--release`; run real models in release.
 

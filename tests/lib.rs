@@ -11,6 +11,7 @@ mod engine;
 mod frame;
 mod full;
 mod history;
+mod house;
 mod models;
 mod planar;
 mod stiffness;

@@ -200,7 +200,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
     }
     if !ctx.case.clumps.is_empty() && !out.code.is_empty() {
-        out.code.push("src/model/clumps.rs".into());
+        out.code.push("src/body/clumps.rs".into());
         out.code.push("src/geom/union.rs".into());
     }
     out

@@ -2,8 +2,7 @@
 //! closed forms, the damped oblique impacts over their whole range, and the Coulomb cone of
 //! the tangential force, the default rule beside the sources' literal one.
 
-use super::topics::{link_cases, page};
-use super::{code_link, table};
+use super::html::{code_link, link_cases, page, table};
 use crate::math::Real;
 use crate::output::SeriesTable;
 use crate::record::{Curve, Plot, Summary};

@@ -24,7 +24,7 @@ pub fn svg(plot: &Plot) -> String {
     if let Err(e) = draw(plot, &mut out) {
         return format!(
             "<p>plot \"{}\" could not be drawn: {e}</p>",
-            super::esc(&plot.title)
+            super::html::esc(&plot.title)
         );
     }
     out.push_str("<div class=legend>");
@@ -33,7 +33,7 @@ pub fn svg(plot: &Plot) -> String {
         let mark = if c.markers { "●" } else { "━━" };
         out.push_str(&format!(
             "<span style=\"color:rgb({r},{g},{b})\">{mark}</span> {} &nbsp; ",
-            super::esc(&c.label)
+            super::html::esc(&c.label)
         ));
     }
     out.push_str("</div>");

@@ -1,0 +1,272 @@
+//! The page of one case: what it simulates, its checks with their references and plots, and
+//! its recorded series.
+
+use super::html::*;
+use super::plot::svg;
+use crate::output::{base_series, SeriesTable};
+use crate::record::{Curve, Plot, Summary};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Writes `index.html` for one case from its summary and series.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!doctype html><html><head><meta charset=utf-8><title>{0}</title><style>{STYLE}</style></head><body>\
+         <p><a href=\"../../index.html\">← all cases</a></p><h1>{0} {1}</h1><p>{2}</p>",
+        esc(&s.case),
+        verdict(s.passed),
+        esc(&s.description)
+    );
+    if let Some(e) = &s.error {
+        let _ = write!(h, "<p><b>The run stopped:</b> {}</p>", esc(e));
+    }
+    if let Some(e) = &s.stopped {
+        let _ = write!(h, "<p><b>Stopped early:</b> {}.</p>", esc(e));
+    }
+    let _ = write!(
+        h,
+        "<p>Case file <code>{}</code>; {} cycles, {:.6e} s simulated, dt from {:.3e} to {:.3e} s; \
+         {} bodies, {} contacts at the end ({} active); {:.3} s of wall time.</p>",
+        esc(&s.file),
+        s.steps,
+        s.time,
+        s.dt.min,
+        s.dt.max,
+        s.bodies,
+        s.contacts,
+        s.contacts_active,
+        s.wall_seconds
+    );
+    if !s.dt.set_by.is_empty() {
+        let total: u64 = s.dt.set_by.iter().map(|x| x.1).sum();
+        let mut parts: Vec<String> =
+            s.dt.set_by
+                .iter()
+                .take(6)
+                .map(|(what, n)| format!("{} ({} of {} cycles)", esc(what), n, total))
+                .collect();
+        if s.dt.set_by.len() > 6 {
+            parts.push(format!("{} other limits", s.dt.set_by.len() - 6));
+        }
+        let _ = write!(
+            h,
+            "<p><b>Timestep in force:</b> {} s at the end ({} to {} s over the run); set by {}. Every cycle's value is the series <code>dt</code>; {} chooses it.</p>",
+            fmt_num(Some(s.dt.last)),
+            fmt_num(Some(s.dt.min)),
+            fmt_num(Some(s.dt.max)),
+            parts.join(", "),
+            code_link(dir, "src/timestep.rs")
+        );
+    }
+    h.push_str("<h2>What is simulated</h2>");
+    let settings: Vec<Vec<String>> = std::iter::once(vec!["setting".into(), "value".into()])
+        .chain(
+            s.scene
+                .settings
+                .iter()
+                .map(|(k, v)| vec![k.clone(), v.clone()]),
+        )
+        .collect();
+    h.push_str(&table(&settings));
+    if s.scene.materials.len() > 1 {
+        h.push_str("<h3>Materials</h3>");
+        h.push_str(&table(&s.scene.materials));
+    }
+    if s.scene.contact_models.len() > 1 {
+        // The force law of each model named in the table (column 1), once each.
+        let mut laws: Vec<&str> = Vec::new();
+        for row in s.scene.contact_models.iter().skip(1) {
+            let file = crate::law::source_file(row.get(1).map_or("", String::as_str));
+            if !laws.contains(&file) {
+                laws.push(file);
+            }
+        }
+        let links: Vec<String> = laws.iter().map(|f| code_link(dir, f)).collect();
+        let _ = write!(
+            h,
+            "<h3>Contact models</h3><p>Implemented in {} (force), {} (local frame) and {} (geometry).</p>",
+            links.join(", "),
+            code_link(dir, "src/contact/frame.rs"),
+            code_link(dir, "src/contact/ball_ball.rs")
+        );
+        h.push_str(&table(&s.scene.contact_models));
+    }
+    if s.scene.walls.len() > 1 {
+        let _ = write!(
+            h,
+            "<h3>Walls</h3><p>Faceted walls (seed 001): meshes and adjacency in {}, closest point and region in {}, ball-facet contacts in {}, the associative logic in {}, wall motion in {}. Facets are numbered from 0; the normal of each facet follows the right-hand rule.</p>",
+            code_link(dir, "src/geom/mesh.rs"),
+            code_link(dir, "src/geom/triangle.rs"),
+            code_link(dir, "src/contact/ball_facet.rs"),
+            code_link(dir, "src/contact/associative.rs"),
+            code_link(dir, "src/body/wall.rs")
+        );
+        let resolution = s
+            .scene
+            .walls
+            .first()
+            .and_then(|r| r.iter().position(|c| c == "resolution"));
+        if resolution.is_some_and(|k| {
+            s.scene
+                .walls
+                .iter()
+                .skip(1)
+                .any(|r| r.get(k).is_some_and(|c| c == "full"))
+        }) {
+            let _ = write!(
+                h,
+                "<p>Full resolution mode (line of sight, continuity of contact state, proximity contacts) in {}; the \
+                 <a href=\"../../full_mode.html\">Full wall resolution mode</a> page compares it with the reduced mode.</p>",
+                code_link(dir, "src/contact/full.rs")
+            );
+        }
+        h.push_str(&table(&s.scene.walls));
+        if !s.scene.geometry.is_empty() {
+            let _ = write!(h, "<figure>{}<figcaption>Initial geometry: walls (facet numbers when there are few) and balls (ids), drawn back to front.</figcaption></figure>", s.scene.geometry);
+        }
+        if dir.join("vtk").join("run.pvd").exists() {
+            h.push_str("<p>VTK files of this run: <a href=\"vtk/run.pvd\">vtk/run.pvd</a> (open in ParaView).</p>");
+        }
+    }
+    if s.scene.balls.len() > 1 {
+        h.push_str("<h3>Balls</h3>");
+        h.push_str(&table(&s.scene.balls));
+        if s.scene.balls_not_listed > 0 {
+            let _ = write!(h, "<p>… and {} more balls.</p>", s.scene.balls_not_listed);
+        }
+    }
+    let _ = write!(
+        h,
+        "<p>The cycle ({}): {} (timestep), {} (law of motion: velocity Verlet, velocities half a step behind positions), \
+         {} (contact detection), {} (force-displacement).</p>",
+        code_link(dir, "src/cycle/mod.rs"), code_link(dir, "src/cycle/timestep.rs"), code_link(dir, "src/motion.rs"),
+        code_link(dir, "src/cycle/detect.rs"), code_link(dir, "src/force/mod.rs")
+    );
+    h.push_str("<h2>Checks</h2>");
+    let mut plotted = Vec::new();
+    for (k, c) in s.checks.iter().enumerate() {
+        let _ = write!(
+            h,
+            "<section class=check><h3>{}. <code>{}</code> {}</h3>",
+            k + 1,
+            esc(&c.kind),
+            verdict(c.passed)
+        );
+        let _ = write!(h, "<p><b>Measured:</b> {}</p>", esc(&c.what));
+        let _ = write!(
+            h,
+            "<p><b>Reference:</b> <span class=formula>{}</span></p>",
+            esc(&c.formula)
+        );
+        let err = match (c.value, c.expected) {
+            _ if c.tolerance_kind == "range" => "—".into(),
+            (Some(v), Some(e)) if c.tolerance_kind == "relative" && e != 0.0 => {
+                format!("{:.3e} (relative)", (v - e).abs() / e.abs())
+            }
+            (Some(v), Some(e)) => format!("{:.3e}", (v - e).abs()),
+            _ => "—".into(),
+        };
+        h.push_str(&table(&[
+            ["measured", "expected", "difference", "tolerance"]
+                .map(String::from)
+                .to_vec(),
+            vec![
+                fmt_num(c.value),
+                fmt_num(c.expected),
+                err,
+                if c.tolerance_kind == "range" {
+                    format!("accepted: {}", c.accepted)
+                } else {
+                    format!(
+                        "{} ({})",
+                        fmt_num(c.tolerance),
+                        if c.tolerance_kind.is_empty() {
+                            "relative"
+                        } else {
+                            &c.tolerance_kind
+                        }
+                    )
+                },
+            ],
+        ]));
+        if !c.message.is_empty() {
+            let _ = write!(h, "<p>{}</p>", esc(&c.message));
+        }
+        if !c.table.is_empty() {
+            h.push_str(&table(&c.table));
+        }
+        if let Some(col) = &c.series {
+            if let Some(y) = series.column(col) {
+                let mut curves = vec![Curve {
+                    label: format!("{col} (ballast)"),
+                    x: series.t.clone(),
+                    y: y.to_vec(),
+                    markers: false,
+                }];
+                curves.extend(c.reference.clone());
+                h.push_str(&svg(&Plot {
+                    title: col.clone(),
+                    x_label: "t (s)".into(),
+                    y_label: col.clone(),
+                    curves,
+                    ..Default::default()
+                }));
+                plotted.push(col.clone());
+            }
+        }
+        for p in &c.plots {
+            h.push_str(&svg(p));
+        }
+        let links: Vec<String> = c.code.iter().map(|f| code_link(dir, f)).collect();
+        let _ = write!(h, "<p>Code: {}</p></section>", links.join(", "));
+    }
+    h.push_str("<h2>Recorded series</h2>");
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (k, col) in series.columns.iter().enumerate() {
+        if plotted.contains(col) {
+            continue;
+        }
+        let base = base_series(col).to_string();
+        match groups.iter_mut().find(|g| g.0 == base) {
+            Some(g) => g.1.push(k),
+            None => groups.push((base, vec![k])),
+        }
+    }
+    const MAX_PLOTS: usize = 24;
+    for (base, cols) in groups.iter().take(MAX_PLOTS) {
+        let curves = cols
+            .iter()
+            .map(|&k| Curve {
+                label: series.columns[k].clone(),
+                x: series.t.clone(),
+                y: series.data[k].clone(),
+                markers: false,
+            })
+            .collect();
+        h.push_str(&svg(&Plot {
+            title: base.clone(),
+            x_label: "t (s)".into(),
+            y_label: base.clone(),
+            curves,
+            ..Default::default()
+        }));
+    }
+    if groups.len() > MAX_PLOTS {
+        let _ = write!(
+            h,
+            "<p>{} more series are in series.csv.</p>",
+            groups.len() - MAX_PLOTS
+        );
+    }
+    h.push_str(
+        "<h2>Files</h2><p><a href=\"series.csv\">series.csv</a> (every recorded series), \
+                <a href=\"summary.json\">summary.json</a> (this page's data).</p></body></html>",
+    );
+    std::fs::write(dir.join("index.html"), h)
+}

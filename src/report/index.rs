@@ -1,0 +1,70 @@
+//! The index page: every case with its verdict, and the topic pages.
+
+use super::html::*;
+use crate::record::Summary;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Writes `reports/index.html` listing the cases (each page at `cases/<name>/index.html`).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()> {
+    std::fs::create_dir_all(reports)?;
+    let passed = summaries.iter().filter(|s| s.passed).count();
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!doctype html><html><head><meta charset=utf-8><title>ballast verification</title><style>{STYLE}</style></head><body>\
+         <h1>ballast verification report</h1><p>{passed} of {} cases passed. Each case is a scene with checks against an \
+         independent reference; open a case for what it simulates, the reference and its formula, the plots and the code.</p>\
+         <p>Topic pages: <a href=\"stiffness.html\">Stiffness matrix</a> (the seed's printed entries against the derivation, errata), \
+         <a href=\"timestep.html\">Timestep</a> (estimates against the exact critical timestep, scaling against the automatic timestep), \
+         <a href=\"chung_ooi.html\">Chung &amp; Ooi</a> (contact models against the 2011 impact benchmarks), \
+         <a href=\"full_mode.html\">Full wall resolution mode</a> (line of sight, continuity of contact state, proximity contacts: \
+         reduced and full mode side by side), \
+         <a href=\"clumps.html\">Clumps</a> (mass properties of overlapping pebbles, torque-free rotation, drift against the timestep), \
+         <a href=\"planar.html\">2D disk mode</a> (the 2D force and moment law against the print, 2D against 3D), \
+         <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p><table>\
+         <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
+        summaries.len()
+    );
+    for s in summaries {
+        let ok = s.checks.iter().filter(|c| c.passed).count();
+        let what = s.error.as_deref().map_or_else(
+            || s.description.clone(),
+            |e| format!("{} — {e}", s.description),
+        );
+        let _ = write!(
+            h,
+            "<tr><td><a href=\"cases/{0}/index.html\">{0}</a></td><td>{1}</td><td>{2} / {3}</td><td>{4}</td><td>{5:.3}</td><td>{6}</td></tr>",
+            esc(&s.case), verdict(s.passed), ok, s.checks.len(), s.steps, s.wall_seconds, esc(&what)
+        );
+    }
+    h.push_str("</table></body></html>");
+    std::fs::write(reports.join("index.html"), h)?;
+    super::stiffness::write_stiffness_page(reports)?;
+    super::chung_ooi::write_chung_ooi_page(reports, summaries)?;
+    super::full_mode::write_full_mode_page(reports, summaries)?;
+    super::clumps::write_clumps_page(reports, summaries)?;
+    super::planar::write_planar_page(reports, summaries)?;
+    // The performance page comes from `ballast bench`: its latest run here, or else the
+    // newest results committed under benches/results/.
+    let bench = reports.join("bench").join("results.json");
+    let bench = if bench.exists() {
+        Some(bench)
+    } else {
+        super::performance::newest(Path::new("benches/results"), "settle_box_", ".json")
+    };
+    if let Some(text) = bench.and_then(|b| std::fs::read_to_string(b).ok()) {
+        if let Ok(runs) = serde_json::from_str::<Vec<crate::bench::BenchRun>>(&text) {
+            super::performance::write_performance_page(reports, &runs)?;
+        }
+    } else if !reports.join("performance.html").exists() {
+        std::fs::write(
+            reports.join("performance.html"),
+            super::performance::empty_performance_page(),
+        )?;
+    }
+    super::timestep::write_timestep_page(reports, summaries)
+}

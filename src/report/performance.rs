@@ -1,0 +1,571 @@
+//! The Performance page: the settle-box benchmark against LIGGGHTS, the targets and what
+//! limits the loop.
+
+use super::html::*;
+use super::markdown::render;
+use crate::record::{Curve, Plot};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Writes `reports/performance.html` from benchmark runs (`ballast bench`, issue #8): the table
+/// with the ratios to LIGGGHTS, the targets, throughput against N and threads, and where the
+/// time goes.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_performance_page(
+    reports: &Path,
+    runs: &[crate::bench::BenchRun],
+) -> std::io::Result<()> {
+    use crate::bench::LIGGGHTS;
+    let model_of = |r: &crate::bench::BenchRun| {
+        if r.case.contains("hooke") {
+            "hooke"
+        } else {
+            "hertz"
+        }
+    };
+    let ligg = |m: &str, n: usize| LIGGGHTS.iter().find(|l| l.0 == m && l.1 == n);
+    let one = |m: &str, n: usize| {
+        runs.iter()
+            .find(|r| model_of(r) == m && r.n == n && r.threads == 1)
+    };
+    let mut h = String::new();
+    let mut machines: Vec<&str> = (runs.iter().map(|r| r.machine.as_str()))
+        .filter(|m| !m.is_empty())
+        .collect();
+    machines.sort_unstable();
+    machines.dedup();
+    let machine = if machines.is_empty() {
+        "a processor not recorded (results written before the thirteenth round)".to_string()
+    } else {
+        machines.join("; ")
+    };
+    h.push_str(&render(
+        include_str!("text/performance_intro.md"),
+        &[
+            ("history_rs", code_link(reports, "src/law/history.rs")),
+            ("generate_rs", code_link(reports, "src/generate.rs")),
+            ("bench_rs", code_link(reports, "src/bench.rs")),
+            ("loop_rs", code_link(reports, "src/force/history.rs")),
+            ("machine", esc(&machine)),
+        ],
+    ));
+    let mut rows = vec![[
+        "model",
+        "N",
+        "threads",
+        "steps",
+        "loop (s)",
+        "Mps/s",
+        "µs per particle-step",
+        "LIGGGHTS 1 core (Mps/s)",
+        "ratio",
+        "contacts pp (LIGGGHTS)",
+        "wall contacts nw (LIGGGHTS)",
+        "mean z, m (LIGGGHTS)",
+        "KE trans (J)",
+        "peak memory (MiB)",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in runs {
+        let m = model_of(r);
+        let l = ligg(m, r.n);
+        let mps = r.particle_steps_per_s / 1e6;
+        let rel = |a: f64, b: f64| format!("{:+.2} %", 100.0 * (a - b) / b);
+        rows.push(vec![
+            m.into(),
+            r.n.to_string(),
+            r.threads.to_string(),
+            r.steps.to_string(),
+            format!("{:.2}", r.loop_s),
+            format!("{mps:.3}"),
+            format!("{:.3}", 1e6 / r.particle_steps_per_s),
+            l.map_or("-".into(), |l| format!("{}", l.2)),
+            l.map_or("-".into(), |l| format!("{:.2}", mps / l.2)),
+            l.map_or(r.pp.to_string(), |l| {
+                format!("{} ({}, {})", r.pp, l.3, rel(r.pp as f64, l.3 as f64))
+            }),
+            l.map_or(r.nw.to_string(), |l| {
+                format!("{} ({}, {})", r.nw, l.4, rel(r.nw as f64, l.4 as f64))
+            }),
+            l.map_or(format!("{:.5e}", r.mean_z), |l| {
+                format!("{:.5e} ({}, {})", r.mean_z, l.5, rel(r.mean_z, l.5))
+            }),
+            format!("{:.2e}", r.ke_trans),
+            format!("{:.1}", r.peak_rss_kib as f64 / 1024.0),
+        ]);
+    }
+    let _ = write!(h, "<h2>Results</h2>{}", table(&rows));
+    // Targets.
+    let mut t = vec![["target", "measured", "verdict"].map(String::from).to_vec()];
+    let peer_rows = newest_peers();
+    let peers_path = peer_rows
+        .as_ref()
+        .and_then(|(p, _)| p.file_name())
+        .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+    let peers = peer_rows
+        .as_ref()
+        .map_or(Vec::new(), |(_, rows)| peer_pairs(rows));
+    let verdict = |ok: bool| if ok { "met" } else { "MISSED" }.to_string();
+    for m in ["hertz", "hooke"] {
+        for n in [10000, 50000] {
+            if let (Some(r), Some(l)) = (one(m, n), ligg(m, n)) {
+                let ratio = r.particle_steps_per_s / 1e6 / l.2;
+                t.push(vec![
+                    format!(
+                        "{m}, N = {n}: at least 2 × LIGGGHTS on one core ({:.2} Mps/s)",
+                        2.0 * l.2
+                    ),
+                    format!(
+                        "{:.3} Mps/s = {ratio:.2} × LIGGGHTS",
+                        r.particle_steps_per_s / 1e6
+                    ),
+                    verdict(ratio >= 2.0),
+                ]);
+            }
+            let same = peers
+                .iter()
+                .find(|(l, b)| l.model == m && l.n == n && b.par == 1);
+            if let Some((l, b)) = same {
+                let ratio = b.mps / l.mps;
+                t.push(vec![
+                    format!(
+                        "{m}, N = {n}: at least 2 × LIGGGHTS on one core, the same machine and hour \
+                         ({})",
+                        peers_path
+                    ),
+                    format!(
+                        "{:.3} Mps/s against {:.3} = {ratio:.2} ×",
+                        b.mps, l.mps
+                    ),
+                    verdict(ratio >= 2.0),
+                ]);
+            }
+        }
+        for n in [1000, 10000, 50000] {
+            let two = runs
+                .iter()
+                .find(|r| model_of(r) == m && r.n == n && r.threads == 2);
+            if let (Some(a), Some(b)) = (one(m, n), two) {
+                let s = b.particle_steps_per_s / a.particle_steps_per_s;
+                t.push(vec![
+                    format!("{m}, N = {n}: 2 threads at least 1.8 × one thread"),
+                    format!("{s:.2} ×"),
+                    verdict(s >= 1.8),
+                ]);
+            }
+        }
+        let costs: Vec<(usize, f64)> = runs
+            .iter()
+            .filter(|r| model_of(r) == m && r.threads == 1)
+            .map(|r| (r.n, 1e6 / r.particle_steps_per_s))
+            .collect();
+        if costs.len() >= 2 {
+            let lo = costs.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+            let hi = costs.iter().map(|c| c.1).fold(0.0, f64::max);
+            t.push(vec![
+                format!("{m}: cost per particle-step flat within 20 % over N"),
+                format!(
+                    "{:.3} to {:.3} µs ({:+.1} %)",
+                    lo,
+                    hi,
+                    100.0 * (hi - lo) / lo
+                ),
+                verdict(hi <= 1.2 * lo),
+            ]);
+        }
+        let mem: Vec<(usize, u64)> = runs
+            .iter()
+            .filter(|r| model_of(r) == m && r.threads == 1)
+            .map(|r| (r.n, r.peak_rss_kib))
+            .collect();
+        if let (Some(a), Some(b)) = (
+            mem.iter().min_by_key(|x| x.0),
+            mem.iter().max_by_key(|x| x.0),
+        ) {
+            if b.0 > a.0 {
+                let slope = (b.1 as f64 - a.1 as f64) / (b.0 - a.0) as f64;
+                t.push(vec![
+                    format!("{m}: peak memory at most 0.5 KiB per particle beyond a fixed base"),
+                    format!("{slope:.3} KiB per particle (N = {} to {})", a.0, b.0),
+                    verdict(slope <= 0.5),
+                ]);
+            }
+        }
+        for n in [1000, 10000, 50000] {
+            if let (Some(r), Some(l)) = (one(m, n), ligg(m, n)) {
+                let dp = (r.pp as f64 - l.3 as f64) / l.3 as f64;
+                let dz = (r.mean_z - l.5) / l.5;
+                t.push(vec![
+                    format!("{m}, N = {n}: contacts and mean height within 2 % of LIGGGHTS"),
+                    format!("contacts {:+.2} %, mean z {:+.2} %", 100.0 * dp, 100.0 * dz),
+                    verdict(dp.abs() <= 0.02 && dz.abs() <= 0.02),
+                ]);
+            }
+        }
+    }
+    let _ = write!(h, "<h2>Targets (issue #8)</h2>{}", table(&t));
+    if let Some(side) = side_by_side() {
+        h.push_str(&side);
+    }
+    // Plots.
+    let mut vs_n = Vec::new();
+    for m in ["hertz", "hooke"] {
+        for th in [1, 2] {
+            let pts: Vec<&crate::bench::BenchRun> = runs
+                .iter()
+                .filter(|r| model_of(r) == m && r.threads == th)
+                .collect();
+            if !pts.is_empty() {
+                vs_n.push(Curve {
+                    label: format!("ballast {m}, {th} thread{}", if th > 1 { "s" } else { "" }),
+                    x: pts.iter().map(|r| r.n as f64).collect(),
+                    y: pts.iter().map(|r| r.particle_steps_per_s / 1e6).collect(),
+                    markers: true,
+                });
+            }
+        }
+        let l: Vec<_> = LIGGGHTS.iter().filter(|l| l.0 == m).collect();
+        vs_n.push(Curve {
+            label: format!("LIGGGHTS {m}, 1 core"),
+            x: l.iter().map(|l| l.1 as f64).collect(),
+            y: l.iter().map(|l| l.2).collect(),
+            markers: true,
+        });
+    }
+    if !runs.is_empty() {
+        h.push_str("<h2>Throughput</h2>");
+        h.push_str(&super::plot::svg(&Plot {
+            title: "throughput against N".into(),
+            x_label: "N (balls)".into(),
+            y_label: "million particle-steps per second".into(),
+            log_x: true,
+            curves: vs_n,
+            ..Default::default()
+        }));
+        let mut vs_t = Vec::new();
+        for m in ["hertz", "hooke"] {
+            for n in [1000, 10000, 50000] {
+                let pts: Vec<&crate::bench::BenchRun> = runs
+                    .iter()
+                    .filter(|r| model_of(r) == m && r.n == n)
+                    .collect();
+                if pts.len() > 1 {
+                    vs_t.push(Curve {
+                        label: format!("{m}, N = {n}"),
+                        x: pts.iter().map(|r| r.threads as f64).collect(),
+                        y: pts.iter().map(|r| r.particle_steps_per_s / 1e6).collect(),
+                        markers: true,
+                    });
+                }
+            }
+        }
+        if !vs_t.is_empty() {
+            h.push_str(&super::plot::svg(&Plot {
+                title: "throughput against threads".into(),
+                x_label: "threads".into(),
+                y_label: "million particle-steps per second".into(),
+                curves: vs_t,
+                ..Default::default()
+            }));
+        }
+    }
+    // Where the time goes.
+    let mut p = vec![[
+        "model",
+        "N",
+        "threads",
+        "motion",
+        "detection",
+        "ball-ball contacts",
+        "gather",
+        "walls",
+        "checks",
+        "µs per particle-step",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in runs {
+        let ph = &r.phases;
+        let total = ph.motion + ph.detect + ph.contacts + ph.gather + ph.walls + ph.checks;
+        let pc = |x: f64| format!("{:.1} %", 100.0 * x / total.max(1e-300));
+        p.push(vec![
+            model_of(r).into(),
+            r.n.to_string(),
+            r.threads.to_string(),
+            pc(ph.motion),
+            pc(ph.detect),
+            pc(ph.contacts),
+            pc(ph.gather),
+            pc(ph.walls),
+            pc(ph.checks),
+            format!("{:.3}", 1e6 / r.particle_steps_per_s),
+        ]);
+    }
+    h.push_str(&render(
+        include_str!("text/performance_phases.md"),
+        &[("table", table(&p))],
+    ));
+    h.push_str(&render(
+        include_str!("text/performance_limits.md"),
+        &[
+            (
+                "contact_bytes",
+                std::mem::size_of::<crate::contact::Contact>().to_string(),
+            ),
+            (
+                "frame_bytes",
+                std::mem::size_of::<crate::contact::Frame>().to_string(),
+            ),
+            (
+                "facet_bytes",
+                std::mem::size_of::<crate::contact::FacetContact>().to_string(),
+            ),
+        ],
+    ));
+    std::fs::write(
+        reports.join("performance.html"),
+        page("Performance: settle-box against LIGGGHTS", &h),
+    )
+}
+
+/// The newest file of `dir` whose name starts with `prefix` and ends with `suffix` (names
+/// carry the date and the round, so the newest sorts last, numbers compared as numbers:
+/// [`natural_key`]).
+pub(crate) fn newest(dir: &Path, prefix: &str, suffix: &str) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?;
+            let key =
+                (name.starts_with(prefix) && name.ends_with(suffix)).then(|| natural_key(name));
+            Some((key?, p))
+        })
+        .max()
+        .map(|(_, p)| p)
+}
+
+/// A piece of a file name, for [`natural_key`].
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Piece {
+    Number(u64),
+    Text(String),
+}
+
+/// The order of file names with their runs of digits compared as numbers: a bench's tenth
+/// round (`_r10`) comes after its ninth (`_r9`), which plain string order puts last.
+fn natural_key(name: &str) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        let digits = c.is_ascii_digit();
+        let end = rest
+            .find(|x: char| x.is_ascii_digit() != digits)
+            .unwrap_or(rest.len());
+        let (head, tail) = rest.split_at(end);
+        pieces.push(match head.parse() {
+            Ok(n) if digits => Piece::Number(n),
+            _ => Piece::Text(head.to_string()),
+        });
+        rest = tail;
+    }
+    pieces
+}
+
+/// One row of a side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PeerRow {
+    /// "liggghts" or "ballast".
+    pub code: String,
+    pub model: String,
+    pub n: usize,
+    /// Processes (LIGGGHTS) or threads (ballast).
+    pub par: usize,
+    /// Million particle-steps per second.
+    pub mps: f64,
+    pub pp: usize,
+    pub mean_z: f64,
+    /// The processor (ballast's rows, from `ballast bench-one`; empty in files written
+    /// before it was recorded).
+    pub machine: String,
+}
+
+/// The rows of a side-by-side results file (tab-separated, one header line; columns found
+/// by name, `machine` optional); rows that do not parse are left out.
+pub(crate) fn parse_peers(text: &str) -> Vec<PeerRow> {
+    let mut lines = text.lines();
+    let Some(head) = lines.next() else {
+        return Vec::new();
+    };
+    let head: Vec<&str> = head.split('\t').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name);
+    let (Some(code), Some(model), Some(n), Some(par), Some(mps), Some(pp), Some(mean_z)) = (
+        col("code"),
+        col("model"),
+        col("N"),
+        col("par"),
+        col("Mps_s"),
+        col("pp"),
+        col("mean_z"),
+    ) else {
+        return Vec::new();
+    };
+    let machine = col("machine");
+    lines
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Some(PeerRow {
+                code: f.get(code)?.to_string(),
+                model: f.get(model)?.to_string(),
+                n: f.get(n)?.parse().ok()?,
+                par: f.get(par)?.parse().ok()?,
+                mps: f.get(mps)?.parse().ok()?,
+                pp: f.get(pp)?.parse().ok()?,
+                mean_z: f.get(mean_z)?.parse().ok()?,
+                machine: machine
+                    .and_then(|c| f.get(c))
+                    .map_or(String::new(), |m| m.to_string()),
+            })
+        })
+        .collect()
+}
+
+/// The newest side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh, its
+/// results.tsv committed as benches/results/peers_*.tsv): its path and rows.
+pub(crate) fn newest_peers() -> Option<(std::path::PathBuf, Vec<PeerRow>)> {
+    let path = newest(Path::new("benches/results"), "peers_", ".tsv")?;
+    let rows = parse_peers(&std::fs::read_to_string(&path).ok()?);
+    (!rows.is_empty()).then_some((path, rows))
+}
+
+/// Each ballast row of a side-by-side run with the LIGGGHTS row of the same model, N and
+/// thread or process count.
+pub(crate) fn peer_pairs(rows: &[PeerRow]) -> Vec<(&PeerRow, &PeerRow)> {
+    (rows.iter().filter(|r| r.code == "ballast"))
+        .filter_map(|b| {
+            let l = rows.iter().find(|l| {
+                l.code == "liggghts" && l.model == b.model && l.n == b.n && l.par == b.par
+            })?;
+            Some((l, b))
+        })
+        .collect()
+}
+
+/// The table of the newest side-by-side run of LIGGGHTS and ballast, or None.
+fn side_by_side() -> Option<String> {
+    let (path, rows) = newest_peers()?;
+    let mut t = vec![[
+        "model",
+        "N",
+        "threads / processes",
+        "LIGGGHTS (Mps/s)",
+        "ballast (Mps/s)",
+        "ratio",
+        "contacts LIGGGHTS / ballast",
+        "mean z (mm) LIGGGHTS / ballast",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (l, b) in peer_pairs(&rows) {
+        t.push(vec![
+            b.model.clone(),
+            b.n.to_string(),
+            b.par.to_string(),
+            format!("{:.3}", l.mps),
+            format!("{:.3}", b.mps),
+            format!("{:.2}", b.mps / l.mps),
+            format!("{} / {}", l.pp, b.pp),
+            format!("{:.4} / {:.4}", l.mean_z * 1e3, b.mean_z * 1e3),
+        ]);
+    }
+    let machine = (rows.iter().map(|r| r.machine.as_str()))
+        .find(|m| !m.is_empty())
+        .map_or(
+            String::from("a machine it did not record (before the 13th round)"),
+            |m| m.to_string(),
+        );
+    Some(render(
+        include_str!("text/performance_side_by_side.md"),
+        &[
+            ("file", esc(&path.display().to_string())),
+            ("machine", esc(&machine)),
+            ("table", table(&t)),
+        ],
+    ))
+}
+
+pub(crate) fn empty_performance_page() -> String {
+    page(
+        "Performance: settle-box against LIGGGHTS",
+        &render(include_str!("text/performance_empty.md"), &[]),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{natural_key, parse_peers, peer_pairs};
+
+    /// A side-by-side file is read by column name, with or without the machine column (files
+    /// of earlier rounds have none), and each ballast row is paired with LIGGGHTS's row of
+    /// the same model, N and thread or process count; a row that does not parse is left out.
+    #[test]
+    fn side_by_side_rows_pair_by_model_n_and_threads() {
+        let old = "code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\n\
+                   liggghts\thooke\t10000\t20000\t1\t34.2\t5.84\t21749\t1730\t6e-8\t0.006029\t43000\n\
+                   ballast\thooke\t10000\t20000\t2\t10.0\t20.0\t21701\t1729\t7e-8\t0.006025\t11000\n\
+                   ballast\thooke\t10000\t20000\t1\t17.0\t11.7\t21701\t1729\t7e-8\t0.006025\t10000\n\
+                   ballast\thooke\tten\t20000\t1\t17.0\t11.7\t21701\t1729\t7e-8\t0.006025\t10000\n";
+        let rows = parse_peers(old);
+        assert_eq!(rows.len(), 3);
+        let pairs = peer_pairs(&rows);
+        assert_eq!(pairs.len(), 1, "no LIGGGHTS row for two threads");
+        let (l, b) = pairs[0];
+        assert_eq!(
+            (l.code.as_str(), b.par, l.mps, b.mps),
+            ("liggghts", 1, 5.84, 11.7)
+        );
+        assert_eq!(b.machine, "");
+        let new = "code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\tmachine\n\
+                   liggghts\thertz\t1000\t20000\t1\t2.8\t7.1\t2090\t303\t4e-9\t0.006355\t35000\t\n\
+                   ballast\thertz\t1000\t20000\t1\t1.9\t10.5\t2102\t299\t1e-8\t0.006357\t6000\tAMD EPYC, AVX2\n";
+        let rows = parse_peers(new);
+        let pairs = peer_pairs(&rows);
+        assert_eq!(pairs.len(), 1);
+        assert_eq!(
+            (pairs[0].0.machine.as_str(), pairs[0].1.machine.as_str()),
+            ("", "AMD EPYC, AVX2")
+        );
+        assert!(parse_peers("").is_empty());
+        assert!(parse_peers("code\tmodel\n").is_empty(), "columns missing");
+    }
+
+    /// Runs of digits compare as numbers, so that the newest bench file is found: the tenth
+    /// round after the ninth, a second bench of a round (`_r8b`) after its first, a later
+    /// date after an earlier one whatever its round.
+    #[test]
+    fn bench_files_sort_by_date_then_round() {
+        let mut names = [
+            "settle_box_2026-11-22_r10.json",
+            "settle_box_2026-11-21_r5.json",
+            "settle_box_2026-11-22_r8b.json",
+            "settle_box_2026-11-22_r9.json",
+            "settle_box_2026-11-21.json",
+            "settle_box_2026-11-22_r8.json",
+        ];
+        names.sort_by_key(|n| natural_key(n));
+        assert_eq!(
+            names,
+            [
+                "settle_box_2026-11-21.json",
+                "settle_box_2026-11-21_r5.json",
+                "settle_box_2026-11-22_r8.json",
+                "settle_box_2026-11-22_r8b.json",
+                "settle_box_2026-11-22_r9.json",
+                "settle_box_2026-11-22_r10.json",
+            ]
+        );
+    }
+}
