@@ -1,4 +1,4 @@
-//! The settle-box performance benchmark (issue #8; the scene: benches/peers/SCENE.md, a copy of
+//! The settle-box performance benchmark (the scene: benches/peers/SCENE.md, a copy of
 //! the peer benchmark's definition): one run of a case for a number of steps on a number of threads, timed
 //! around the cycle loop only, with the final-state summary LIGGGHTS prints and the peak memory.
 //!

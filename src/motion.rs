@@ -52,9 +52,7 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
 /// [`acceleration`] and [`angular_acceleration`] in the same order (so the same bits), but as
 /// one branch-free loop over the coordinates, read in place (the arrays of vectors seen as
 /// arrays of numbers), which the compiler turns in part into vector instructions (two
-/// coordinates of a ball divided at once). The divisions were most of this step's cost: one at
-/// a time, then in lane arrays filled coordinate by coordinate (fifth round of #8), now in
-/// place (seventh round: 9.2 to 8.0 ns per ball at 10,000 balls, one thread).
+/// coordinates of a ball divided at once): the divisions are most of this step's cost.
 ///
 /// With `reference` (the broad phase's positions of its last build and its margin, see
 /// [`crate::detect`]), also tells whether a ball now lies more than the margin from its
@@ -65,9 +63,9 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
 /// [`crate::contact::Partition`] cuts them), range `r` goes to part `r` of
 /// [`crate::par::run_parts`]: range 0 on the calling thread, and with two threads range 1
 /// always on the other one, the thread that computed those balls' forces and will read
-/// their positions next. A ball's lines then stay in the cache of one core; with rayon's
-/// split they went to whichever thread took the block, and came back for the force pass
-/// (twelfth round of #8).
+/// their positions next. A ball's lines then stay in the cache of one core (with rayon's
+/// split they would go to whichever thread took the block, and come back for the force
+/// pass).
 pub fn step(
     balls: &mut Balls,
     gravity: &Vec3,

@@ -135,7 +135,7 @@ pub fn scene(case: &Case) -> Scene {
             "ball order".into(),
             format!(
                 "renumbered {how} every {k} cycles, at the next rebuild of the candidate pairs \
-                 (src/model/sort.rs; ids move with the balls)"
+                 (src/detect/sort.rs; ids move with the balls)"
             ),
         ));
     }

@@ -8,26 +8,25 @@ use ballast::check::golden_record;
 use ballast::verify::{collect_cases, run_case, RunOptions};
 use std::path::{Path, PathBuf};
 
+/// Every case runs without error, every check but `golden` passes, and the summary and last
+/// values match `golden/<name>.snap`; every mismatch is reported (not only the first), and
+/// the cases and the snapshots are the same set (no case without a snapshot, no snapshot left
+/// from a case that is gone).
 #[test]
 fn every_case_passes_and_matches_its_snapshot() {
     let files = collect_cases(&[PathBuf::from("cases")]);
-    assert!(
-        files.len() >= 6,
-        "expected the verification cases, found {files:?}"
-    );
     let mut failures = Vec::new();
+    let mut names = std::collections::BTreeSet::new();
     for f in files {
         let case = ballast::case::load(&f).unwrap_or_else(|e| panic!("{e}"));
+        names.insert(case.name.clone());
         let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("cases")
             .join(&case.name);
         let (summary, series) = run_case(&case, &out, &RunOptions::default()).unwrap();
-        assert!(
-            summary.error.is_none(),
-            "{}: {:?}",
-            case.name,
-            summary.error
-        );
+        if let Some(e) = &summary.error {
+            failures.push(format!("{}: the run stopped: {e}", case.name));
+        }
         for c in summary
             .checks
             .iter()
@@ -38,9 +37,44 @@ fn every_case_passes_and_matches_its_snapshot() {
                 case.name, c.kind, c.value, c.expected, c.message
             ));
         }
-        insta::with_settings!({snapshot_path => "../golden", prepend_module_to_snapshot => false, omit_expression => true}, {
-            insta::assert_json_snapshot!(case.name.clone(), golden_record(&summary, &series));
+        let record = golden_record(&summary, &series);
+        let name = case.name.clone();
+        // (insta panics on a mismatch; each one is caught and listed)
+        let matched = std::panic::catch_unwind(move || {
+            insta::with_settings!({snapshot_path => "../golden", prepend_module_to_snapshot => false, omit_expression => true}, {
+                insta::assert_json_snapshot!(name, record);
+            });
         });
+        if matched.is_err() {
+            failures.push(format!(
+                "{}: does not match golden/{}.snap",
+                case.name, case.name
+            ));
+        }
     }
-    assert!(failures.is_empty(), "{failures:#?}");
+    let snapshots: std::collections::BTreeSet<String> = std::fs::read_dir("golden")
+        .expect("golden/")
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".snap").map(String::from)
+        })
+        .collect();
+    for n in names.difference(&snapshots) {
+        failures.push(format!("{n}: no golden/{n}.snap"));
+    }
+    for n in snapshots.difference(&names) {
+        failures.push(format!("golden/{n}.snap: no case of that name"));
+    }
+    assert!(
+        names.len() >= 152,
+        "{} cases found under cases/",
+        names.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -527,3 +527,54 @@ fn the_reading_follows_reexports_test_modules_and_macros() {
     // src/body/balls.rs names crate::storage::room only inside a macro's arguments
     assert!(arrow("body/balls", "storage"));
 }
+
+/// Every source path the report, the checks, the docs and the README name
+/// (`src/.../x.rs`, `tests/x.rs`, `src/report/text/x.md`) exists: a page links to what it says
+/// implements it, and a file that moved must take its links along.
+#[test]
+fn every_source_path_the_report_and_docs_name_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts: Vec<PathBuf> = files().into_values().map(|f| f.path).collect();
+    for dir in ["src/report/text", "docs"] {
+        for e in std::fs::read_dir(root.join(dir))
+            .expect("a folder")
+            .flatten()
+        {
+            texts.push(e.path());
+        }
+    }
+    texts.push(root.join("README.md"));
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for t in &texts {
+        let text = std::fs::read_to_string(t).expect("readable");
+        for prefix in ["src/", "tests/"] {
+            let mut from = 0;
+            while let Some(k) = text[from..].find(prefix).map(|k| from + k) {
+                from = k + prefix.len();
+                // a path starts the word: not part of a longer path (`../src/`, `work/src/`)
+                if k > 0 && text.as_bytes()[k - 1].is_ascii_alphanumeric() {
+                    continue;
+                }
+                let end = text[k..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || "_/.-".contains(c)))
+                    .map_or(text.len(), |e| k + e);
+                let path = text[k..end].trim_end_matches('.');
+                if path.ends_with(".rs") || path.ends_with(".md") {
+                    seen += 1;
+                    if !root.join(path).is_file() {
+                        missing.push(format!("{}: {path}", t.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 50, "only {seen} paths found: the scan is broken");
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "paths that do not exist:\n{}",
+        missing.join("\n")
+    );
+}

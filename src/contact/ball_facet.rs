@@ -8,8 +8,8 @@
 //!   signed distance `s = n_f . (x - V_1)` these are `WP = x - s n_f`, `d = |s|` and
 //!   `n = -sign(s) n_f`, computed so: the facet's unit normal exactly, with no division and
 //!   no rounding of `WP - x` (a ball resting on a flat facet feels no sideways force of
-//!   1e-15 of its weight, as it did when `n` was the normalized `WP - x`; about 10 ns less
-//!   per contact);
+//!   1e-15 of its weight, as it did when `n` was the normalized `WP - x`, and the division
+//!   and square root are saved);
 //! - overlap `U = R - d`;
 //! - contact point `x + (R - U/2) n`: the middle of the overlap, as for two balls.
 //!

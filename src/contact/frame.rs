@@ -130,7 +130,7 @@ impl Frame {
     /// takes the current normal to `n` (exact, any angle), keeping `u` and `phi`: their local
     /// components, hence the contact's state, turn with the frame. Used where a contact's
     /// normal jumps by construction: a state handed to another facet, a proximity contact
-    /// whose members change (issue #5). Opposite normals have no smallest rotation: the
+    /// whose members change (the full mode). Opposite normals have no smallest rotation: the
     /// tangential axes are then mirrored through the plane they span with the normal.
     pub fn reaim(&mut self, n: &Vec3) {
         let old = self.normal();

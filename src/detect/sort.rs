@@ -11,10 +11,8 @@
 //! neighbours lie at most one row of the two faster axes away: with the axis of most cells
 //! slowest, that is at most `n_mid n_fast` cells (for the 50,000-ball settle-box, 71 x 6
 //! cells, about 430 balls). The Z curve keeps most neighbours closer, but a neighbour across
-//! the boundary of a large block of the curve lies up to half the scene away (measured on
-//! that scene, one thread, side by side: the ball-ball phase took 57 s in rows against 76-82 s
-//! on the Z curve with Hooke's model, 71 s against 95-98 s with Hertz's; at 10,000 balls 2-5 %
-//! less).
+//! the boundary of a large block of the curve lies up to half the scene away, which is why
+//! rows are the default (the report's Performance page has the measurements).
 //!
 //! Only the order of the sums changes (each ball sums its contacts in list order, and the
 //! list order follows the numbering), so a sorted run differs from an unsorted one by
@@ -103,7 +101,7 @@ pub enum SortOrder {
     #[default]
     Rows,
     /// Morton's Z curve over the cells (`"morton"`): the bits of the three cell indices
-    /// interleaved, z highest. The order before round 12 of #8.
+    /// interleaved, z highest.
     Morton,
 }
 

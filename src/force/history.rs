@@ -8,8 +8,8 @@ use crate::model::Model;
 use crate::par::split;
 
 /// From this many candidate pairs the frame-free force pass ([`Model::history_forces`]) cuts
-/// the balls into one range per thread, and the law of motion follows the same cut: at 1,000
-/// balls (3,100 pairs) a step of about 70 µs, of which the pass takes 60.
+/// the balls into one range per thread, and the law of motion follows the same cut (below it
+/// a step is too short for a second thread to pay).
 const PARALLEL_PASS: usize = 1024;
 
 impl Model {

@@ -193,7 +193,7 @@ pub struct Model {
     pub(crate) interpenetrating: bool,
     /// Renumber the balls along a space-filling curve at the first rebuild of the broad
     /// phase at least this many cycles after the last renumbering (0: never; `[run]
-    /// sort_every`, `Model::sort_balls`, src/model/sort.rs). Ignored when [`Model::can_sort_balls`] is false.
+    /// sort_every`, `Model::sort_balls`, src/detect/sort.rs). Ignored when [`Model::can_sort_balls`] is false.
     pub sort_every: u64,
     /// The order of a renumbering (`[run] sort_order`; rows of cells unless set).
     pub sort_order: crate::detect::SortOrder,
