@@ -75,7 +75,7 @@ pub struct Scene {
     pub geometry: String,
 }
 
-/// Everything a run reports (SPEC section 3 names the required fields).
+/// Everything a run reports (docs/CASES.md, section 15, names the required fields).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
     /// Case name.

@@ -140,7 +140,7 @@ pub fn kinematic_limit(v: Real, a: Real, eps: Real) -> Real {
     }
 }
 
-/// Which estimate of the critical timestep a mode uses (SPEC `[timestep] estimator`).
+/// Which estimate of the critical timestep a mode uses (`[timestep] estimator`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Estimator {

@@ -578,3 +578,122 @@ fn every_source_path_the_report_and_docs_name_exists() {
         missing.join("\n")
     );
 }
+
+/// docs/CASES.md is the reference a user of a clone has: it names every key of every table of
+/// a case file (the fields of src/case/file.rs), every check kind (src/case/checks.rs) and every
+/// series (src/output/source.rs), each in backquotes.
+#[test]
+fn the_case_reference_names_every_key_series_and_check_kind() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/CASES.md")).expect("docs/CASES.md");
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect("a source file");
+    let mut missing = Vec::new();
+    // every word inside a backquoted span of the document
+    let words: BTreeSet<&str> = doc
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .flat_map(|span| span.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // keys: `pub name:` fields of the file structs (`box_` is written `box`)
+    for line in read("src/case/file.rs").lines() {
+        if let Some(rest) = line.trim().strip_prefix("pub ") {
+            if let Some((name, _)) = rest.split_once(':') {
+                let name = name.trim().trim_end_matches('_');
+                if !name.contains(' ') && !words.contains(name) {
+                    missing.push(format!("key {name}"));
+                }
+            }
+        }
+    }
+    // check kinds: the arms of CheckSpec::parse and the collision measures
+    let checks = read("src/case/checks.rs");
+    let mut kinds = Vec::new();
+    for line in checks.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix('"') {
+            if let Some((kind, tail)) = rest.split_once('"') {
+                if (tail.trim_start().starts_with("=> {")
+                    || tail.trim_start().starts_with("=> Measure")
+                    || tail.trim() == ",")
+                    && !kind.is_empty()
+                    && kind.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                {
+                    kinds.push(kind.to_string());
+                }
+            }
+        }
+    }
+    for line in checks.lines() {
+        // Measure::Restitution => "restitution",
+        if let Some((lhs, rhs)) = line.trim().split_once(" => \"") {
+            if lhs.starts_with("Measure::") {
+                kinds.push(rhs.trim_end_matches("\",").to_string());
+            }
+        }
+    }
+    assert!(kinds.len() >= 20, "found check kinds {kinds:?}");
+    for k in kinds {
+        if !doc.contains(&format!("`{k}`")) {
+            missing.push(format!("check kind {k}"));
+        }
+    }
+    // series: the patterns of Source::parse, e.g. ["energy", "balance"] and "pos" =>
+    let source = read("src/output/source.rs");
+    for line in source.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("[\"") {
+            // ["energy", "balance"] => ... : every element a string literal
+            let pattern = format!("\"{}", rest.split(']').next().unwrap_or(""));
+            let items: Vec<&str> = pattern.split(',').map(str::trim).collect();
+            let literal = items
+                .iter()
+                .all(|w| w.len() > 1 && w.starts_with('"') && w.ends_with('"'));
+            if literal {
+                let names: Vec<&str> = items.iter().map(|w| w.trim_matches('"')).collect();
+                let series = names.join("/");
+                if !doc.contains(&series) {
+                    missing.push(format!("series {series}"));
+                }
+            }
+        } else if let Some(rest) = t.strip_prefix('"') {
+            if let Some((q, tail)) = rest.split_once('"') {
+                if tail.trim_start().starts_with("=> BallQuantity")
+                    || tail.trim_start().starts_with("=> WallQuantity")
+                    || tail.trim_start().starts_with("=> PairQuantity")
+                {
+                    if !doc.contains(&format!("{q}`")) {
+                        missing.push(format!("series quantity {q}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/CASES.md does not name:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The complete example of docs/CASES.md runs and every one of its checks passes.
+#[test]
+fn the_case_reference_example_runs_and_passes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/CASES.md")).expect("docs/CASES.md");
+    let start = doc
+        .find("```toml\nname = \"drop_on_floor\"")
+        .expect("the example")
+        + 8;
+    let end = start + doc[start..].find("```").expect("its end");
+    let case = ballast::case::parse(&doc[start..end], Path::new("docs/CASES.md"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cases_md_example");
+    let (summary, _) =
+        ballast::verify::run_case(&case, &out, &ballast::verify::RunOptions::default()).unwrap();
+    assert!(summary.error.is_none(), "{:?}", summary.error);
+    for c in summary.checks.iter().filter(|c| c.kind != "golden") {
+        assert!(c.passed, "{}: {}", c.kind, c.message);
+    }
+}

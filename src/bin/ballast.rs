@@ -1,4 +1,4 @@
-//! The `ballast` command line (SPEC section 1).
+//! The `ballast` command line (docs/CASES.md, section 1).
 
 use ballast::verify::{collect_cases, failed_summary, run_case, RunOptions};
 use clap::{Parser, Subcommand};

@@ -112,7 +112,7 @@ pub enum CheckSpec {
         /// Why the quantity is conserved.
         formula: Option<String>,
     },
-    /// A critical-timestep estimate against the exact eigenvalue (SPEC section 4).
+    /// A critical-timestep estimate against the exact eigenvalue (docs/CASES.md, section 14).
     CriticalTimestep(CriticalSpec),
     /// Cycles to reach the solve ratio against another case (project extension).
     CyclesRatio {
@@ -121,7 +121,7 @@ pub enum CheckSpec {
         /// Largest accepted ratio.
         max_ratio: Real,
     },
-    /// Active contacts between a ball and a wall at every cycle (SPEC section 4).
+    /// Active contacts between a ball and a wall at every cycle (docs/CASES.md, section 14).
     ActiveCount {
         /// Ball id.
         ball: u64,
@@ -148,7 +148,7 @@ pub enum CheckSpec {
         /// Where the expected count comes from.
         formula: Option<String>,
     },
-    /// The run's energy accounted for (SPEC 5.1).
+    /// The run's energy accounted for (docs/CASES.md, section 13).
     EnergyBalance {
         /// Largest accepted |balance| relative to the run's scale.
         tolerance: Real,

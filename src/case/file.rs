@@ -1,4 +1,4 @@
-//! The case file as written (SPEC section 2), before validation.
+//! The case file as written (docs/CASES.md), before validation.
 
 use crate::math::Real;
 use serde::Deserialize;

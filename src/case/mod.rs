@@ -1,4 +1,4 @@
-//! Case files (SPEC section 2): parse, validate, and build the model.
+//! Case files (docs/CASES.md): parse, validate, and build the model.
 //!
 //! Every problem is a [`CaseError`]: one line with the file, the key and the reason.
 

@@ -5,7 +5,7 @@ use super::{file, CaseError, DEFAULT_KINEMATIC_FRACTION, DEFAULT_LOADING_STEPS, 
 use crate::math::Real;
 use crate::timestep::{Auto, Estimator, ModelMode, Scaled, TimestepMode};
 
-/// The `[timestep]` table (SPEC section 2); `margin` gives the default kinematic eps.
+/// The `[timestep]` table (docs/CASES.md); `margin` gives the default kinematic eps.
 pub(super) fn parse_timestep(
     f: &str,
     ts: Option<&file::TimestepSection>,

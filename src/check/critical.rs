@@ -1,4 +1,4 @@
-//! The `critical_timestep` check (SPEC section 4): the timestep estimate without its safety
+//! The `critical_timestep` check (docs/CASES.md, section 14): the timestep estimate without its safety
 //! factor against the exact critical timestep `2 / omega_max` of the assembled `K` and `M`
 //! (all free DOFs, rotations included, all active contacts), at one cycle of the run.
 //!

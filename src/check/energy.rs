@@ -1,4 +1,4 @@
-//! The `energy_balance` check (SPEC 5.1): the run's energy accounted for.
+//! The `energy_balance` check (docs/CASES.md, section 13): the run's energy accounted for.
 
 use super::context::Context;
 use crate::case::ENERGY_SERIES;

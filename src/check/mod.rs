@@ -1,4 +1,4 @@
-//! Checks (SPEC section 4): each compares a run with an independent reference and says why.
+//! Checks (docs/CASES.md, section 14): each compares a run with an independent reference and says why.
 //!
 //! Every outcome carries the measured value, the expected value, the tolerance, a sentence on
 //! what is measured, the reference's formula and the source files that implement what is

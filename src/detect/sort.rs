@@ -1,4 +1,4 @@
-//! Spatial renumbering of the balls (`[run] sort_every`, SPEC): the balls are put in the
+//! Spatial renumbering of the balls (`[run] sort_every`, docs/CASES.md): the balls are put in the
 //! order of their cells of one ball diameter, so that the two balls of a contact sit close
 //! together in every per-ball array and the force loop finds them in cache. Two orders
 //! (`[run] sort_order`, [`SortOrder`]): rows of cells (the default), or Morton's Z curve. The

@@ -1,6 +1,6 @@
 //! Energy books: where the energy of a run went, cycle by cycle.
 //!
-//! Five accounts (SPEC 5.1), each from its own definition, so that their sum, the balance,
+//! Five accounts (docs/CASES.md, section 13), each from its own definition, so that their sum, the balance,
 //! proves the run:
 //! - kinetic `K` and strain `U` ([`Model::kinetic_energy`], [`Model::strain_energy`]) and the
 //!   gravitational potential `P = -sum m g . x` ([`Model::potential_energy`]): state functions;
@@ -33,7 +33,7 @@
 
 use crate::math::Real;
 
-/// The running accounts of a model's energy (SPEC 5.1), kept when asked for
+/// The running accounts of a model's energy (docs/CASES.md, section 13), kept when asked for
 /// ([`super::Model::keep_energy_books`]).
 #[derive(Clone, Debug, Default)]
 pub struct EnergyBooks {

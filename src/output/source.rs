@@ -1,4 +1,4 @@
-//! Named series (SPEC section 3) and how each is read from a model.
+//! Named series (docs/CASES.md, section 13) and how each is read from a model.
 
 use crate::math::Real;
 use crate::model::Model;
@@ -36,7 +36,7 @@ pub enum PairQuantity {
     Touching,
 }
 
-/// A quantity of one clump (project extension of `ball/<id>/...`, SPEC section 3).
+/// A quantity of one clump (project extension of `ball/<id>/...`, docs/CASES.md, section 13).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ClumpQuantity {
     /// A quantity that balls have too, about the centroid.
@@ -105,13 +105,13 @@ pub enum Source {
     Strain,
     /// `energy/potential` (gravitational, zero at the origin), J.
     Potential,
-    /// `energy/dissipated`: dashpots, slip, hysteresis, breakage since the start, J (SPEC 5.1).
+    /// `energy/dissipated`: dashpots, slip, hysteresis, breakage since the start, J (docs/CASES.md, section 13).
     Dissipated,
     /// `energy/work`: done on the bodies by moving walls, applied forces and the
-    /// constraints of fixed degrees of freedom since the start, J (SPEC 5.1).
+    /// constraints of fixed degrees of freedom since the start, J (docs/CASES.md, section 13).
     Work,
     /// `energy/balance`: kinetic + strain + potential + dissipated - work, less its value
-    /// at the start, J (SPEC 5.1).
+    /// at the start, J (docs/CASES.md, section 13).
     Balance,
     /// `energy/integrator`: the leapfrog integrator's own term (project extension; see
     /// [`crate::model::EnergyBooks::integrator`]), J.
@@ -285,7 +285,9 @@ impl Source {
             ["energy", "models"] => Source::Models,
             ["dt"] => Source::Dt,
             ["force", "unbalanced_ratio"] => Source::UnbalancedRatio,
-            _ => return Err(format!("unknown series \"{name}\" (see SPEC section 3)")),
+            _ => return Err(format!(
+                "unknown series \"{name}\" (the series are listed in docs/CASES.md, section 13)"
+            )),
         })
     }
 
@@ -305,7 +307,7 @@ impl Source {
         )
     }
 
-    /// The components of a vector series that are recorded: all three in 3D; in 2D (SPEC
+    /// The components of a vector series that are recorded: all three in 3D; in 2D (docs/CASES.md
     /// section 3) `z` alone for angular quantities (spin, moment, angular momentum, a wall's
     /// rotation) and `x, y` for the others.
     pub fn components(&self, planar: bool) -> Vec<usize> {
