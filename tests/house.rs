@@ -659,13 +659,11 @@ fn the_case_reference_names_every_key_series_and_check_kind() {
             }
         } else if let Some(rest) = t.strip_prefix('"') {
             if let Some((q, tail)) = rest.split_once('"') {
-                if tail.trim_start().starts_with("=> BallQuantity")
-                    || tail.trim_start().starts_with("=> WallQuantity")
-                    || tail.trim_start().starts_with("=> PairQuantity")
-                {
-                    if !doc.contains(&format!("{q}`")) {
-                        missing.push(format!("series quantity {q}"));
-                    }
+                let quantity = ["=> BallQuantity", "=> WallQuantity", "=> PairQuantity"]
+                    .iter()
+                    .any(|p| tail.trim_start().starts_with(p));
+                if quantity && !doc.contains(&format!("{q}`")) {
+                    missing.push(format!("series quantity {q}"));
                 }
             }
         }

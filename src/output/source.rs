@@ -285,9 +285,11 @@ impl Source {
             ["energy", "models"] => Source::Models,
             ["dt"] => Source::Dt,
             ["force", "unbalanced_ratio"] => Source::UnbalancedRatio,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "unknown series \"{name}\" (the series are listed in docs/CASES.md, section 13)"
-            )),
+            ))
+            }
         })
     }
 
