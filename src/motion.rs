@@ -48,7 +48,7 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
 /// ball's arithmetic is the same for any number of threads). Returns false when a position,
 /// velocity or angular velocity stopped being finite (the caller then finds which).
 ///
-/// The balls go 32 at a time through `Source::lanes`: the same operations as
+/// The balls go 32 at a time through `MotionInputs::lanes`: the same operations as
 /// [`acceleration`] and [`angular_acceleration`] in the same order (so the same bits), but as
 /// one branch-free loop over the coordinates, read in place (the arrays of vectors seen as
 /// arrays of numbers), which the compiler turns in part into vector instructions (two
@@ -76,7 +76,7 @@ pub fn step(
 ) -> (bool, bool) {
     use rayon::prelude::*;
     let kick = 0.5 * (dt_prev + dt);
-    let src = Source {
+    let src = MotionInputs {
         force: &balls.force,
         moment: &balls.moment,
         mass: &balls.mass,
@@ -154,7 +154,7 @@ type Lanes = [Real; LANES];
 const NO_REFERENCE: [Real; 3 * LANES] = [0.0; 3 * LANES];
 
 /// What the law of motion reads, besides the positions, velocities and spins it updates.
-struct Source<'a> {
+struct MotionInputs<'a> {
     force: &'a [Vec3],
     moment: &'a [Vec3],
     mass: &'a [Real],
@@ -174,7 +174,7 @@ struct Source<'a> {
     limit2: Real,
 }
 
-impl Source<'_> {
+impl MotionInputs<'_> {
     /// Steps the balls `first..first + n` (at most [`LANES`]), whose positions, velocities and
     /// spins are `p`, `v`, `w` (`3 n` coordinates each, ball by ball); false when one of them
     /// is no longer finite; true when one lies more than the margin from its reference
@@ -244,7 +244,7 @@ impl Source<'_> {
         (finite, moved)
     }
 
-    /// [`Source::lanes`] for a batch of free balls outside clumps that share one mass,
+    /// [`MotionInputs::lanes`] for a batch of free balls outside clumps that share one mass,
     /// inertial mass and inertia (`[mass, m, inertia]`; a monodisperse packing, or a batch of
     /// one size in a polydisperse one): the same operations on every coordinate (the
     /// products `g_k m` and the divisions by `m` and `I` are those of the general loop, with

@@ -40,7 +40,7 @@ pub fn run_case(
         case,
         series: &sim.table,
         depth: 0,
-        cycles: sim.model.cycle,
+        cycles: sim.model.cycles,
         time: sim.model.time,
         stopped: sim.stopped.clone(),
     };
@@ -48,7 +48,7 @@ pub fn run_case(
         case: case.name.clone(),
         description: case.description.clone(),
         file: file.clone(),
-        steps: sim.model.cycle,
+        steps: sim.model.cycles,
         time: sim.model.time,
         dt: sim.dt.clone(),
         wall_seconds: sim.wall_seconds,

@@ -167,7 +167,7 @@ fn contact_force(m: &Model, wall: bool) -> Option<(Vec3, Vec3)> {
     }
     let k = m.contacts.find_active(0, 1)?;
     Some((
-        m.contacts.force(k, &m.balls, &m.laws),
+        m.contacts.contact_force(k, &m.balls, &m.laws),
         m.contacts.geometry(k, &m.balls).normal,
     ))
 }
@@ -318,7 +318,7 @@ fn the_balance_fails_without_any_one_dissipation_term() {
             case: &case,
             series: table,
             depth: 0,
-            cycles: sim.model.cycle,
+            cycles: sim.model.cycles,
             time: sim.model.time,
             stopped: None,
         };

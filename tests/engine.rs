@@ -79,7 +79,7 @@ fn no_touching_pair_is_missed_between_rebuilds() {
                     assert!(
                         m.contacts.find_active(i as u32, j as u32).is_some(),
                         "balls {i} and {j} overlap but are not an active contact (cycle {})",
-                        m.cycle
+                        m.cycles
                     );
                 }
             }
@@ -523,7 +523,7 @@ fn frame_free_against_general(
         let forces: Vec<(Vec3, bool)> = (0..m.contacts.len())
             .map(|k| {
                 (
-                    m.contacts.force(k, &m.balls, &m.laws),
+                    m.contacts.contact_force(k, &m.balls, &m.laws),
                     m.contacts.list[k].sliding,
                 )
             })

@@ -186,7 +186,7 @@ fix = ["x", "y", "z"]
         model.cycle().unwrap();
         let c = &model.contacts.list[0];
         let gap = -model.contacts.geometry(0, &model.balls).overlap;
-        let force = model.contacts.force(0, &model.balls, &model.laws);
+        let force = model.contacts.contact_force(0, &model.balls, &model.laws);
         if c.active {
             // tension on ball 2 pulls it back: force along -x of magnitude kn * gap
             assert!(

@@ -84,7 +84,7 @@ pub fn evaluate(
             .unwrap_or_default();
         out.table.push(vec![
             crate::math::num(dt),
-            sim.model.cycle.to_string(),
+            sim.model.cycles.to_string(),
             format!("{err:.4e}"),
             local,
         ]);

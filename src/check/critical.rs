@@ -40,7 +40,7 @@ impl CriticalSnapshot {
             (c, id)
         };
         CriticalSnapshot {
-            cycle: model.cycle,
+            cycle: model.cycles,
             diagonal: est(Estimator::Diagonal),
             bound: est(Estimator::Bound),
             exact: GlobalStiffness::assemble(model).exact_critical(),
@@ -75,7 +75,7 @@ impl CriticalProbe {
 
     /// Looks at the model after a cycle (and once before the first).
     pub fn observe(&mut self, model: &Model) {
-        if self.snapshot.is_none() && model.cycle == self.at_step {
+        if self.snapshot.is_none() && model.cycles == self.at_step {
             self.snapshot = Some(CriticalSnapshot::take(model));
         }
     }

@@ -54,18 +54,18 @@ pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutc
         vec![
             case.name.clone(),
             mode(&case),
-            sim.model.cycle.to_string(),
+            sim.model.cycles.to_string(),
             num(sim.model.time),
             sim.stopped
                 .clone()
                 .unwrap_or("the cycle budget ran out".into()),
         ],
     ];
-    let ratio = ctx.cycles as Real / sim.model.cycle as Real;
+    let ratio = ctx.cycles as Real / sim.model.cycles as Real;
     out.value = Some(ratio);
     out.message = format!(
         "{} cycles against {} cycles: {:.4} of them.",
-        ctx.cycles, sim.model.cycle, ratio
+        ctx.cycles, sim.model.cycles, ratio
     );
     out.passed = ratio <= max_ratio;
     if ctx.stopped.is_none() || sim.stopped.is_none() {

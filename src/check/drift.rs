@@ -78,7 +78,7 @@ pub fn evaluate(ctx: &Context, spec: &DriftSpec, out: &mut CheckOutcome) {
             .unwrap_or_default();
         out.table.push(vec![
             crate::math::num(dt),
-            sim.model.cycle.to_string(),
+            sim.model.cycles.to_string(),
             format!("{drift:.4e}"),
             local,
         ]);

@@ -40,7 +40,7 @@ pub struct Contacts {
     /// inactive (the general force loop writes an entry only when its contact is or was
     /// active; a merge zeroes them all, and the force loop that always follows rewrites the
     /// active ones). The frame-free loop keeps no forces (24 bytes per candidate pair, and
-    /// as much memory traffic per cycle): [`Contacts::force`] finds them again from the
+    /// as much memory traffic per cycle): [`Contacts::contact_force`] finds them again from the
     /// contact's state.
     pub force: Vec<Vec3>,
     /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
@@ -102,7 +102,12 @@ impl Contacts {
     /// inactive): the kept entry of the general force loop, or, after the frame-free loop,
     /// the force found again from the contact's state ([`super::ball_ball::held_force`]; the
     /// balls must not have moved since, as between two cycles).
-    pub fn force(&self, k: usize, balls: &crate::body::Balls, laws: &[ContactModel]) -> Vec3 {
+    pub fn contact_force(
+        &self,
+        k: usize,
+        balls: &crate::body::Balls,
+        laws: &[ContactModel],
+    ) -> Vec3 {
         if self.general {
             return self.force[k];
         }

@@ -16,7 +16,7 @@ pub const NO_LAW: u16 = u16::MAX;
 /// The record holds only what persists from one cycle to the next (48 bytes: the force loop
 /// streams it every cycle, so its size is the loop's memory traffic). Its geometry is a
 /// function of the current positions ([`super::Contacts::geometry`]: the force loop computes the
-/// same numbers); its force is [`super::Contacts::force`] (kept by the general loop, found again
+/// same numbers); its force is [`super::Contacts::contact_force`] (kept by the general loop, found again
 /// from the state after the frame-free one).
 #[derive(Clone, Debug)]
 pub struct Contact {
@@ -29,7 +29,7 @@ pub struct Contact {
     /// True while the pieces overlap (or are bonded) and the contact carries force.
     pub active: bool,
     /// History models: true when the last update put the tangential force on the Coulomb
-    /// limit (its force is then `-k_t xi` with no dashpot; see [`super::Contacts::force`]).
+    /// limit (its force is then `-k_t xi` with no dashpot; see [`super::Contacts::contact_force`]).
     pub sliding: bool,
     /// The contact model's state (local coordinates; world coordinates for the history models).
     pub state: LawState,
@@ -51,7 +51,7 @@ impl Contact {
     /// The elastic shear force on b in the world frame, N: the model's state turned out of the
     /// contact's local `frame` ([`super::Contacts::frames`]). Frame-based models only: the history
     /// models keep the shear displacement in `state.shear` (their total force is in
-    /// [`super::Contacts::force`]).
+    /// [`super::Contacts::contact_force`]).
     pub fn shear_force(&self, frame: &Frame) -> Vec3 {
         frame.to_world(&self.state.shear)
     }

@@ -109,7 +109,7 @@ impl Model {
         for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| c.active) {
             let law = &self.laws[c.law as usize];
             let geo = contacts.geometry(k, b);
-            let force = contacts.force(k, b, &self.laws);
+            let force = contacts.contact_force(k, b, &self.laws);
             let spring = if law.frame_free() {
                 law.elastic_shear(geo.overlap, geo.radius, &c.state)
             } else if self.planar {

@@ -51,10 +51,10 @@ impl Model {
         if !walls_moved && !moved() {
             return;
         }
-        let due = |last: Option<u64>| last.is_none_or(|s| self.cycle >= s + self.sort_every);
+        let due = |last: Option<u64>| last.is_none_or(|s| self.cycles >= s + self.sort_every);
         if self.sort_every > 0 && due(self.last_sort) && self.can_sort_balls() {
             self.sort_balls();
-            self.last_sort = Some(self.cycle);
+            self.last_sort = Some(self.cycles);
         }
         self.make_room();
         self.broad_phase

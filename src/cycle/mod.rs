@@ -45,7 +45,7 @@ impl Model {
         for w in &mut self.walls {
             w.step(dt);
         }
-        self.cycle += 1;
+        self.cycles += 1;
         self.time += dt;
         self.last_dt = dt;
         let t = self.lap(t, |p| &mut p.motion);
@@ -116,7 +116,7 @@ impl Model {
         for c in 0..cl.len() {
             if let Some(what) = non_finite(&cl.pos[c], &cl.vel[c], &cl.spin[c]) {
                 return Err(ModelError::BlewUp {
-                    cycle: self.cycle,
+                    cycle: self.cycles,
                     body: format!("clump {}", cl.id[c]),
                     what,
                 });
@@ -126,7 +126,7 @@ impl Model {
         for i in 0..b.len() {
             if let Some(what) = non_finite(&b.pos[i], &b.vel[i], &b.spin[i]) {
                 return Err(ModelError::BlewUp {
-                    cycle: self.cycle,
+                    cycle: self.cycles,
                     body: self.piece_label(i),
                     what,
                 });
@@ -151,7 +151,7 @@ impl Model {
             let overlap = self.contacts.geometry(k, b).overlap;
             if overlap > b.radius[i].min(b.radius[j]) || !overlap.is_finite() {
                 return Err(ModelError::Interpenetration {
-                    cycle: self.cycle,
+                    cycle: self.cycles,
                     a: self.piece_label(i),
                     b: self.piece_label(j),
                     overlap,

@@ -29,7 +29,7 @@ impl Model {
         let balls = &self.balls;
         let laws = &self.laws;
         let flags = self.settings.frame;
-        let install_bonds = self.cycle == 0;
+        let install_bonds = self.cycles == 0;
         let planar = self.planar;
         // Each contact writes its force and contact point to a compact array (an inactive one
         // leaves its zero entry alone), so that the gather reads 48 bytes per contact, not the

@@ -174,7 +174,7 @@ pub struct Model {
     /// Simulated time, s.
     pub time: Real,
     /// Number of cycles done.
-    pub cycle: u64,
+    pub cycles: u64,
     /// Timestep of the last cycle, s (0 before the first).
     pub last_dt: Real,
     /// What set the timestep of the last cycle.
@@ -239,7 +239,7 @@ impl Model {
             facet_contacts: FacetContacts::default(),
             broad_phase: BroadPhase::default(),
             time: 0.0,
-            cycle: 0,
+            cycles: 0,
             last_dt: 0.0,
             dt_limit: Default::default(),
             dof_stiffness: Default::default(),
@@ -722,7 +722,10 @@ impl Model {
         let (mut fc, mut m) = (0.0, 0usize);
         for (k, c) in self.contacts.list.iter().enumerate() {
             if c.active {
-                fc += self.contacts.force(k, &self.balls, &self.laws).norm();
+                fc += self
+                    .contacts
+                    .contact_force(k, &self.balls, &self.laws)
+                    .norm();
                 m += 1;
             }
         }

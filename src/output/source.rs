@@ -375,7 +375,7 @@ impl Source {
                 // the force and the normal of the active contact
                 let contact = contacts.find_active(i as u32, j as u32).map(|k| {
                     (
-                        contacts.force(k, b, &model.laws),
+                        contacts.contact_force(k, b, &model.laws),
                         contacts.geometry(k, b).normal,
                     )
                 });
@@ -564,7 +564,7 @@ fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut 
                 closest = (g.overlap, g.normal);
             }
             if let Some(k) = model.contacts.find_active(i as u32, j as u32) {
-                let f = model.contacts.force(k, balls, &model.laws);
+                let f = model.contacts.contact_force(k, balls, &model.laws);
                 // the contact's force acts on its higher index (`g` is from i to j already)
                 let sign = if i < j { 1.0 } else { -1.0 };
                 active.push((g.overlap, g.normal, f * sign));

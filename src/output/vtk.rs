@@ -45,7 +45,7 @@ impl VtkWriter {
     /// # Errors
     /// A file cannot be written.
     pub fn write(&mut self, model: &Model) -> std::io::Result<()> {
-        let k = model.cycle;
+        let k = model.cycles;
         let b = &model.balls;
         let n = b.len();
         let mut s = String::from("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n");
