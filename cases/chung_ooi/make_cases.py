@@ -318,83 +318,59 @@ def damped_case(test, tag, e, text):
     write(f"test{test}_e{int(round(e * 10)):02d}_{tag}", text)
 
 
-for e in RESTITUTIONS:
-    contact = f'''[[contact]]
+def plane_impact(test, tag, e, what, slip, motion, slip_words=""):
+    """Tests 5 and 6 with damping: the aluminium alloy sphere on the rigid plane; `what` says
+    how it moves, `slip` is the slip speed of its contact point, `motion` its vel/spin lines."""
+    name = f"chung_ooi_test{test}_e{int(round(e * 10)):02d}_{tag}"
+    outcome = (f"Gross sliding{slip_words}: the tangential velocity after and the rebound spin follow rigid-body impulse theory."
+               if slides(slip, e) else
+               "The contact sticks for part of the impact: normal restitution judged, tangential values shown.")
+    damped_case(test, tag, e, f'''name = "{name}"
+description = """{CITE}, test {test} with damping: an aluminium alloy sphere (R = 0.1 m) {what}, \\
+friction 0.4, Hertz-Mindlin with restitution {e}{' (shear dashpot in parallel with the shear spring, both within the Coulomb limit)' if test == 5 else ''}. {outcome}"""
+
+[run]
+duration = 1.2e-3
+margin = 1e-6
+
+{timestep(200)}
+{material(ALLOY)}
+{RIGID}
+[[contact]]
 between = ["{ALLOY}", "rigid"]
 model = "hertz"
 friction = {MU5}
 restitution = {e}
-'''
+
+[[ball]]
+pos = [0.0, 0.0, 0.100001]
+radius = {R5}
+material = "{ALLOY}"
+{motion}
+
+{plane_wall()}
+[output]
+series = ["interaction/1/plane/normal_force", "interaction/1/plane/shear_force", "ball/1/vel", "ball/1/spin", "dt"]
+
+[[check]]
+kind = "restitution"
+ball = 1
+other = "plane"
+tolerance = 1e-3
+{impulse_checks(1, '"plane"', slip, e)}
+[[check]]
+kind = "golden"
+''')
+
+
+for e in RESTITUTIONS:
     for vt in T5_VT:
-        name = f"chung_ooi_test5_e{int(round(e * 10)):02d}_vt{code(vt)}"
-        damped_case(5, f"vt{code(vt)}", e, f'''name = "{name}"
-description = """{CITE}, test 5 with damping: an aluminium alloy sphere (R = 0.1 m) hits a rigid \\
-plane at 0.2 m/s with a tangential velocity of {vt} m/s and no spin, friction 0.4, Hertz-Mindlin \\
-with restitution {e} (shear dashpot in parallel with the shear spring, both within the Coulomb \\
-limit). {'Gross sliding: the tangential velocity after and the rebound spin follow rigid-body impulse theory.' if slides(vt, e) else 'The contact sticks for part of the impact: normal restitution judged, tangential values shown.'}"""
-
-[run]
-duration = 1.2e-3
-margin = 1e-6
-
-{timestep(200)}
-{material(ALLOY)}
-{RIGID}
-{contact}
-[[ball]]
-pos = [0.0, 0.0, 0.100001]
-radius = {R5}
-material = "{ALLOY}"
-vel = [{vt!r}, 0.0, {-VN5!r}]
-
-{plane_wall()}
-[output]
-series = ["interaction/1/plane/normal_force", "interaction/1/plane/shear_force", "ball/1/vel", "ball/1/spin", "dt"]
-
-[[check]]
-kind = "restitution"
-ball = 1
-other = "plane"
-tolerance = 1e-3
-{impulse_checks(1, '"plane"', vt, e)}
-[[check]]
-kind = "golden"
-''')
+        plane_impact(5, f"vt{code(vt)}", e, f"""hits a rigid \\
+plane at 0.2 m/s with a tangential velocity of {vt} m/s and no spin""", vt, f"vel = [{vt!r}, 0.0, {-VN5!r}]")
     for w in T6_W:
-        name = f"chung_ooi_test6_e{int(round(e * 10)):02d}_w{code(w)}"
-        damped_case(6, f"w{code(w)}", e, f'''name = "{name}"
-description = """{CITE}, test 6 with damping: an aluminium alloy sphere (R = 0.1 m) spinning at \\
-{w} rad/s hits a rigid plane at 0.2 m/s with no tangential velocity, friction 0.4, Hertz-Mindlin \\
-with restitution {e}. {'Gross sliding (R w = ' + f'{R5 * w:g}' + ' m/s): the tangential velocity after and the rebound spin follow rigid-body impulse theory.' if slides(R5 * w, e) else 'The contact sticks for part of the impact: normal restitution judged, tangential values shown.'}"""
-
-[run]
-duration = 1.2e-3
-margin = 1e-6
-
-{timestep(200)}
-{material(ALLOY)}
-{RIGID}
-{contact}
-[[ball]]
-pos = [0.0, 0.0, 0.100001]
-radius = {R5}
-material = "{ALLOY}"
-vel = [0.0, 0.0, {-VN5!r}]
-spin = [0.0, {w!r}, 0.0]
-
-{plane_wall()}
-[output]
-series = ["interaction/1/plane/normal_force", "interaction/1/plane/shear_force", "ball/1/vel", "ball/1/spin", "dt"]
-
-[[check]]
-kind = "restitution"
-ball = 1
-other = "plane"
-tolerance = 1e-3
-{impulse_checks(1, '"plane"', R5 * w, e)}
-[[check]]
-kind = "golden"
-''')
+        plane_impact(6, f"w{code(w)}", e, f"""spinning at \\
+{w} rad/s hits a rigid plane at 0.2 m/s with no tangential velocity""", R5 * w,
+                     f"vel = [0.0, 0.0, {-VN5!r}]\nspin = [0.0, {w!r}, 0.0]", f" (R w = {R5 * w:g} m/s)")
     for vt in T8_VT:
         name = f"chung_ooi_test8_e{int(round(e * 10)):02d}_vt{code(vt)}"
         damped_case(8, f"vt{code(vt)}", e, f'''name = "{name}"
