@@ -14,49 +14,52 @@ pub(super) fn render(markdown: &str, values: &[(&str, String)]) -> String {
     let mut html = String::new();
     let mut paragraph: Vec<&str> = Vec::new();
     let mut items: Vec<String> = Vec::new();
-    let flush = |html: &mut String, paragraph: &mut Vec<&str>, items: &mut Vec<String>| {
-        if !paragraph.is_empty() {
-            let text = paragraph.join(" ");
-            // (a paragraph that is one value alone, a table or a plot, is that value)
-            let alone =
-                text.starts_with("{{") && text.ends_with("}}") && text.matches("{{").count() == 1;
-            if alone {
-                html.push_str(&inline(&text, values));
-            } else {
-                html.push_str("<p>");
-                html.push_str(&inline(&text, values));
-                html.push_str("</p>");
+    let mut ordered = false;
+    let flush =
+        |html: &mut String, paragraph: &mut Vec<&str>, items: &mut Vec<String>, ordered: bool| {
+            if !paragraph.is_empty() {
+                let text = paragraph.join(" ");
+                // (a paragraph of values and tags only, tables and plots, or one that starts with a
+                // tag is raw HTML)
+                if text.starts_with('<') || only_values_and_tags(&text) {
+                    html.push_str(&fill(&text, values));
+                } else {
+                    html.push_str("<p>");
+                    html.push_str(&inline(&text, values));
+                    html.push_str("</p>");
+                }
+                paragraph.clear();
             }
-            paragraph.clear();
-        }
-        if !items.is_empty() {
-            html.push_str("<ul>");
-            for item in items.iter() {
-                html.push_str("<li>");
-                html.push_str(&inline(item, values));
-                html.push_str("</li>");
+            if !items.is_empty() {
+                let tag = if ordered { "ol" } else { "ul" };
+                html.push_str(&format!("<{tag}>"));
+                for item in items.iter() {
+                    html.push_str("<li>");
+                    html.push_str(&inline(item, values));
+                    html.push_str("</li>");
+                }
+                html.push_str(&format!("</{tag}>"));
+                items.clear();
             }
-            html.push_str("</ul>");
-            items.clear();
-        }
-    };
+        };
     for line in markdown.lines() {
         let trimmed = line.trim();
         if trimmed.is_empty() {
             // (a blank line ends a paragraph; a list goes on while items follow)
             if !paragraph.is_empty() {
-                flush(&mut html, &mut paragraph, &mut items);
+                flush(&mut html, &mut paragraph, &mut items, ordered);
             }
         } else if let Some(h) = line.strip_prefix("### ") {
-            flush(&mut html, &mut paragraph, &mut items);
+            flush(&mut html, &mut paragraph, &mut items, ordered);
             html.push_str(&format!("<h3>{}</h3>", inline(h.trim(), values)));
         } else if let Some(h) = line.strip_prefix("## ") {
-            flush(&mut html, &mut paragraph, &mut items);
+            flush(&mut html, &mut paragraph, &mut items, ordered);
             html.push_str(&format!("<h2>{}</h2>", inline(h.trim(), values)));
-        } else if let Some(item) = line.strip_prefix("- ") {
-            if !paragraph.is_empty() {
-                flush(&mut html, &mut paragraph, &mut items);
+        } else if let Some((item, numbered)) = list_item(line) {
+            if !paragraph.is_empty() || (!items.is_empty() && numbered != ordered) {
+                flush(&mut html, &mut paragraph, &mut items, ordered);
             }
+            ordered = numbered;
             items.push(item.trim().to_string());
         } else if line.starts_with("  ") && !items.is_empty() && paragraph.is_empty() {
             let last = items.last_mut().expect("an item to continue");
@@ -64,13 +67,51 @@ pub(super) fn render(markdown: &str, values: &[(&str, String)]) -> String {
             last.push_str(trimmed);
         } else {
             if !items.is_empty() {
-                flush(&mut html, &mut paragraph, &mut items);
+                flush(&mut html, &mut paragraph, &mut items, ordered);
             }
             paragraph.push(trimmed);
         }
     }
-    flush(&mut html, &mut paragraph, &mut items);
+    flush(&mut html, &mut paragraph, &mut items, ordered);
     html
+}
+
+/// A list item's text and whether the list is numbered (`- item` or `1. item`).
+fn list_item(line: &str) -> Option<(&str, bool)> {
+    if let Some(item) = line.strip_prefix("- ") {
+        return Some((item, false));
+    }
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = line[digits..].strip_prefix(". ")?;
+    (digits > 0).then_some((rest, true))
+}
+
+/// Whether `text` is nothing but `{{values}}` and `<tags>` (and the spaces between them).
+fn only_values_and_tags(text: &str) -> bool {
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let close = if rest.starts_with("{{") {
+            "}}"
+        } else if rest.starts_with('<') {
+            ">"
+        } else {
+            return false;
+        };
+        let Some(end) = rest.find(close) else {
+            return false;
+        };
+        rest = rest[end + close.len()..].trim_start();
+    }
+    true
+}
+
+/// Raw HTML (a paragraph that starts with `<`) with its values: nothing escaped.
+fn fill(text: &str, values: &[(&str, String)]) -> String {
+    let mut out = text.to_string();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{{{name}}}}}"), value);
+    }
+    out
 }
 
 /// One line of text: escaped, then the inline marks, then the values.
@@ -177,5 +218,25 @@ mod tests {
             "<p><code>a*b**c</code> and 2 * 3</p>"
         );
         assert_eq!(render("E\\* and G\\*", &[]), "<p>E* and G*</p>");
+        assert_eq!(
+            render(
+                "1. one\n2. two {{v}}\n\n<p class=f>x &lt; {{v}}</p>",
+                &[("v", "1".into())]
+            ),
+            "<ol><li>one</li><li>two 1</li></ol><p class=f>x &lt; 1</p>"
+        );
+    }
+
+    /// A paragraph of values and tags only (two plots side by side) is raw HTML; one value
+    /// followed by words is a paragraph.
+    #[test]
+    fn values_and_tags_alone_are_not_a_paragraph() {
+        let v = [("a", "<svg/>".to_string()), ("b", "<table/>".to_string())];
+        assert_eq!(render("{{a}}{{b}}", &v), "<svg/><table/>");
+        assert_eq!(
+            render("{{a}}</div><div x=\"1\">", &v),
+            "<svg/></div><div x=\"1\">"
+        );
+        assert_eq!(render("{{a}} and words", &v), "<p><svg/> and words</p>");
     }
 }

@@ -49,6 +49,8 @@ pub fn rebuild(reports: &Path) -> Result<Vec<Summary>, String> {
         write_case_page(&d, &s, &table).map_err(|e| format!("{}: {e}", d.display()))?;
         summaries.push(s);
     }
+    // (the order `verify` lists them in: by case file)
+    summaries.sort_by(|a, b| a.file.cmp(&b.file));
     write_index(reports, &summaries).map_err(|e| e.to_string())?;
     Ok(summaries)
 }

@@ -2,6 +2,7 @@
 //! properties and against the seed's printed entries.
 
 use super::html::*;
+use super::markdown::render;
 use crate::math::num;
 use crate::math::{vec3, Real, Vec3};
 use crate::stiffness::printed::{
@@ -40,27 +41,14 @@ fn rel(a: Real, b: Real, scale: Real) -> Real {
 pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
     let mut h = String::new();
     let (s, n, r_a, r_b) = generic_contact();
-    let _ = write!(
-        h,
-        "<p>Seed 000 prints the 12×12 stiffness matrix of one contact (eqs. 15-22) and its 6×6 2D reduction (eqs. 26-27) \
-         entry by entry. ballast derives the matrix instead ({}) and compares every printed entry, transcribed as printed in {}, \
-         with the derivation; {} repeats the comparison for 50 random normals and checks the derivation itself by properties \
-         that do not depend on it.</p>",
-        code_link(reports, "src/stiffness/contact.rs"),
-        code_link(reports, "src/stiffness/printed.rs"),
-        code_link(reports, "tests/stiffness.rs")
-    );
-    h.push_str("<h2>Derivation</h2><p class=formula>Node i (a body's centre) has displacements d_i = (u_i, θ_i). The material point of \
-        body i at the contact point x_c moves by u_i + θ_i × R_i, R_i = x_c − x_i. Relative displacement and rotation at the contact: \
-        δ = (u_b + θ_b × R_b) − (u_a + θ_a × R_a), φ = θ_b − θ_a. With the triad (n₁, n₂, n₃ = normal): S = kₛ(n₁n₁ᵀ + n₂n₂ᵀ) + kₙ n₃n₃ᵀ, \
-        S_r = kₛθ(n₁n₁ᵀ + n₂n₂ᵀ) + kₙθ n₃n₃ᵀ, energy E = ½δᵀSδ + ½φᵀS_rφ. Since θ × R = −[R]ₓθ, (δ, φ) = B d with \
-        B = [[−I, [R_a]ₓ, I, −[R_b]ₓ], [0, −I, 0, I]], and K = Bᵀ diag(S, S_r) B (eq. 13: r = K d).</p>\
-        <p>Consequences, each tested: K is symmetric and positive semi-definite; its rank is the number of positive stiffnesses \
-        counted with multiplicity (kₙ, kₛ twice, kₙθ, kₛθ twice); rigid translations and rotations are in its null space when both \
-        lever arms reach the same point (x_a + R_a = x_b + R_b); otherwise a rigid rotation θ produces the spurious force \
-        S (θ × (x_b + R_b − x_a − R_a)) on b (for example with the surface points x_a + r_a n and x_b − r_b n of two overlapping balls, \
-        which are the overlap apart). In 2D (disks in the xy-plane, DOFs u, v, θ_z) the triad of eq. 24 has n₂ = z, so θ_z is a \
-        bending rotation and the 2D matrix is the 3D one restricted to (u, v, θ_z).</p>");
+    h.push_str(&render(
+        include_str!("text/stiffness_derivation.md"),
+        &[
+            ("contact_rs", code_link(reports, "src/stiffness/contact.rs")),
+            ("printed_rs", code_link(reports, "src/stiffness/printed.rs")),
+            ("test_rs", code_link(reports, "tests/stiffness.rs")),
+        ],
+    ));
 
     // Closed-form spectrum of two equal spheres.
     let (r, m) = (0.01, 2500.0 * 4.0 / 3.0 * crate::math::PI * 1e-6);

@@ -2,6 +2,7 @@
 //! sets the step of each case.
 
 use super::html::*;
+use super::markdown::render;
 use crate::generate::cluster;
 use crate::math::num;
 use crate::math::{vec3, Real, Vec3};
@@ -19,18 +20,24 @@ use std::path::Path;
 /// I/O errors.
 pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Result<()> {
     let mut h = String::new();
-    let _ = write!(
-        h,
-        "<p>The automatic timestep is a fraction (safety) of an estimate of the critical timestep 2/ω_max of the central-difference scheme. \
-         ballast offers seed 000's <b>diagonal</b> estimate (eq. 11: min over DOFs of √(m_i/K_ii), K_ii summed over the contacts) and a \
-         <b>bound</b>: ω_max² ≤ min(max_i Σ_j |K_ij|/m_i, max_i Σ_j |K_ij|/√(m_i m_j)), the row-sum norms of M⁻¹K and M^-1/2 K M^-1/2, \
-         so the bound is never above the exact value. The exact value comes from the largest eigenvalue of K φ = ω² M φ with every free DOF \
-         (rotations included) and every active contact: dense below 1,500 DOFs, Lanczos above. Code: {}, {}, {}, {}.</p>",
-        code_link(reports, "src/stiffness/estimate.rs"),
-        code_link(reports, "src/stiffness/global.rs"),
-        code_link(reports, "src/stiffness/eigen.rs"),
-        code_link(reports, "src/timestep.rs")
-    );
+    h.push_str(&render(
+        include_str!("text/timestep_intro.md"),
+        &[
+            (
+                "stiffness_estimate_rs",
+                code_link(reports, "src/stiffness/estimate.rs"),
+            ),
+            (
+                "stiffness_global_rs",
+                code_link(reports, "src/stiffness/global.rs"),
+            ),
+            (
+                "stiffness_eigen_rs",
+                code_link(reports, "src/stiffness/eigen.rs"),
+            ),
+            ("timestep_rs", code_link(reports, "src/timestep.rs")),
+        ],
+    ));
     // Estimators on every timestep case.
     let mut rows = vec![[
         "case",
