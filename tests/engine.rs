@@ -607,7 +607,7 @@ fn renumbering_the_balls_changes_only_the_round_off() {
     let run = |text: &str, threads: usize| {
         let m = run_text(text, threads, 3000, |_| ());
         let sheared = (m.contacts.list.iter())
-            .filter(|c| c.active && c.state.shear.norm() > 0.0)
+            .filter(|c| c.active && c.state.shear_displacement().norm() > 0.0)
             .count();
         assert!(sheared > 1000, "{sheared} contacts with shear: too few");
         m

@@ -270,7 +270,8 @@ fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
         // a third in their first active cycle (whatever their state), the others with a
         // shear displacement that makes some slide
         c.fresh = k % 3 == 1;
-        c.state.shear = Vec3::new(u(-1.0, 1.0), u(-1.0, 1.0), u(-1.0, 1.0)) * u(0.0, 2e-5);
+        *c.state.shear_displacement_mut() =
+            Vec3::new(u(-1.0, 1.0), u(-1.0, 1.0), u(-1.0, 1.0)) * u(0.0, 2e-5);
         list.push(c);
     }
     let dt = 1e-5;
@@ -299,13 +300,13 @@ fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
             (
                 bits(&a.force),
                 a.normal_force.to_bits(),
-                bits(&a.state.shear),
+                bits(&a.state.shear_displacement()),
                 a.fresh
             ),
             (
                 bits(&b.force),
                 b.normal_force.to_bits(),
-                bits(&b.state.shear),
+                bits(&b.state.shear_displacement()),
                 b.fresh
             ),
             "contact {k}"
@@ -360,7 +361,8 @@ fn lanes_against_one_contact(rules: [FrictionLimit; 2]) {
         // two thirds active, with a shear displacement that makes some slide
         if k % 3 != 1 {
             c.active = true;
-            c.state.shear = Vec3::new(u(-1.0, 1.0), u(-1.0, 1.0), u(-1.0, 1.0)) * u(0.0, 2e-5);
+            *c.state.shear_displacement_mut() =
+                Vec3::new(u(-1.0, 1.0), u(-1.0, 1.0), u(-1.0, 1.0)) * u(0.0, 2e-5);
         }
         list.push(c);
     }
@@ -392,7 +394,7 @@ fn lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     let bits = |v: &Vec3| v.map(|x| x.to_bits());
     let (sheared, active) = (
         one.iter()
-            .filter(|c| c.active && c.state.shear.norm() > 0.0)
+            .filter(|c| c.active && c.state.shear_displacement().norm() > 0.0)
             .count(),
         expected.len(),
     );
@@ -420,8 +422,8 @@ fn lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     for k in 0..list.len() {
         assert_eq!(one[k].active, batched[k].active, "contact {k}");
         assert_eq!(
-            bits(&one[k].state.shear),
-            bits(&batched[k].state.shear),
+            bits(&one[k].state.shear_displacement()),
+            bits(&batched[k].state.shear_displacement()),
             "contact {k}"
         );
         assert_eq!(one[k].sliding, batched[k].sliding, "contact {k}");

@@ -216,7 +216,7 @@ fn each_model_says_which_state_goes_to_the_next_facet() {
     use ballast::math::Vec3;
     let shear = Vec3::new(0.0, 1.5, -2.0);
     let (mut loaded, mut bonded) = (LawState::default(), LawState::default());
-    (loaded.shear, bonded.shear) = (shear, shear);
+    (*loaded.shear_force_mut(), *bonded.shear_force_mut()) = (shear, shear);
     loaded.set_max_overlap(3e-5);
     bonded.set_bonded(true);
     let hyst = ContactModel::Hysteretic(Hysteretic {
@@ -234,8 +234,8 @@ fn each_model_says_which_state_goes_to_the_next_facet() {
         bond_gap: 0.0,
     });
     let h = hyst.hand_over(&loaded);
-    assert_eq!((h.shear, h.max_overlap()), (shear, 3e-5));
+    assert_eq!((h.shear_force(), h.max_overlap()), (shear, 3e-5));
     let b = bond.hand_over(&bonded);
-    assert_eq!((b.shear, b.bonded()), (shear, false));
+    assert_eq!((b.shear_force(), b.bonded()), (shear, false));
     assert!(!bond.holds(&b), "a bond was handed over");
 }

@@ -304,7 +304,7 @@ pub fn update(
             } else {
                 frame
                     .as_deref()
-                    .map_or(Vec3::zeros(), |f| f.to_world(&c.state.shear))
+                    .map_or(Vec3::zeros(), |f| f.to_world(&c.state.shear_force()))
             };
             applied_before(balls, a, b, dt, (law, radius, &c.state, d_prev), spring)
         } else {
@@ -366,9 +366,17 @@ pub fn update(
             c.active = true;
         }
         let v = middle_velocity(balls, a, b, &g);
-        let xi = c.state.shear;
-        let (force, sliding) =
-            history::world_step(coef, mu, rule, g.overlap, &n, &v, dt, &mut c.state.shear);
+        let xi = c.state.shear_displacement();
+        let (force, sliding) = history::world_step(
+            coef,
+            mu,
+            rule,
+            g.overlap,
+            &n,
+            &v,
+            dt,
+            c.state.shear_displacement_mut(),
+        );
         c.sliding = sliding;
         let written = out.set([force, g.point]);
         let lost = match &ledger {
@@ -380,8 +388,14 @@ pub fn update(
                     0.0
                 };
                 let dxi = (v - n * v.dot(&n)) * dt;
-                let (s_0, s_1) = (-kt_prev * xi, -coef.kt * c.state.shear);
-                let reported = history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &dxi);
+                let (s_0, s_1) = (-kt_prev * xi, -coef.kt * c.state.shear_displacement());
+                let reported = history::spring_loss(
+                    kt_prev,
+                    &xi,
+                    coef.kt,
+                    &c.state.shear_displacement(),
+                    &dxi,
+                );
                 let new = applied_now(balls, a, b, (law, &c.state), &g, s_1);
                 let law_work = 0.5 * (s_0 + s_1).dot(&dxi);
                 close(
@@ -427,7 +441,7 @@ pub fn update(
         flags,
     );
     let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius, dt);
-    let before = c.state.shear;
+    let before = c.state.shear_force();
     let f = law.force(&k, &mut c.state);
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = g.overlap > 0.0 || law.holds(&c.state);
@@ -444,12 +458,12 @@ pub fn update(
                 b,
                 (law, &c.state),
                 &g,
-                frame.to_world(&c.state.shear),
+                frame.to_world(&c.state.shear_force()),
             )
         } else {
             Applied::default()
         };
-        let law_work = 0.5 * (before + c.state.shear).dot(&k.du_t);
+        let law_work = 0.5 * (before + c.state.shear_force()).dot(&k.du_t);
         // (a bond that broke across a gap: the model reported what its spring held)
         let (d, i) = close(
             &ledger,
@@ -517,7 +531,7 @@ pub fn update_2d(
     let ledger = books.then(|| {
         let old = if c.active {
             // (the spring along the tangent of the previous cycle's normal)
-            let spring = tangent(&previous) * c.state.shear.y;
+            let spring = tangent(&previous) * c.state.shear_force().y;
             applied_before(balls, a, b, dt, (law, g.radius, &c.state, d_prev), spring)
         } else {
             Applied::default()
@@ -571,7 +585,7 @@ pub fn update_2d(
         radius: g.radius,
         dt,
     };
-    let before = c.state.shear;
+    let before = c.state.shear_force();
     let f = law.force(&k, &mut c.state);
     c.active = g.overlap > 0.0 || law.holds(&c.state);
     // F_C = F_n n + F_s q (eqs. 8.14-8.15)
@@ -582,11 +596,18 @@ pub fn update_2d(
     });
     let lost = if ledger.is_some() {
         let new = if c.active {
-            applied_now(balls, a, b, (law, &c.state), &g, q * c.state.shear.y)
+            applied_now(
+                balls,
+                a,
+                b,
+                (law, &c.state),
+                &g,
+                q * c.state.shear_force().y,
+            )
         } else {
             Applied::default()
         };
-        let law_work = 0.5 * (before + c.state.shear).dot(&k.du_t);
+        let law_work = 0.5 * (before + c.state.shear_force()).dot(&k.du_t);
         let (d, i) = close(
             (c.active, g.overlap, &c.state),
             &new,
@@ -761,7 +782,7 @@ pub fn held_force(c: &Contact, balls: &Balls, law: &ContactModel) -> Vec3 {
         g.overlap,
         &g.normal,
         &v,
-        &c.state.shear,
+        &c.state.shear_displacement(),
         c.sliding,
     )
 }

@@ -125,7 +125,7 @@ pub fn update_force(
     } else {
         frame
             .as_deref()
-            .map_or(Vec3::zeros(), |f| f.to_world(&before.shear))
+            .map_or(Vec3::zeros(), |f| f.to_world(&before.shear_force()))
     };
     let old_normal = if was_normal {
         -c.normal_prev * law.elastic_normal(c.overlap_prev, r, &before)
@@ -190,8 +190,18 @@ pub fn update_force(
         }
         let v_ball = balls.vel[i] + balls.spin[i].cross(&(c.point - balls.pos[i]));
         let v = v_ball - wall.velocity_at(c.facet as usize, &c.point);
-        let xi = c.state.shear;
-        c.force = history::world_step(coef, mu, rule, c.overlap, &n, &v, dt, &mut c.state.shear).0;
+        let xi = c.state.shear_displacement();
+        c.force = history::world_step(
+            coef,
+            mu,
+            rule,
+            c.overlap,
+            &n,
+            &v,
+            dt,
+            c.state.shear_displacement_mut(),
+        )
+        .0;
         c.normal_force = c.force.dot(&n);
         let kt_prev = if was_active {
             law.history(c.overlap_prev.max(0.0), r, mass)
@@ -200,7 +210,7 @@ pub fn update_force(
             0.0
         };
         let dxi = (v - n * v.dot(&n)) * dt;
-        let (s_0, s_1) = (-kt_prev * xi, -coef.kt * c.state.shear);
+        let (s_0, s_1) = (-kt_prev * xi, -coef.kt * c.state.shear_displacement());
         let (normal, integration) = law.normal_loss(r, was, (!pc_now, c.overlap, &c.state));
         let new_normal = if pc_now {
             Vec3::zeros()
@@ -210,7 +220,13 @@ pub fn update_force(
         let new = work(&(new_normal + s_1), &c.point, &balls.pos[i]);
         let nw = normal_work(!pc_now, c.overlap, &c.state);
         return FacetUpdate {
-            dissipated: history::spring_loss(kt_prev, &xi, coef.kt, &c.state.shear, &dxi) + normal,
+            dissipated: history::spring_loss(
+                kt_prev,
+                &xi,
+                coef.kt,
+                &c.state.shear_displacement(),
+                &dxi,
+            ) + normal,
             stored_before: crate::law::spring_energy(&s_0, kt_prev),
             integration: integration + pairing(c, new, nw, 0.5 * (s_0 + s_1).dot(&dxi)),
         };
@@ -238,7 +254,7 @@ pub fn update_force(
     let w_wall = wall.spin();
     let step = frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
     let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r, dt);
-    let s_0 = c.state.shear;
+    let s_0 = c.state.shear_force();
     let f = law.force(&k, &mut c.state);
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
@@ -249,12 +265,12 @@ pub fn update_force(
         n * law.elastic_normal(c.overlap, r, &c.state)
     };
     let new = work(
-        &(new_normal + frame.to_world(&c.state.shear)),
+        &(new_normal + frame.to_world(&c.state.shear_force())),
         &c.point,
         &balls.pos[i],
     );
     let nw = normal_work(!pc_now, c.overlap, &c.state);
-    let law_work = 0.5 * (s_0 + c.state.shear).dot(&k.du_t);
+    let law_work = 0.5 * (s_0 + c.state.shear_force()).dot(&k.du_t);
     FacetUpdate {
         dissipated: f.dissipated + normal,
         stored_before: f.stored_before,

@@ -171,7 +171,7 @@ impl Contacts {
                 (c.a, c.b) = (a, b);
             } else {
                 (c.a, c.b) = (b, a);
-                c.state.shear = -c.state.shear;
+                c.state.swap_bodies();
             }
         }
         self.list.sort_unstable_by_key(Contact::key);

@@ -301,7 +301,7 @@ impl Input {
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
         let xi = if c.active {
-            c.state.shear
+            c.state.shear_displacement()
         } else {
             Vec3::zeros()
         };
@@ -464,7 +464,7 @@ pub fn update_history(
                 c.state = LawState::default();
                 c.active = true;
             }
-            c.state.shear = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
+            *c.state.shear_displacement_mut() = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
             c.sliding = o.sliding[l];
             let lane3 = |v: &Lane3| Vec3::new(v[0][l], v[1][l], v[2][l]);
             let exerted = Exerted {
@@ -519,7 +519,7 @@ impl FacetInput {
         let xi = if c.fresh {
             Vec3::zeros()
         } else {
-            c.state.shear
+            c.state.shear_displacement()
         };
         let (vel, spin) = (&balls.vel[i], &balls.spin[i]);
         for d in 0..3 {
@@ -602,7 +602,7 @@ pub fn update_facet_history(
                 c.state = LawState::default();
                 c.fresh = false;
             }
-            c.state.shear = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
+            *c.state.shear_displacement_mut() = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
             c.force = Vec3::new(o.force[0][l], o.force[1][l], o.force[2][l]);
             c.normal_force = o.normal_force[l];
         }

@@ -50,10 +50,10 @@ impl Contact {
 
     /// The elastic shear force on b in the world frame, N: the model's state turned out of the
     /// contact's local `frame` ([`super::Contacts::frames`]). Frame-based models only: the history
-    /// models keep the shear displacement in `state.shear` (their total force is in
+    /// models keep a shear displacement instead ([`LawState::shear_displacement`]) (their total force is in
     /// [`super::Contacts::contact_force`]).
     pub fn shear_force(&self, frame: &Frame) -> Vec3 {
-        frame.to_world(&self.state.shear)
+        frame.to_world(&self.state.shear_force())
     }
 
     /// The sort key of the pair.

@@ -114,9 +114,9 @@ impl Model {
                 law.elastic_shear(geo.overlap, geo.radius, &c.state)
             } else if self.planar {
                 let n = geo.normal;
-                Vec3::new(-n.y, n.x, 0.0) * c.state.shear.y
+                Vec3::new(-n.y, n.x, 0.0) * c.state.shear_force().y
             } else {
-                contacts.frames[k].to_world(&c.state.shear)
+                contacts.frames[k].to_world(&c.state.shear_force())
             };
             let normal = law.elastic_normal(geo.overlap, geo.radius, &c.state);
             let f_d = force - (geo.normal * normal + spring);
@@ -134,7 +134,7 @@ impl Model {
             let spring = if law.frame_free() {
                 law.elastic_shear(c.overlap, r, &c.state)
             } else {
-                fc.frames[k].to_world(&c.state.shear)
+                fc.frames[k].to_world(&c.state.shear_force())
             };
             let normal = -c.normal * law.elastic_normal(c.overlap, r, &c.state);
             let f_d = c.force - (normal + spring);

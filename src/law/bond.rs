@@ -41,15 +41,21 @@ impl LinearBond {
     pub fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
         let f_n = self.kn * k.overlap;
         if state.bonded() {
-            let trial = state.shear - k.du_t * self.ks;
+            let trial = state.shear_force() - k.du_t * self.ks;
             if -f_n <= self.tensile && trial.norm() <= self.shear_strength {
-                let before = state.shear;
-                state.shear = trial;
-                state.shear.x = 0.0;
+                let before = state.shear_force();
+                *state.shear_force_mut() = trial;
+                state.shear_force_mut().x = 0.0;
                 return ContactForce {
                     local: Vec3::new(f_n, trial.y, trial.z),
                     sliding: false,
-                    dissipated: elastic_loss(&before, self.ks, &state.shear, self.ks, &k.du_t),
+                    dissipated: elastic_loss(
+                        &before,
+                        self.ks,
+                        &state.shear_force(),
+                        self.ks,
+                        &k.du_t,
+                    ),
                     stored_before: spring_energy(&before, self.ks),
                 };
             }
@@ -63,9 +69,15 @@ impl LinearBond {
     fn unbonded(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
         let f_n = self.kn * k.overlap;
         if k.overlap <= 0.0 {
-            let lost = elastic_loss(&state.shear, self.ks, &Vec3::zeros(), self.ks, &k.du_t);
-            let stored_before = spring_energy(&state.shear, self.ks);
-            state.shear = Vec3::zeros();
+            let lost = elastic_loss(
+                &state.shear_force(),
+                self.ks,
+                &Vec3::zeros(),
+                self.ks,
+                &k.du_t,
+            );
+            let stored_before = spring_energy(&state.shear_force(), self.ks);
+            *state.shear_force_mut() = Vec3::zeros();
             return ContactForce {
                 local: Vec3::zeros(),
                 sliding: false,

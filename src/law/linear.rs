@@ -60,12 +60,12 @@ pub(crate) fn shear_force(
     c_s: Real,
     rescale: Real,
 ) -> (Vec3, bool, Real, Real) {
-    let before = Vec3::new(0.0, state.shear.y, state.shear.z);
+    let before = Vec3::new(0.0, state.shear_force().y, state.shear_force().z);
     let start = before * rescale;
     let mut trial = start - k.du_t * ks;
     trial.x = 0.0;
     let s = shear_step(rule, &start, trial, -(k.vel_t * c_s), c_s, ks * k.dt, limit);
-    state.shear = s.spring;
+    *state.shear_force_mut() = s.spring;
     let lost = elastic_loss(&before, ks_prev, &s.spring, ks, &k.du_t);
     (s.force, s.sliding, lost, spring_energy(&before, ks_prev))
 }

@@ -142,7 +142,7 @@ impl ContactModel {
             ContactModel::Hertz(m) => m.force(k, state),
             ContactModel::LinearBond(m) => m.force(k, state),
             ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_) => {
-                // The same law in the local basis: n = x, shear displacement in `state.shear`.
+                // The same law in the local basis: n = x, the shear displacement local too.
                 let none = history::Coefficients {
                     kn: 0.0,
                     kt: 0.0,
@@ -159,7 +159,7 @@ impl ContactModel {
                     .map_or(0.0, |h| h.0.kt);
                 let vt = Vec3::new(0.0, k.vel_t.y, k.vel_t.z);
                 let dxi = Vec3::new(0.0, k.du_t.y, k.du_t.z);
-                let before = state.shear;
+                let before = state.shear_displacement();
                 let (f, sliding) = history::step(
                     c,
                     mu,
@@ -170,12 +170,18 @@ impl ContactModel {
                     &vt,
                     &dxi,
                     k.dt,
-                    &mut state.shear,
+                    state.shear_displacement_mut(),
                 );
                 ContactForce {
                     local: f,
                     sliding,
-                    dissipated: history::spring_loss(kt_prev, &before, c.kt, &state.shear, &dxi),
+                    dissipated: history::spring_loss(
+                        kt_prev,
+                        &before,
+                        c.kt,
+                        &state.shear_displacement(),
+                        &dxi,
+                    ),
                     stored_before: spring_energy(&(-kt_prev * before), kt_prev),
                 }
             }
@@ -212,9 +218,9 @@ impl ContactModel {
     pub fn elastic_shear(&self, overlap: Real, radius: Real, state: &LawState) -> Vec3 {
         match self {
             ContactModel::HertzHistory(_) | ContactModel::HookeHistory(_) => {
-                -self.stiffness(overlap, radius).ks * state.shear
+                -self.stiffness(overlap, radius).ks * state.shear_displacement()
             }
-            _ => state.shear,
+            _ => state.shear_force(),
         }
     }
 
@@ -363,7 +369,7 @@ impl ContactModel {
     /// - linear bond: the shear force only: bonds are between balls, never handed to a facet.
     pub fn hand_over(&self, state: &LawState) -> LawState {
         let mut next = LawState::default();
-        next.shear = state.shear;
+        *next.shear_force_mut() = state.shear_force();
         if let ContactModel::Hysteretic(_) = self {
             next.set_max_overlap(state.max_overlap());
         }

@@ -31,9 +31,9 @@ pub struct Kinematics {
 /// it every cycle inside each contact record).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LawState {
-    /// Elastic shear force on b, local coordinates (`x` unused, 0), N; the history models
-    /// keep their shear displacement here, in world coordinates (m).
-    pub shear: Vec3,
+    /// The shear spring: what [`LawState::shear_force`] or [`LawState::shear_displacement`]
+    /// reads, whichever the contact's model keeps (never both).
+    spring: Vec3,
     /// The one scalar of history a model may keep: the hysteretic model's largest overlap
     /// ([`LawState::max_overlap`]) or the linear bond's flag ([`LawState::bonded`]); 0 for
     /// the other models. (One field for both: no model uses both, and the record is 8 bytes
@@ -42,6 +42,43 @@ pub struct LawState {
 }
 
 impl LawState {
+    /// Frame-based models (linear, linear-dashpot, Hertz, hysteretic, linear bond): the elastic
+    /// shear force on b in the contact's local basis (`x` along the normal, unused, 0), N.
+    #[inline]
+    pub fn shear_force(&self) -> Vec3 {
+        self.spring
+    }
+
+    /// Frame-based models: the elastic shear force, to be changed (see
+    /// [`LawState::shear_force`]).
+    #[inline]
+    pub fn shear_force_mut(&mut self) -> &mut Vec3 {
+        &mut self.spring
+    }
+
+    /// History models (`hertz_history`, `hooke_history`): the tangential displacement
+    /// accumulated at the contact (b relative to a), m, in the basis the contact is evaluated
+    /// in: world coordinates in the force pass, the local basis in
+    /// [`super::ContactModel::force`].
+    #[inline]
+    pub fn shear_displacement(&self) -> Vec3 {
+        self.spring
+    }
+
+    /// History models: the tangential displacement, to be changed (see
+    /// [`LawState::shear_displacement`]).
+    #[inline]
+    pub fn shear_displacement_mut(&mut self) -> &mut Vec3 {
+        &mut self.spring
+    }
+
+    /// The contact's bodies swapped (b becomes a): the shear force on b, or the displacement
+    /// of b relative to a, changes sign; the scalar history is the same.
+    #[inline]
+    pub fn swap_bodies(&mut self) {
+        self.spring = -self.spring;
+    }
+
     /// Hysteretic model: the largest overlap reached in this contact, m.
     #[inline]
     pub fn max_overlap(&self) -> Real {
