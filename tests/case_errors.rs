@@ -32,6 +32,8 @@ fn error_of(src: &str) -> String {
     }
 }
 
+/// The reference case the error tests mutate parses, with its two balls in file order (so each
+/// error below comes from the one change made to it).
 #[test]
 fn the_reference_case_is_valid() {
     let case = parse(GOOD, Path::new("cases/good.toml")).unwrap();
@@ -40,6 +42,8 @@ fn the_reference_case_is_valid() {
     assert_eq!(case.balls[1].id, 2);
 }
 
+/// Each one-line change that makes the case malformed is refused with a message naming the
+/// file, the key and the reason.
 #[test]
 fn each_malformed_case_names_file_key_and_reason() {
     let cases: &[(&str, &str, &str, &str)] = &[
@@ -207,6 +211,8 @@ fn each_malformed_case_names_file_key_and_reason() {
     }
 }
 
+/// Two materials that touch need a `[[contact]]` naming them: a case without one is refused,
+/// naming the pair.
 #[test]
 fn a_pair_of_materials_without_contact_model_is_refused() {
     let src = GOOD.replace(
@@ -220,6 +226,7 @@ fn a_pair_of_materials_without_contact_model_is_refused() {
     );
 }
 
+/// A `[[generate]]` block whose balls would overlap a ball given by hand is refused.
 #[test]
 fn generated_balls_may_not_overlap_given_ones() {
     let src = format!("{GOOD}\n[[generate]]\nkind = \"lattice\"\ncount = 64\nmin = [-0.05, -0.05, -0.05]\nmax = [0.05, 0.05, 0.05]\nradius = [0.01, 0.01]\nmaterial = \"glass\"\nseed = 3\n");
@@ -230,6 +237,7 @@ fn generated_balls_may_not_overlap_given_ones() {
     );
 }
 
+/// A lattice asked for more balls than its box holds is refused with the number of sites there is.
 #[test]
 fn a_lattice_that_does_not_fit_is_refused_with_the_site_count() {
     let src = format!("{GOOD}\n[[generate]]\nkind = \"lattice\"\ncount = 100\nmin = [1.0, 1.0, 1.0]\nmax = [1.1, 1.1, 1.1]\nradius = [0.01, 0.01]\nmaterial = \"glass\"\n");
@@ -240,6 +248,8 @@ fn a_lattice_that_does_not_fit_is_refused_with_the_site_count() {
     );
 }
 
+/// Each check kind's keys are validated when the case is read (misspelt keys, unknown balls,
+/// series that are not a column): the error names the key.
 #[test]
 fn checks_are_validated_by_kind() {
     let with = |check: &str| format!("{GOOD}\n[[check]]\n{check}\n");
@@ -274,6 +284,7 @@ fn checks_are_validated_by_kind() {
     }
 }
 
+/// An output series that names no quantity is refused with its index in `output.series`.
 #[test]
 fn unknown_series_are_refused() {
     let src = format!("{GOOD}\n[output]\nseries = [\"ball/1/pos\", \"ball/1/colour\"]\n");

@@ -35,6 +35,7 @@ expected = 0.0
 abs_tolerance = 0.0
 "#;
 
+/// `ballast run` exits 0 when every check passes, 1 when one fails and 2 on bad input.
 #[test]
 fn run_exits_0_1_2_for_pass_fail_and_bad_input() {
     let d = scratch("run");
@@ -78,6 +79,8 @@ fn run_exits_0_1_2_for_pass_fail_and_bad_input() {
     );
 }
 
+/// `ballast check` says a valid case is valid (exit 0) and refuses an unknown key (exit 2)
+/// without running it.
 #[test]
 fn check_validates_without_running() {
     let d = scratch("check");
@@ -92,6 +95,8 @@ fn check_validates_without_running() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("speed"));
 }
 
+/// `ballast verify` prints one line per case (PASS or FAIL) and the closing count, writes the
+/// index, and `ballast report` rebuilds the pages from the results on disk.
 #[test]
 fn verify_prints_a_line_per_case_and_the_closing_count() {
     let d = scratch("verify");
@@ -121,6 +126,8 @@ fn verify_prints_a_line_per_case_and_the_closing_count() {
     );
 }
 
+/// A run that blows up (a timestep far above the critical one) fails (exit 1) with a message
+/// naming the cycle it stopped at.
 #[test]
 fn a_blow_up_fails_the_run_and_names_body_and_cycle() {
     let d = scratch("blowup");

@@ -44,6 +44,9 @@ fn two_balls(r1: Real, r2: Real, d: Real) -> (Real, Real, Real, Real) {
     (v, xc, p, sxx - v * xc * xc + p / 2.0)
 }
 
+/// The moments of the union of two overlapping balls, integrated numerically, match the
+/// closed form of a ball plus a ball minus their lens (spherical caps), whatever the direction
+/// of the line of centres.
 #[test]
 fn union_of_two_overlapping_balls_matches_the_cap_integrals_in_any_direction() {
     let mut rng = SplitMix64::new(11);
@@ -79,6 +82,7 @@ fn union_of_two_overlapping_balls_matches_the_cap_integrals_in_any_direction() {
     }
 }
 
+/// Disjoint balls add up; a ball given twice, or inside another, counts once.
 #[test]
 fn union_of_disjoint_coincident_and_nested_balls() {
     let ball = |r: Real| 4.0 / 3.0 * PI * r.powi(3);
@@ -257,6 +261,8 @@ fn hand_stiffness(m: &Model) -> Matrix6<Real> {
     k
 }
 
+/// The per-DOF stiffness of a clump on three contacts equals the diagonal of the 6×6 matrix
+/// assembled by hand with lever arms from the clump's centroid, in its principal axes.
 #[test]
 fn clump_stiffness_uses_lever_arms_from_the_centroid_and_principal_axes() {
     let m = tripod();
@@ -295,6 +301,8 @@ fn clump_stiffness_uses_lever_arms_from_the_centroid_and_principal_axes() {
     assert!((est.dt - hand).abs() < 1e-12 * hand);
 }
 
+/// The exact critical timestep of a resting clump equals 2/ω_max of K φ = ω² M φ solved here in
+/// world coordinates (M with the full inertia tensor).
 #[test]
 fn exact_critical_timestep_of_a_clump_matches_the_world_frame_eigenproblem() {
     let m = tripod();
@@ -323,6 +331,8 @@ fn exact_critical_timestep_of_a_clump_matches_the_world_frame_eigenproblem() {
     assert!((p.x - p.y).abs() > 1e-3 * p.x && (p.y - p.z).abs() > 1e-3 * p.y);
 }
 
+/// A malformed clump (no pebbles, a negative pebble radius, only some rotations fixed, an id
+/// taken, an inertia that is not positive definite) is refused, with its id and the reason.
 #[test]
 fn clump_errors_name_the_clump_and_the_reason() {
     let mut m = tripod();
@@ -374,6 +384,9 @@ fn clump_errors_name_the_clump_and_the_reason() {
     assert!(e.contains("positive"), "{e}");
 }
 
+/// Density scaling of a clump changes its inertia, not its angular momentum (eq. 8); its
+/// pebbles' contact mass follows the scaled mass; and the bound estimator's step is at most half
+/// the exact critical step of the scaled system.
 #[test]
 fn scaled_clump_with_the_bound_is_stable_and_keeps_its_angular_momentum() {
     use ballast::timestep::{Scaled, TimestepMode};

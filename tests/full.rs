@@ -67,6 +67,8 @@ fn a_segment_crosses_a_triangle_where_bisection_finds_a_point_of_it() {
     assert!(hits > 150 && misses > 150, "{hits} hits, {misses} misses");
 }
 
+/// Re-aiming a contact frame at a new normal turns it by the smallest rotation (normal onto
+/// normal, nothing about it) and keeps the displacements u and φ in the frame.
 #[test]
 fn reaim_turns_the_frame_by_the_smallest_rotation_and_keeps_u_and_phi() {
     let mut rng = SplitMix64::new(5);

@@ -7,6 +7,8 @@ use ballast::law::restitution::{damping_for, restitution, Shape};
 use ballast::law::HertzPair;
 use ballast::math::{Real, PI};
 
+/// For the linear model the numerical impact solver gives the damped oscillator's restitution
+/// e = exp(−πζ/√(1−ζ²)), and its inverse gives ζ back.
 #[test]
 fn the_linear_impact_solver_reproduces_the_damped_oscillator() {
     for z in [0.01, 0.1, 0.3, 0.6, 0.9] {

@@ -18,6 +18,8 @@ fn planar() -> (ballast::model::Model, usize) {
     (m, k)
 }
 
+/// In 2D a disk has the mass ρπr² of unit thickness, the inertia m r²/2, and only u, v and θ_z
+/// free.
 #[test]
 fn a_disk_has_unit_thickness_mass_and_three_dofs() {
     let (mut m, k) = planar();
@@ -31,6 +33,7 @@ fn a_disk_has_unit_thickness_mass_and_three_dofs() {
     assert_eq!(m.balls.fixed[i], dof::Z | dof::RX | dof::RY);
 }
 
+/// In 2D a ball off the plane, a spin out of it, or a clump pebble off it is refused, named.
 #[test]
 fn out_of_plane_input_is_refused() {
     let (mut m, k) = planar();
@@ -60,6 +63,8 @@ fn out_of_plane_input_is_refused() {
     assert!(e.contains("clump 2") && e.contains("3D only"), "{e}");
 }
 
+/// In 2D a wall facet must stand perpendicular to the plane and cross it: a horizontal facet or
+/// one above the plane is refused with the facet named.
 #[test]
 fn a_2d_wall_must_be_perpendicular_to_the_plane_and_cross_it() {
     let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);

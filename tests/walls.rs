@@ -15,6 +15,8 @@ use ballast::model::Model;
 use ballast::rng::SplitMix64;
 use ballast::timestep::{Auto, Estimator, Limit, TimestepMode};
 
+/// The closest point of a triangle lies on the triangle, in the region (face, edge, vertex) it
+/// names, and no point sampled on the triangle is closer.
 #[test]
 fn closest_point_is_on_the_triangle_and_nothing_is_closer() {
     let mut rng = SplitMix64::new(1);
@@ -76,6 +78,8 @@ fn a_point_exactly_over_a_shared_edge_sees_the_edge_from_both_facets() {
 /// Vertices, facets, and what the error must say.
 type BadMesh = (Vec<Vec3>, Vec<[u32; 3]>, &'static str);
 
+/// Each kind of malformed mesh (repeated or collinear vertices, a repeated facet, inconsistent
+/// orientation, an edge of three facets, a missing vertex, no facet) is refused, named.
 #[test]
 fn malformed_meshes_are_rejected_with_facet_and_vertices() {
     let v = |list: &[[Real; 3]]| list.iter().map(|a| Vec3::new(a[0], a[1], a[2])).collect();
@@ -148,6 +152,8 @@ fn malformed_meshes_are_rejected_with_facet_and_vertices() {
     ));
 }
 
+/// A malformed wall in a case file is refused with the file, the wall, the facet and the
+/// vertices named.
 #[test]
 fn a_bad_wall_in_a_case_file_names_file_wall_facet_and_vertices() {
     let src = |wall: &str| {
@@ -340,6 +346,8 @@ fn the_seeds_walk_through_of_figure_4a_links_and_deactivates_as_described() {
     assert_eq!(active, vec![1]);
 }
 
+/// A wall's inactive side ignores balls on that side only: a ball above a wall inactive above has
+/// no contact, the same ball below has one.
 #[test]
 fn inactive_sides_switch_off_contacts_from_that_side_only() {
     let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [1, 1]);
@@ -395,6 +403,8 @@ fn a_deformable_wall_with_a_rigid_velocity_field_moves_like_the_rigid_wall() {
     assert!((m.walls[0].max_speed() - m.walls[1].max_speed()).abs() < 1e-15);
 }
 
+/// A wall turning at a constant spin ω has turned by ω t after t: its rotation and a vertex
+/// carried by R(ω t).
 #[test]
 fn a_rigid_wall_turns_by_the_spin_times_the_time() {
     let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [1, 1]);
