@@ -414,8 +414,8 @@ fn scaled_clump_with_the_bound_is_stable_and_keeps_its_angular_momentum() {
     assert!(exact.dt >= 2.0 * (1.0 - 1e-12), "{}", exact.dt);
 }
 
-/// A clump resting on a floor through the frame-free contact models (their force loop has its
-/// own path, `Model::history_forces`): the tripod_rest case with `hooke-history` contacts
+/// A clump resting on a floor through the frame-free contact models (their force loop runs
+/// in batches, `Model::range_forces`): the tripod_rest case with `hooke-history` contacts
 /// instead of linear ones. At rest the floor carries the clump's weight, `F_z = m g` with
 /// m = 7.335461428e-03 kg (the case's exact sphere-minus-lens integral), and the centroid
 /// stays above the floor. Fails if the wall forces do not reach the clump.

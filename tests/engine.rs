@@ -489,35 +489,41 @@ fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
     assert!(one == run(3), "1 and 3 threads differ");
 }
 
-/// The force loop of the frame-free models (runs that add each contact's force to its balls
-/// at once, the ball ranges split between threads) against the general loop (every contact,
-/// then a gather per ball over an incidence list), on the same settle-box scene: the general
-/// loop runs when some contact model of the case needs a local frame, here a linear model
-/// for a second material that no ball has. Both must sum every ball's contacts in list order:
-/// the same state bit for bit, on 1 and 2 threads.
+/// The force loops against each other on the same settle-box scene (hertz-history): the
+/// frame-free loop (batches that add each contact's force to its balls at once, the ball
+/// ranges split between threads); the one-pass loop with frames, which runs when some
+/// contact model of the case uses a local frame (here a linear model for a second material
+/// that no ball has); and the general loop (every contact, then a gather per ball over an
+/// incidence list), which runs while energy books are kept. All must sum every ball's
+/// contacts in list order: the same state bit for bit, on 1 and 2 threads.
 #[test]
 fn the_frame_free_force_loop_gives_the_general_loops_state() {
-    // (without renumbering, which the general loop's frame-based models do not allow)
     let text = settle_box_4200().replace("sort_every = 1000", "");
     frame_free_against_general(&text, |_| ());
 }
 
-/// The case `text` (frame-free models only) and the same with a frame-based model for a
-/// material no ball has, which makes the general loop run: the same state, bit for bit, on
-/// 1 and 2 threads; `edit` changes both models before the first cycle.
+/// The case `text` (frame-free models only), the same with a frame-based model for a
+/// material no ball has (the one-pass loop with frames), and both with energy books (the
+/// general loop): the same state, bit for bit, on 1 and 2 threads; `edit` changes the model
+/// before the first cycle.
 fn frame_free_against_general(
     text: &str,
     edit: impl Fn(&mut ballast::model::Model) + Send + Sync + Copy,
 ) {
-    let general = format!(
+    let framed = format!(
         "{text}\n[material.spare]\ndensity = 1000.0\n\n[[contact]]\nbetween = [\"spare\", \"spare\"]\n\
          model = \"linear\"\nkn = 1e4\nks = 1e4\nfriction = 0.5\n"
     );
     // the final state, and each contact's force with its sliding flag (the frame-free loop
-    // keeps no forces: `Contacts::force` finds them again from the state; the general loop
-    // keeps the ones it computed)
-    let run = |text: &str, threads: usize| {
-        let m = run_text(text, threads, 3500, edit);
+    // keeps no forces: `Contacts::force` finds them again from the state; the other loops
+    // keep the ones they computed)
+    let run = |text: &str, threads: usize, books: bool| {
+        let m = run_text(text, threads, 3500, |m| {
+            edit(m);
+            if books {
+                m.keep_energy_books();
+            }
+        });
         let active = m.contacts.active_count();
         assert!(active > 1000, "{active} active contacts: too few");
         let forces: Vec<(Vec3, bool)> = (0..m.contacts.len())
@@ -530,37 +536,77 @@ fn frame_free_against_general(
             .collect();
         (m.contacts.frames.len(), state_bits(&m), forces)
     };
-    let (frames, fast, held) = run(text, 1);
+    let (frames, fast, held) = run(text, 1, false);
     assert_eq!(frames, 0, "the frame-free loop keeps no frames");
     assert!(
         held.iter().filter(|f| f.1).count() > 10,
         "too few sliding contacts"
     );
-    for threads in [1, 2] {
-        let (frames, slow, kept) = run(&general, threads);
-        assert!(frames > 0, "the general loop did not run");
-        assert!(fast == slow, "the two loops differ on {threads} thread(s)");
-        // the same bits when sticking, within a rounding when sliding (-k_t xi with
-        // xi = -F_t/k_t)
-        assert_eq!(held.len(), kept.len());
-        for (k, ((h, sliding), (f, _))) in held.iter().zip(&kept).enumerate() {
-            if *sliding {
-                assert!(
-                    (h - f).norm() <= 4.0 * f64::EPSILON * f.norm(),
-                    "contact {k}"
-                );
-            } else {
-                assert!(
-                    h.map(f64::to_bits) == f.map(f64::to_bits),
-                    "contact {k}: {h} {f}"
-                );
+    for (text, books, what) in [
+        (&framed, false, "the one-pass loop with frames"),
+        (&framed, true, "the general loop with frames"),
+        (&text.to_string(), true, "the general loop"),
+    ] {
+        for threads in [1, 2] {
+            let (frames, slow, kept) = run(text, threads, books);
+            assert_eq!(frames > 0, text == &framed, "{what}: frames");
+            assert!(fast == slow, "{what} differs on {threads} thread(s)");
+            // the same bits when sticking, within a rounding when sliding (-k_t xi with
+            // xi = -F_t/k_t)
+            assert_eq!(held.len(), kept.len());
+            for (k, ((h, sliding), (f, _))) in held.iter().zip(&kept).enumerate() {
+                if *sliding {
+                    assert!(
+                        (h - f).norm() <= 4.0 * f64::EPSILON * f.norm(),
+                        "{what}: contact {k}"
+                    );
+                } else {
+                    assert!(
+                        h.map(f64::to_bits) == f.map(f64::to_bits),
+                        "{what}: contact {k}: {h} {f}"
+                    );
+                }
             }
         }
     }
     assert!(
-        fast == run(text, 2).1,
+        fast == run(text, 2, false).1,
         "the frame-free loop differs on 2 threads"
     );
+}
+
+/// A frame-based model (Hertz-Mindlin on the contact frame) on the settle-box scene: the
+/// one-pass loop (each contact with its frame, forces added to the ball ranges at once) and
+/// the general loop (every contact, then the gather; it runs while energy books are kept)
+/// give the same state and the same kept forces, bit for bit, on 1 and 2 threads.
+#[test]
+fn a_frame_model_gives_the_same_state_in_both_loops_on_any_thread_count() {
+    let text = settle_box_4200()
+        .replace("sort_every = 1000", "")
+        .replace("model = \"hertz-history\"", "model = \"hertz\"")
+        .replace("friction_limit = \"spring\"", "");
+    assert!(text.contains("model = \"hertz\"\n"));
+    let run = |threads: usize, books: bool| {
+        let m = run_text(&text, threads, 3500, |m| {
+            if books {
+                m.keep_energy_books();
+            }
+        });
+        assert!(!m.contacts.frames.is_empty());
+        let active = m.contacts.active_count();
+        assert!(active > 1000, "{active} active contacts: too few");
+        let forces: Vec<u64> = (m.contacts.force.iter())
+            .flat_map(|f| f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+            .collect();
+        (state_bits(&m), forces)
+    };
+    let one = run(1, false);
+    assert!(
+        one == run(2, false),
+        "the one-pass loop differs on 2 threads"
+    );
+    assert!(one == run(1, true), "the general loop differs on 1 thread");
+    assert!(one == run(2, true), "the general loop differs on 2 threads");
 }
 
 /// The same comparison with two frame-free models mixed: every other ball is of a second

@@ -18,9 +18,9 @@ pub struct Contacts {
     /// 2D law turns its shear with the mid-step tangent), aligned with `list`.
     pub normals: Vec<Vec3>,
     plan: Vec<super::Slot>,
-    /// True when the general force loop runs (a frame-based model, or 2D; set by the last
-    /// merge): it writes [`Contacts::force`] and [`Contacts::point`], which are kept then
-    /// only.
+    /// True when the forces and contact points are kept (a frame-based model, 2D, or energy
+    /// books; set by the last merge): the general loop and the one-pass loop with frames
+    /// write [`Contacts::force`] and [`Contacts::point`], which are kept then only.
     general: bool,
     /// True when the model keeps energy books (set by the last merge): the general loop runs
     /// and writes [`Contacts::work`].
@@ -37,7 +37,7 @@ pub struct Contacts {
     pub incidence_of: Option<usize>,
     /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
     /// force on b (world frame, N) of the last force update, zero while the contact is
-    /// inactive (the general force loop writes an entry only when its contact is or was
+    /// inactive (the loops that keep it write an entry only when its contact is or was
     /// active; a merge zeroes them all, and the force loop that always follows rewrites the
     /// active ones). The frame-free loop keeps no forces (24 bytes per candidate pair, and
     /// as much memory traffic per cycle): [`Contacts::contact_force`] finds them again from the
@@ -45,7 +45,7 @@ pub struct Contacts {
     pub force: Vec<Vec3>,
     /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
     /// contact point (m) of the last force update, zero while inactive, written by the
-    /// general force loop only (the gather reads it with [`Contacts::force`], not the record
+    /// general loop and the one-pass loop with frames (the gather reads it with [`Contacts::force`], not the record
     /// and its frame). The frame-free loop adds each force to its balls at once and needs
     /// none: 24 bytes per candidate pair saved. Outputs that need a contact point
     /// compute it from the geometry ([`Contacts::geometry`]).
@@ -59,10 +59,10 @@ pub struct Contacts {
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
     pub partition: super::Partition,
-    /// Copies of the crossing contacts' records (see [`super::Partition`]) taken before
-    /// each update of that loop, one list per range of balls (that of ball b): the range
-    /// computes them again for its balls while the range of ball a updates the records.
-    pub(crate) incoming: Vec<Vec<Contact>>,
+    /// Copies of the crossing contacts' records and frames (see [`super::Partition`]) taken
+    /// before each update of that loop, one list per range of balls (that of ball b): the
+    /// range computes them again for its balls while the range of ball a updates the records.
+    pub(crate) incoming: Vec<(Vec<Contact>, Vec<Frame>)>,
 }
 
 impl Contacts {
@@ -215,8 +215,8 @@ impl Contacts {
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
     /// local frame) or empty; `planar`: the same for [`Contacts::normals`]; `books`: the
     /// model keeps energy books ([`Contacts::work`]). Every entry of the kept forces and
-    /// contact points is zero afterwards when the general loop will run (`frames || planar ||
-    /// books`); else neither is kept.
+    /// contact points is zero afterwards when they are kept (`frames || planar || books`);
+    /// else neither is kept.
     pub fn merge(
         &mut self,
         pairs: &[(u32, u32)],

@@ -3,7 +3,7 @@
 //! is the same for any number of threads.
 
 mod balls;
-mod history;
+mod ranges;
 mod walls;
 
 use crate::model::Model;
@@ -15,11 +15,11 @@ impl Model {
     pub fn force_displacement(&mut self, dt: f64) {
         let t = self.clock();
         // (with energy books, the general loop: it reports what each contact lost)
-        let fast = !self.planar && self.books.is_none() && self.laws.iter().all(|l| l.frame_free());
-        let t = if fast {
+        let one_pass = !self.planar && self.books.is_none();
+        let t = if one_pass {
             // forces and their sums into the balls in one loop (the ball-ball contacts, then
             // the ball-wall interactions of the same balls): no gather
-            let walls = self.history_forces(dt);
+            let walls = self.range_forces(dt);
             let t = self.lap(t, |p| &mut p.contacts);
             if let (Some(p), Some(w)) = (self.phases.as_mut(), walls) {
                 // (the wall part as range 0's thread measured it: all of it on one thread)

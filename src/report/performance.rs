@@ -47,7 +47,7 @@ pub fn write_performance_page(
             ("history_rs", code_link(reports, "src/law/history.rs")),
             ("generate_rs", code_link(reports, "src/generate.rs")),
             ("bench_rs", code_link(reports, "src/bench.rs")),
-            ("loop_rs", code_link(reports, "src/force/history.rs")),
+            ("loop_rs", code_link(reports, "src/force/ranges.rs")),
             ("machine", esc(&machine)),
         ],
     ));

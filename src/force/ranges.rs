@@ -1,0 +1,195 @@
+//! The one-pass force loop (3D, no energy books): ball-ball forces and their sums into the
+//! balls at once, then the balls' wall interactions, in ranges of balls, one per thread. The
+//! history models run in batches ([`ball_ball::update_history_run`]); when a model uses the
+//! contact frame, every contact runs [`ball_ball::update`] with its frame ([`frame_run`]).
+
+use super::walls::{add_resultants, wall_group};
+use crate::body::Balls;
+use crate::contact::ball_ball::{self, Out, Scatter};
+use crate::contact::{Contact, Frame, FrameFlags};
+use crate::law::ContactModel;
+use crate::math::{Real, Vec3};
+use crate::model::Model;
+use crate::par::split;
+
+/// From this many candidate pairs the one-pass force loop ([`Model::range_forces`]) cuts
+/// the balls into one range per thread, and the law of motion follows the same cut (below it
+/// a step is too short for a second thread to pay).
+const PARALLEL_PASS: usize = 1024;
+
+/// The frame-based counterpart of [`ball_ball::update_history_run`]: [`ball_ball::update`]
+/// for each contact of `list` with its frame, its force and contact point written to the
+/// kept entries `force` and `point` (aligned with `list`), and each active contact's force
+/// `F` (on b) added at the contact point `C` to those of its balls that lie in the scatter's
+/// range (ball a unless `incoming`): `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`,
+/// `M_a -= (C - x_a) x F`, the operations of [`Model::gather`] in the same order (an inactive
+/// contact, which the gather adds as zero, is skipped: no bit changes). Returns true when an
+/// active contact interpenetrates (overlap larger than the smaller radius, or NaN).
+#[allow(clippy::too_many_arguments)]
+fn frame_run(
+    list: &mut [Contact],
+    frames: &mut [Frame],
+    force: &mut [Vec3],
+    point: &mut [Vec3],
+    (balls, laws): (&Balls, &[ContactModel]),
+    (dt, flags, install_bonds): (Real, FrameFlags, bool),
+    s: &mut Scatter,
+    incoming: bool,
+) -> bool {
+    let mut deep = false;
+    let entries = force.iter_mut().zip(point.iter_mut());
+    for ((c, f), (force, point)) in list.iter_mut().zip(frames.iter_mut()).zip(entries) {
+        let law = &laws[c.law as usize];
+        let out = Out { force, point };
+        let u = ball_ball::update(c, out, Some(f), balls, law, dt, flags, install_bonds, false);
+        if c.active {
+            let (a, b) = (c.a as usize, c.b as usize);
+            deep |= u.overlap > balls.radius[a].min(balls.radius[b]) || u.overlap.is_nan();
+            let [f, p] = u.written;
+            if !incoming {
+                s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
+            }
+            if s.holds(b) {
+                s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
+            }
+        }
+    }
+    deep
+}
+
+impl Model {
+    /// The ball-ball forces (3D, no energy books): runs of [`ball_ball::HISTORY_RUN`]
+    /// contacts ([`ball_ball::update_history_run`]) when every model is frame-free, else each
+    /// contact with its frame ([`frame_run`]), adding their forces to the balls at once, then
+    /// the ball-wall interactions of the same balls
+    /// ([`wall_group`]), whose resultants are added to their balls in interaction order. On
+    /// several threads the balls are split into ranges ([`crate::contact::Partition`]) and
+    /// each range, in one parallel pass, sums in list order the crossing contacts coming in
+    /// from earlier ranges (computed again from copies of their records taken first), then
+    /// its own segment of the list, each contact added to those of its balls in the range,
+    /// then its balls' wall interactions. Every ball thus sums its contacts in list order,
+    /// then its wall interactions: the same result for any number of threads, and the same
+    /// as the general loop's gather followed by [`Model::wall_forces`]. Returns the time the
+    /// wall part took on range 0's thread, when phases are measured.
+    pub(super) fn range_forces(&mut self, dt: f64) -> Option<f64> {
+        use ball_ball::{update_history_run, HISTORY_RUN};
+        let threads = if self.contacts.list.len() >= PARALLEL_PASS {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        let contacts = &mut self.contacts;
+        if contacts.partition.threads != threads {
+            contacts
+                .partition
+                .build(&contacts.list, self.balls.len(), threads);
+        }
+        let mut force = std::mem::take(&mut self.balls.force);
+        let mut moment = std::mem::take(&mut self.balls.moment);
+        let (balls, laws, walls) = (&self.balls, &self.laws, &self.walls);
+        let flags = self.settings.frame;
+        let install_bonds = self.cycles == 0;
+        let part = &contacts.partition;
+        let ball_bounds = &part.balls;
+        // with frames, the forces and contact points are kept (aligned with the list)
+        let framed = !contacts.frames.is_empty();
+        debug_assert!(!framed || contacts.keeps_forces());
+        debug_assert!(!framed || contacts.frames.len() == contacts.list.len());
+        // the crossing contacts' records (and frames) as they are before this update, each
+        // with the range of its ball b, in list order
+        let incoming = &mut contacts.incoming;
+        incoming.resize_with(threads, Default::default);
+        incoming.iter_mut().for_each(|(l, f)| {
+            l.clear();
+            f.clear();
+        });
+        for &k in &part.crossing {
+            let c = &contacts.list[k as usize];
+            let (l, f) = &mut incoming[part.range_of(c.b as usize)];
+            l.push(c.clone());
+            if framed {
+                f.push(contacts.frames[k as usize]);
+            }
+        }
+        let kept: Vec<_> = if framed {
+            let segments = &part.segments;
+            (split(&mut contacts.frames, segments).into_iter())
+                .zip(split(&mut contacts.force, segments))
+                .zip(split(&mut contacts.point, segments))
+                .map(Some)
+                .collect()
+        } else {
+            (0..threads).map(|_| None).collect()
+        };
+        // the wall interactions (sorted by ball) and their contacts, cut at the same balls
+        let fc = &mut self.facet_contacts;
+        let cuts: Vec<usize> = (ball_bounds.iter())
+            .map(|&i| fc.interactions.partition_point(|it| (it.ball as usize) < i))
+            .collect();
+        let (starts, frame_starts) = fc.group_starts(&cuts);
+        let timed = self.phases.is_some();
+        let ranges: Vec<_> = (split(&mut contacts.list, &part.segments).into_iter())
+            .zip(split(&mut force, ball_bounds))
+            .zip(split(&mut moment, ball_bounds))
+            .zip(incoming.iter_mut())
+            .zip(kept)
+            .zip(split(&mut fc.list, &starts))
+            .zip(split(&mut fc.frames, &frame_starts))
+            .zip(split(&mut fc.interactions, &cuts))
+            .collect();
+        let results = crate::par::run_parts(
+            ranges,
+            |r, (((((((list, force), moment), incoming), kept), wl), wf), its)| {
+                let start = (threads > 1).then(std::time::Instant::now);
+                // (zeroed here, each range by its thread: no sequential pass before the split)
+                force.fill(Vec3::zeros());
+                moment.fill(Vec3::zeros());
+                let first = ball_bounds[r];
+                let mut s = Scatter {
+                    force,
+                    moment,
+                    first,
+                };
+                let mut interpenetrating = false;
+                if let Some(((frames, kforce), kpoint)) = kept {
+                    let (l, f) = incoming;
+                    // (the copies' forces go nowhere: the range of ball a keeps the entries)
+                    let mut spare = vec![Vec3::zeros(); 2 * l.len()];
+                    let (sf, sp) = spare.split_at_mut(l.len());
+                    let (law, step) = ((balls, &laws[..]), (dt, flags, install_bonds));
+                    interpenetrating |= frame_run(l, f, sf, sp, law, step, &mut s, true);
+                    interpenetrating |=
+                        frame_run(list, frames, kforce, kpoint, law, step, &mut s, false);
+                } else {
+                    for l in incoming.0.chunks_mut(HISTORY_RUN) {
+                        interpenetrating |=
+                            update_history_run(l, balls, laws, dt, Some(&mut s), true);
+                    }
+                    for l in list.chunks_mut(HISTORY_RUN) {
+                        interpenetrating |=
+                            update_history_run(l, balls, laws, dt, Some(&mut s), false);
+                    }
+                }
+                let t = (timed && r == 0).then(std::time::Instant::now);
+                let stats = wall_group(wl, wf, its, balls, walls, laws, dt, flags, false);
+                add_resultants(its, s.force, s.moment, first);
+                let wall_time = t.map(|t| t.elapsed().as_secs_f64());
+                let busy = start.map_or(0.0, |t| t.elapsed().as_secs_f64());
+                (interpenetrating, stats, wall_time, busy)
+            },
+        );
+        if threads > 1 {
+            // (each range's time, for the next partition's balance)
+            (contacts.partition).record(results.iter().map(|x| x.3));
+        }
+        let results = (results.iter()).fold(
+            (false, crate::contact::FullStats::default(), None),
+            |x, y| (x.0 | y.0, x.1.plus(&y.1), x.2.or(y.2)),
+        );
+        self.interpenetrating = results.0;
+        self.facet_contacts.keep_stats(&results.1);
+        self.balls.force = force;
+        self.balls.moment = moment;
+        results.2
+    }
+}
