@@ -295,27 +295,28 @@ fn unknown_series_are_refused() {
     );
 }
 
-/// `[run] sort_every` renumbers the balls: refused with a frame-based contact model (the
-/// reference case's linear model), and with a series that follows one ball by its index.
+/// `[run] sort_every` renumbers the balls: accepted with a frame-based contact model (the
+/// reference case's linear model), refused in 2D and with a series that follows one ball by
+/// its index.
 #[test]
 fn renumbering_is_refused_where_it_cannot_work() {
     let sorted = GOOD.replace("steps = 10", "steps = 10\nsort_every = 100");
-    let msg = error_of(&sorted);
-    assert!(
-        msg.contains("cases/bad.toml")
-            && msg.contains("run.sort_every")
-            && msg.contains("frame-free"),
-        "{msg}"
-    );
-    let history = sorted.replace(
-        "model = \"linear\"\nkn = 1e5",
-        "model = \"hooke-history\"\nkn = 1e5\nks = 1e5\nfriction = 0.5",
-    );
-    if let Err(e) = parse(&history, Path::new("cases/good.toml")) {
+    if let Err(e) = parse(&sorted, Path::new("cases/good.toml")) {
         panic!("{e}");
     }
+    let planar = format!("dim = 2\n{sorted}")
+        .replace("[0.0, 0.0, 0.0]", "[0.0, 0.0]")
+        .replace("[0.03, 0.0, 0.0]", "[0.03, 0.0]");
+    let msg = error_of(&planar);
+    assert!(
+        msg.contains("cases/bad.toml") && msg.contains("run.sort_every") && msg.contains("3D"),
+        "{msg}"
+    );
+    if let Err(e) = parse(&planar.replace("sort_every = 100", ""), Path::new("x.toml")) {
+        panic!("the 2D case without sorting: {e}");
+    }
     let msg = error_of(&format!(
-        "{history}\n[output]\nseries = [\"energy/kinetic\", \"ball/2/pos\"]\n"
+        "{sorted}\n[output]\nseries = [\"energy/kinetic\", \"ball/2/pos\"]\n"
     ));
     assert!(
         msg.contains("run.sort_every")

@@ -158,23 +158,40 @@ impl Contacts {
     }
 
     /// Renumbers the balls: ball `i` becomes `new_of[i]`. A contact whose balls swap order
-    /// (the first must be the smaller index) gets the opposite shear state: for the
-    /// frame-free models it is the world-frame shear displacement of `b` relative to `a`
-    /// (local frames are not turned over: frame-based models are not renumbered, see
-    /// [`crate::model::Model::can_sort_balls`]). The list is sorted again; forces are zero
-    /// until the next force update.
-    pub(crate) fn renumber(&mut self, new_of: &[u32]) {
-        debug_assert!(self.frames.is_empty() && self.normals.is_empty());
-        for c in &mut self.list {
+    /// (the first must be the smaller index) is turned over: its frame, if kept
+    /// ([`Frame::swap_pieces`]), and its shear state (`frame_free(c)`: the history models'
+    /// world displacement changes sign, [`crate::law::LawState::swap_bodies`]; else the local
+    /// shear force on the turned frame, [`crate::law::LawState::swap_bodies_in_frame`]). The
+    /// list (and the frames with it) is sorted again; forces are zero until the next force
+    /// update. (2D contacts are not renumbered.)
+    pub(crate) fn renumber(&mut self, new_of: &[u32], frame_free: impl Fn(&Contact) -> bool) {
+        debug_assert!(self.normals.is_empty());
+        let framed = !self.frames.is_empty();
+        for (k, c) in self.list.iter_mut().enumerate() {
             let (a, b) = (new_of[c.a as usize], new_of[c.b as usize]);
             if a < b {
                 (c.a, c.b) = (a, b);
             } else {
                 (c.a, c.b) = (b, a);
-                c.state.swap_bodies();
+                if framed {
+                    self.frames[k].swap_pieces();
+                }
+                if frame_free(c) {
+                    c.state.swap_bodies();
+                } else {
+                    c.state.swap_bodies_in_frame();
+                }
             }
         }
-        self.list.sort_unstable_by_key(Contact::key);
+        if framed {
+            // (the frames follow their contacts: sorted together, every few thousand cycles)
+            let mut both: Vec<(Contact, Frame)> =
+                (self.list.drain(..)).zip(self.frames.drain(..)).collect();
+            both.sort_unstable_by_key(|(c, _)| c.key());
+            (self.list, self.frames) = both.into_iter().unzip();
+        } else {
+            self.list.sort_unstable_by_key(Contact::key);
+        }
         self.list_changed();
     }
 

@@ -224,12 +224,19 @@ impl FacetContacts {
     /// Renumbers the balls: ball `i` becomes `new_of[i]`; the list is sorted again and the
     /// interactions rebuilt (a ball-facet contact's state does not depend on the numbering).
     pub(crate) fn renumber(&mut self, new_of: &[u32]) {
-        // (renumbering is for frame-free models only: no frames to sort along)
-        debug_assert!(self.frames.is_empty());
         for c in &mut self.list {
             c.ball = new_of[c.ball as usize];
         }
-        self.list.sort_unstable_by_key(FacetContact::key);
+        if self.frames.is_empty() {
+            self.list.sort_unstable_by_key(FacetContact::key);
+        } else {
+            // (the frames follow their contacts; a ball-facet frame does not turn over: the
+            // ball stays the ball)
+            let mut both: Vec<(FacetContact, Frame)> =
+                (self.list.drain(..)).zip(self.frames.drain(..)).collect();
+            both.sort_unstable_by_key(|(c, _)| c.key());
+            (self.list, self.frames) = both.into_iter().unzip();
+        }
         self.rebuild_interactions();
     }
 

@@ -126,6 +126,20 @@ impl Frame {
         self.axes.transpose() * l
     }
 
+    /// The same contact seen with its pieces swapped (2 becomes 1): the normal turns over and
+    /// so does the first tangential axis, `(n, t_1, t_2) -> (-n, -t_1, t_2)` (still
+    /// right-handed: `(-n) x (-t_1) = t_2`). The relative displacement and rotation of the new
+    /// piece 2 are the opposite world vectors, whose components on the new axes are
+    /// `(u_x, u_y, -u_z)` and `(phi_x, phi_y, -phi_z)`: `u_x` (minus the overlap) stays.
+    pub fn swap_pieces(&mut self) {
+        for k in 0..3 {
+            self.axes[(0, k)] = -self.axes[(0, k)];
+            self.axes[(1, k)] = -self.axes[(1, k)];
+        }
+        self.u.z = -self.u.z;
+        self.phi.z = -self.phi.z;
+    }
+
     /// Turns the frame so that its normal becomes `n` (unit), by the smallest rotation that
     /// takes the current normal to `n` (exact, any angle), keeping `u` and `phi`: their local
     /// components, hence the contact's state, turn with the frame. Used where a contact's

@@ -97,10 +97,10 @@ impl Model {
 
 impl Model {
     /// True when the balls may be renumbered: 3D, no clump (pebbles keep their clump's
-    /// numbering), every contact model frame-free (a frame-based contact's local frame would
-    /// have to be turned over when its two balls swap roles).
+    /// numbering). A contact whose balls swap roles is turned over
+    /// ([`crate::contact::Contacts`]'s renumbering), frame and state.
     pub fn can_sort_balls(&self) -> bool {
-        !self.planar && self.clumps.is_empty() && self.laws.iter().all(|l| l.frame_free())
+        !self.planar && self.clumps.is_empty()
     }
 
     /// Puts the balls in the order [`Model::sort_order`] ([`spatial_order`]) and renumbers the contacts with them (see the
@@ -119,7 +119,10 @@ impl Model {
             new_of[k as usize] = i as u32;
         }
         self.balls.permute(order, done);
-        self.contacts.renumber(new_of);
+        let laws = &self.laws;
+        self.contacts.renumber(new_of, |c| {
+            laws.get(c.law as usize).is_some_and(|l| l.frame_free())
+        });
         self.facet_contacts.renumber(new_of);
     }
 }

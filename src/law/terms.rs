@@ -72,11 +72,20 @@ impl LawState {
         &mut self.spring
     }
 
-    /// The contact's bodies swapped (b becomes a): the shear force on b, or the displacement
-    /// of b relative to a, changes sign; the scalar history is the same.
+    /// A history model's contact with its bodies swapped (b becomes a): the displacement of b
+    /// relative to a, a world vector, changes sign.
     #[inline]
     pub fn swap_bodies(&mut self) {
         self.spring = -self.spring;
+    }
+
+    /// A frame-based model's contact with its bodies swapped and its frame turned over by
+    /// [`crate::contact::Frame::swap_pieces`]: the shear force on the new b is the opposite
+    /// world vector, whose components on the new axes are `(0, F_y, -F_z)`. The scalar
+    /// history (largest overlap, bond) is the same.
+    #[inline]
+    pub fn swap_bodies_in_frame(&mut self) {
+        self.spring.z = -self.spring.z;
     }
 
     /// Hysteretic model: the largest overlap reached in this contact, m.
