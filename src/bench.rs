@@ -50,10 +50,45 @@ pub struct BenchRun {
     pub rebuilds: u64,
     /// Wall time per phase of the cycle, s.
     pub phases: Phases,
+    /// The bench model name ([`MODELS`]; empty in results written before it was recorded:
+    /// [`model_of`]).
+    #[serde(default)]
+    pub model: String,
     /// The processor the run was on ([`machine`]; empty in results written before it was
     /// recorded).
     #[serde(default)]
     pub machine: String,
+}
+
+/// The contact models `ballast bench --models` takes (the case format's names), each with the
+/// stem of its settle-box case files (`benches/cases/settle_box_<stem>_<N>k.toml`, written by
+/// make_cases.py) and the LIGGGHTS model it is compared with ([`LIGGGHTS`]: Hertz for the
+/// Hertz models, Hooke for the linear ones).
+pub const MODELS: [(&str, &str, &str); 7] = [
+    ("hertz-history", "hertz", "hertz"),
+    ("hooke-history", "hooke", "hooke"),
+    ("hertz", "hertz_frame", "hertz"),
+    ("linear", "linear", "hooke"),
+    ("linear-dashpot", "linear_dashpot", "hooke"),
+    ("hysteretic", "hysteretic", "hooke"),
+    ("linearbond", "linearbond", "hooke"),
+];
+
+/// The case-file stem and the LIGGGHTS model of a bench model name ([`MODELS`]).
+pub fn bench_model(name: &str) -> Option<(&'static str, &'static str)> {
+    MODELS.iter().find(|m| m.0 == name).map(|m| (m.1, m.2))
+}
+
+/// The bench model name of a run: recorded with it, or (results written before it was) the
+/// history model its case name says.
+pub fn model_of(r: &BenchRun) -> &str {
+    if !r.model.is_empty() {
+        &r.model
+    } else if r.case.contains("hooke") {
+        "hooke-history"
+    } else {
+        "hertz-history"
+    }
 }
 
 /// LIGGGHTS 3.8.0 on this machine size (benches/peers/RESULTS.md, measured 2026-11-21):
@@ -190,7 +225,11 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
         let loop_cpu_s = cpu_seconds() - cpu0;
         let (pp, nw, ke_trans, ke_rot, mean_z) = final_state(&model);
         let n = model.balls.len();
+        // (the case's contact models by name, as `--models` takes them)
+        let mut names: Vec<&str> = model.laws.iter().map(|l| l.name()).collect();
+        names.dedup();
         Ok(BenchRun {
+            model: names.join("+"),
             case: name,
             n,
             steps,

@@ -51,6 +51,74 @@ friction_limit = "spring"
 }
 
 
+# The same scene with the frame-based models (the seed's local contact frame), for their cost
+# (`ballast bench --models`): the parameters of the scene where the model has them (Hertz's
+# moduli, restitution 0.5, friction 0.5, k_t = 2/7 k_n), LIGGGHTS's Coulomb rule where the model
+# offers it. Bench name (the case format's model name) -> file stem, contact block, what it is.
+KT = KN * 2.0 / 7.0
+FRAME_MODELS = {
+    "hertz": ("hertz_frame", '''[[contact]]
+between = ["grain", "grain"]
+model = "hertz"
+friction = 0.5
+restitution = 0.5
+friction_limit = "spring"
+''', "Hertz-Mindlin on the contact frame (E = 5 MPa, ν = 0.3, e = 0.5, μ = 0.5)"),
+    "linear": ("linear", f'''[[contact]]
+between = ["grain", "grain"]
+model = "linear"
+kn = {KN!r}
+ks = {KT!r}
+friction = 0.5
+damp_n = {ZETA!r}
+damp_s = {ZETA!r}
+friction_limit = "spring"
+''', "PFC's linear model (kn = 500 N/m, ks = 2/7 kn, dashpots at the critical-damping ratio of e = 0.5, μ = 0.5)"),
+    "linear-dashpot": ("linear_dashpot", f'''[[contact]]
+between = ["grain", "grain"]
+model = "linear-dashpot"
+kn = {KN!r}
+ks = {KT!r}
+friction = 0.5
+restitution = 0.5
+friction_limit = "spring"
+''', "the linear dashpot model (kn = 500 N/m, ks = 2/7 kn, e = 0.5, μ = 0.5)"),
+    "hysteretic": ("hysteretic", f'''[[contact]]
+between = ["grain", "grain"]
+model = "hysteretic"
+kn = {KN!r}
+k_unload = {4.0 * KN!r}
+ks = {KT!r}
+friction = 0.5
+''', "Walton-Braun's hysteretic model (kn = 500 N/m, unloading 4 kn: e = 0.5, ks = 2/7 kn, μ = 0.5)"),
+    "linearbond": ("linearbond", f'''[[contact]]
+between = ["grain", "grain"]
+model = "linearbond"
+kn = {KN!r}
+ks = {KT!r}
+friction = 0.5
+''', "the linear bond model with no bond made (the balls start apart: frictional linear springs, kn = 500 N/m, ks = 2/7 kn, μ = 0.5, no damping, so the balls never settle)"),
+}
+
+
+def frame_case(n, model):
+    """The settle-box scene of N balls with a frame-based model, for timing only (no checks)."""
+    stem, block, what = FRAME_MODELS[model]
+    text = case(n, "hertz", False)
+    text = text.replace(f'name = "settle_box_hertz_{n // 1000}k"', f'name = "settle_box_{stem}_{n // 1000}k"')
+    start = text.index('description = """')
+    end = text.index('"""', start + len('description = """')) + 3
+    description = (
+        f'description = """The settle-box scene of the peer benchmark ({n:,} spheres, r = 1 mm, in a '
+        f"closed box of six walls, 20,000 steps of 1e-5 s) with {what}, for the model's cost "
+        '(`ballast bench --models`); no reference: LIGGGHTS has no such model."""'
+    )
+    text = text[:start] + description + text[end:]
+    text = text.replace(MODELS["hertz"], block)
+    assert block in text
+    return text
+
+
 def case(n, model, checks):
     lat = int(round(math.sqrt(n / 10)))
     nz = -(-n // (lat * lat))
@@ -138,6 +206,8 @@ formula = "LIGGGHTS 3.8.0: {nw} sphere-wall contacts after 20,000 steps (SCENE.m
 
 
 for n in (1000, 10000, 50000):
+    for model, (stem, _, _) in FRAME_MODELS.items():
+        open(f"settle_box_{stem}_{n // 1000}k.toml", "w").write(frame_case(n, model))
     for model in ("hertz", "hooke"):
         name = f"settle_box_{model}_{n // 1000}k.toml"
         open(name, "w").write(case(n, model, True))

@@ -44,8 +44,10 @@ enum Command {
         /// Numbers of balls.
         #[arg(long, value_delimiter = ',', default_values_t = [1000usize, 10000, 50000])]
         n: Vec<usize>,
-        /// Models: hertz, hooke.
-        #[arg(long, value_delimiter = ',', default_values_t = [String::from("hertz"), String::from("hooke")])]
+        /// Contact models, by the case format's names: hertz-history, hooke-history (the
+        /// LIGGGHTS-style models, compared with LIGGGHTS), hertz, linear, linear-dashpot,
+        /// hysteretic, linearbond (on the contact frame).
+        #[arg(long, value_delimiter = ',', default_values_t = [String::from("hertz-history"), String::from("hooke-history")])]
         models: Vec<String>,
         /// Thread counts.
         #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2])]
@@ -128,9 +130,21 @@ fn bench(
             return ExitCode::from(2);
         }
     };
+    let mut plan = Vec::new();
+    for model in models {
+        let Some((stem, compared)) = ballast::bench::bench_model(model) else {
+            let names: Vec<&str> = ballast::bench::MODELS.iter().map(|m| m.0).collect();
+            eprintln!(
+                "error: --models: no model \"{model}\" (one of: {})",
+                names.join(", ")
+            );
+            return ExitCode::from(2);
+        };
+        plan.push((model, stem, compared));
+    }
     let mut runs = Vec::new();
     println!(
-        "{:<6} {:>7} {:>3} {:>7} {:>9} {:>11} {:>9} {:>8} {:>6} {:>11} {:>11} {:>9}",
+        "{:<14} {:>7} {:>3} {:>7} {:>9} {:>11} {:>9} {:>8} {:>6} {:>11} {:>11} {:>9}",
         "model",
         "N",
         "thr",
@@ -144,9 +158,9 @@ fn bench(
         "mean z m",
         "peak MiB"
     );
-    for model in models {
+    for (model, stem, compared) in plan {
         for &n in ns {
-            let case = cases.join(format!("settle_box_{model}_{}k.toml", n / 1000));
+            let case = cases.join(format!("settle_box_{stem}_{}k.toml", n / 1000));
             if !case.is_file() {
                 eprintln!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
                 return ExitCode::from(2);
@@ -176,7 +190,10 @@ fn bench(
                     }
                 };
                 let r: ballast::bench::BenchRun = match serde_json::from_slice(&out.stdout) {
-                    Ok(r) => r,
+                    Ok(r) => ballast::bench::BenchRun {
+                        model: model.clone(),
+                        ..r
+                    },
                     Err(e) => {
                         eprintln!("error: bench-one printed no result: {e}");
                         return ExitCode::from(1);
@@ -184,12 +201,12 @@ fn bench(
                 };
                 let ligg = ballast::bench::LIGGGHTS
                     .iter()
-                    .find(|l| l.0 == model && l.1 == n)
+                    .find(|l| l.0 == compared && l.1 == n)
                     .map_or("-".to_string(), |l| {
                         format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
                     });
                 println!(
-                    "{:<6} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
+                    "{:<14} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
                     model, n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
                 );
                 runs.push(r);

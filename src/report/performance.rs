@@ -18,13 +18,14 @@ pub fn write_performance_page(
     runs: &[crate::bench::BenchRun],
 ) -> std::io::Result<()> {
     use crate::bench::LIGGGHTS;
-    let model_of = |r: &crate::bench::BenchRun| {
-        if r.case.contains("hooke") {
-            "hooke"
-        } else {
-            "hertz"
+    // (the sections judged against LIGGGHTS name the history models by LIGGGHTS's names)
+    fn model_of(r: &crate::bench::BenchRun) -> &str {
+        match crate::bench::model_of(r) {
+            "hertz-history" => "hertz",
+            "hooke-history" => "hooke",
+            other => other,
         }
-    };
+    }
     let ligg = |m: &str, n: usize| LIGGGHTS.iter().find(|l| l.0 == m && l.1 == n);
     let one = |m: &str, n: usize| {
         runs.iter()
@@ -69,7 +70,10 @@ pub fn write_performance_page(
     ]
     .map(String::from)
     .to_vec()];
-    for r in runs {
+    for r in runs
+        .iter()
+        .filter(|r| ["hertz", "hooke"].contains(&model_of(r)))
+    {
         let m = model_of(r);
         let l = ligg(m, r.n);
         let mps = r.particle_steps_per_s / 1e6;
@@ -207,6 +211,7 @@ pub fn write_performance_page(
         }
     }
     let _ = write!(h, "<h2>Targets (issue #8)</h2>{}", table(&t));
+    h.push_str(&every_model(runs));
     if let Some(side) = side_by_side() {
         h.push_str(&side);
     }
@@ -504,9 +509,173 @@ pub(crate) fn empty_performance_page() -> String {
     )
 }
 
+/// The section on every contact model's cost: one row per model, N and thread count of the
+/// bench, with its speed against LIGGGHTS's (RESULTS.md's figure for the model it is compared
+/// with, [`crate::bench::MODELS`]) and its time against `hertz-history` on the same N and
+/// threads; then the targets: at least 2 × LIGGGHTS on one core and at most 1.3 × the time of
+/// `hertz-history` at N = 10,000 and 50,000, 2 threads at least 1.8 × one thread, peak memory
+/// at most 1 KiB per particle beyond a fixed base.
+fn every_model(runs: &[crate::bench::BenchRun]) -> String {
+    use crate::bench::{bench_model, model_of, LIGGGHTS, MODELS};
+    let find = |m: &str, n: usize, th: usize| {
+        (runs.iter()).find(|r| model_of(r) == m && r.n == n && r.threads == th)
+    };
+    let mut rows = vec![[
+        "model",
+        "N",
+        "threads",
+        "Mps/s",
+        "LIGGGHTS model, 1 core (Mps/s)",
+        "× LIGGGHTS",
+        "time / hertz-history",
+        "2 threads / 1",
+        "peak memory (MiB)",
+    ]
+    .map(String::from)
+    .to_vec()];
+    let mut targets = vec![["target", "measured", "verdict"].map(String::from).to_vec()];
+    let verdict = |ok: bool| if ok { "met" } else { "MISSED" }.to_string();
+    for (m, _, compared) in MODELS {
+        for n in [1000, 10000, 50000] {
+            for th in [1, 2] {
+                let Some(r) = find(m, n, th) else { continue };
+                let mps = r.particle_steps_per_s / 1e6;
+                let l = LIGGGHTS.iter().find(|l| l.0 == compared && l.1 == n);
+                let base = find("hertz-history", n, th);
+                let single = find(m, n, 1);
+                rows.push(vec![
+                    m.to_string(),
+                    n.to_string(),
+                    th.to_string(),
+                    format!("{mps:.3}"),
+                    l.map_or("-".into(), |l| format!("{compared} {}", l.2)),
+                    l.map_or("-".into(), |l| format!("{:.2}", mps / l.2)),
+                    base.map_or("-".into(), |b| format!("{:.2}", r.loop_s / b.loop_s)),
+                    (single.filter(|_| th == 2)).map_or("-".into(), |a| {
+                        format!("{:.2}", r.particle_steps_per_s / a.particle_steps_per_s)
+                    }),
+                    format!("{:.1}", r.peak_rss_kib as f64 / 1024.0),
+                ]);
+            }
+            if n < 10000 || bench_model(m).is_none() {
+                continue;
+            }
+            if let (Some(r), Some(l)) = (
+                find(m, n, 1),
+                LIGGGHTS.iter().find(|l| l.0 == compared && l.1 == n),
+            ) {
+                let ratio = r.particle_steps_per_s / 1e6 / l.2;
+                targets.push(vec![
+                    format!("{m}, N = {n}: at least 2 × LIGGGHTS ({compared}) on one core"),
+                    format!("{:.2} ×", ratio),
+                    verdict(ratio >= 2.0),
+                ]);
+            }
+            if let (Some(r), Some(b)) = (find(m, n, 1), find("hertz-history", n, 1)) {
+                if m != "hertz-history" {
+                    let ratio = r.loop_s / b.loop_s;
+                    targets.push(vec![
+                        format!("{m}, N = {n}: at most 1.3 × the time of hertz-history"),
+                        format!("{ratio:.2} ×"),
+                        verdict(ratio <= 1.3),
+                    ]);
+                }
+            }
+            if let (Some(a), Some(b)) = (find(m, n, 1), find(m, n, 2)) {
+                let s = b.particle_steps_per_s / a.particle_steps_per_s;
+                targets.push(vec![
+                    format!("{m}, N = {n}: 2 threads at least 1.8 × one thread"),
+                    format!("{s:.2} ×"),
+                    verdict(s >= 1.8),
+                ]);
+            }
+        }
+    }
+    for (m, _, _) in MODELS {
+        // (memory beyond a fixed base: the slope between the smallest and largest N run)
+        let mem: Vec<(usize, u64)> = (runs.iter())
+            .filter(|r| model_of(r) == m && r.threads == 1)
+            .map(|r| (r.n, r.peak_rss_kib))
+            .collect();
+        let (Some(a), Some(b)) = (
+            mem.iter().min_by_key(|x| x.0),
+            mem.iter().max_by_key(|x| x.0),
+        ) else {
+            continue;
+        };
+        if b.0 > a.0 {
+            let slope = (b.1 as f64 - a.1 as f64) / (b.0 - a.0) as f64;
+            targets.push(vec![
+                format!("{m}: peak memory at most 1 KiB per particle beyond a fixed base"),
+                format!("{slope:.3} KiB per particle (N = {} to {})", a.0, b.0),
+                verdict(slope <= 1.0),
+            ]);
+        }
+    }
+    if rows.len() == 1 {
+        return String::new();
+    }
+    format!(
+        "<h2>Every contact model (issue #30)</h2><p>The settle-box scene with each contact model \
+         (<code>ballast bench --models</code>; the frame-based models' cases are \
+         benches/cases/settle_box_&lt;model&gt;_&lt;N&gt;k.toml, written by make_cases.py). \
+         LIGGGHTS's figures are RESULTS.md's; a same-hour comparison is the side-by-side table \
+         above.</p>{}{}",
+        table(&rows),
+        if targets.len() > 1 {
+            table(&targets)
+        } else {
+            String::new()
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{natural_key, parse_peers, peer_pairs};
+    use super::{every_model, natural_key, parse_peers, peer_pairs};
+    use crate::bench::BenchRun;
+
+    /// The per-model section, on runs made up here: hertz on the frame at N = 10,000 takes 26 s
+    /// against hertz-history's 20 s (1.30 ×: met) on one thread; 200 M particle-steps in 26 s
+    /// is 7.69 Mps/s, 1.25 × LIGGGHTS's Hertz 6.17 (missed); two threads in 14.4 s are
+    /// 26/14.4 = 1.81 × (met); memory 10,000 to 50,000 KiB between N = 10,000 and 50,000 is
+    /// 1.000 KiB per particle (met).
+    #[test]
+    fn each_model_is_judged_against_liggghts_and_hertz_history() {
+        let run = |model: &str, n: usize, threads: usize, loop_s: f64, kib: u64| BenchRun {
+            model: model.into(),
+            n,
+            threads,
+            steps: 20000,
+            loop_s,
+            particle_steps_per_s: n as f64 * 20000.0 / loop_s,
+            peak_rss_kib: kib,
+            ..Default::default()
+        };
+        let runs = [
+            run("hertz-history", 10000, 1, 20.0, 9000),
+            run("hertz", 10000, 1, 26.0, 10000),
+            run("hertz", 10000, 2, 14.4, 10000),
+            run("hertz", 50000, 1, 200.0, 50000),
+        ];
+        let html = every_model(&runs);
+        let row = |target: &str| {
+            let at = html
+                .find(target)
+                .unwrap_or_else(|| panic!("no {target}: {html}"));
+            let end = at + html[at..].find("</tr>").unwrap();
+            html[at..end].to_string()
+        };
+        let r = row("hertz, N = 10000: at most 1.3 × the time of hertz-history");
+        assert!(r.contains("1.30 ×") && r.contains("met"), "{r}");
+        let r = row("hertz, N = 10000: at least 2 × LIGGGHTS (hertz)");
+        assert!(r.contains("1.25 ×") && r.contains("MISSED"), "{r}");
+        let r = row("hertz, N = 10000: 2 threads at least 1.8 × one thread");
+        assert!(r.contains("1.81 ×") && r.contains("met"), "{r}");
+        let r = row("hertz: peak memory at most 1 KiB per particle");
+        assert!(r.contains("1.000 KiB") && r.contains("met"), "{r}");
+        assert!(every_model(&[]).is_empty());
+    }
 
     /// A side-by-side file is read by column name, with or without the machine column (files
     /// of earlier rounds have none), and each ballast row is paired with LIGGGHTS's row of
