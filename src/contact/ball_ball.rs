@@ -440,7 +440,7 @@ pub fn update(
         dt,
         flags,
     );
-    let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius, dt);
+    let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius, dt, books);
     let before = c.state.shear_force();
     let f = law.force(&k, &mut c.state);
     // a bond that broke in this cycle across a gap leaves the contact without force
@@ -584,6 +584,7 @@ pub fn update_2d(
         mass: effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
         radius: g.radius,
         dt,
+        books,
     };
     let before = c.state.shear_force();
     let f = law.force(&k, &mut c.state);
@@ -730,7 +731,7 @@ pub fn update_history_run(
 /// holds, in order; returns how many. Branch-free: every index is written, and the count
 /// advances only past the kept ones (the test is true in no predictable order).
 #[inline]
-fn select(
+pub(crate) fn select(
     ks: impl Iterator<Item = u32>,
     keep: impl Fn(u32) -> bool,
     out: &mut [u32; HISTORY_RUN],
@@ -746,7 +747,7 @@ fn select(
 /// True when a contact needs its update: active, or its balls not clearly apart (a
 /// frame-free contact that is neither is left as it is by [`update`]).
 #[inline]
-fn near(c: &Contact, balls: &Balls) -> bool {
+pub(crate) fn near(c: &Contact, balls: &Balls) -> bool {
     let (a, b) = (c.a as usize, c.b as usize);
     // (`|`, not `||`: no branch)
     c.active

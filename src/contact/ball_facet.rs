@@ -85,7 +85,9 @@ pub struct FacetUpdate {
 ///
 /// Returns what the energy books need (as [`super::ball_ball::update`] does; the tangential
 /// spring's energy when the contact was active in the previous cycle is counted by the
-/// interaction, [`held_energy`]).
+/// interaction, [`held_energy`]); `books`: whether energy books are kept (without, the
+/// model's books-only arithmetic is skipped).
+#[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn update_force(
     c: &mut FacetContact,
@@ -95,6 +97,7 @@ pub fn update_force(
     law: &ContactModel,
     dt: Real,
     flags: FrameFlags,
+    books: bool,
 ) -> FacetUpdate {
     let i = c.ball as usize;
     let r = balls.radius[i];
@@ -253,7 +256,7 @@ pub fn update_force(
     let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
     let w_wall = wall.spin();
     let step = frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
-    let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r, dt);
+    let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r, dt, books);
     let s_0 = c.state.shear_force();
     let f = law.force(&k, &mut c.state);
     c.force = frame.to_world(&f.local);

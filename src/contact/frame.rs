@@ -288,6 +288,7 @@ impl Kinematics {
         mass: Real,
         radius: Real,
         dt: Real,
+        books: bool,
     ) -> Self {
         Kinematics {
             overlap,
@@ -299,6 +300,7 @@ impl Kinematics {
             mass,
             radius,
             dt,
+            books,
         }
     }
 }

@@ -36,21 +36,39 @@ fn frame_run(
     s: &mut Scatter,
     incoming: bool,
 ) -> bool {
+    use ball_ball::{near, select, HISTORY_RUN};
     let mut deep = false;
-    let entries = force.iter_mut().zip(point.iter_mut());
-    for ((c, f), (force, point)) in list.iter_mut().zip(frames.iter_mut()).zip(entries) {
-        let law = &laws[c.law as usize];
-        let out = Out { force, point };
-        let u = ball_ball::update(c, out, Some(f), balls, law, dt, flags, install_bonds, false);
-        if c.active {
-            let (a, b) = (c.a as usize, c.b as usize);
-            deep |= u.overlap > balls.radius[a].min(balls.radius[b]) || u.overlap.is_nan();
-            let [f, p] = u.written;
-            if !incoming {
-                s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
-            }
-            if s.holds(b) {
-                s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
+    // Two passes per run, as for the history models: the contacts that need their update
+    // (active, or balls not clearly apart; every one while bonds are installed) are listed
+    // branch-free first; [`ball_ball::update`] leaves the others as they are.
+    let mut near_ones = [0u32; HISTORY_RUN];
+    for start in (0..list.len()).step_by(HISTORY_RUN) {
+        let ks = start as u32..(start + HISTORY_RUN).min(list.len()) as u32;
+        let count = select(
+            ks,
+            |k| install_bonds || near(&list[k as usize], balls),
+            &mut near_ones,
+        );
+        for &k in &near_ones[..count] {
+            let k = k as usize;
+            let c = &mut list[k];
+            let law = &laws[c.law as usize];
+            let out = Out {
+                force: &mut force[k],
+                point: &mut point[k],
+            };
+            let f = &mut frames[k];
+            let u = ball_ball::update(c, out, Some(f), balls, law, dt, flags, install_bonds, false);
+            if c.active {
+                let (a, b) = (c.a as usize, c.b as usize);
+                deep |= u.overlap > balls.radius[a].min(balls.radius[b]) || u.overlap.is_nan();
+                let [f, p] = u.written;
+                if !incoming {
+                    s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
+                }
+                if s.holds(b) {
+                    s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
+                }
             }
         }
     }

@@ -117,7 +117,7 @@ pub(super) fn wall_group(
                     }
                 } else {
                     let wall = &walls[c.wall as usize];
-                    ball_facet::update_force(c, None, balls, wall, law, dt, flags);
+                    ball_facet::update_force(c, None, balls, wall, law, dt, flags, books);
                 }
             }
             lanes::update_facet_history(block_contacts, &active[..n], balls, walls, laws, dt);
@@ -133,7 +133,16 @@ pub(super) fn wall_group(
             for c in &mut list[range] {
                 if one_by_one {
                     let law = &laws[c.law as usize];
-                    let u = ball_facet::update_force(c, frames.next(), balls, wall, law, dt, flags);
+                    let u = ball_facet::update_force(
+                        c,
+                        frames.next(),
+                        balls,
+                        wall,
+                        law,
+                        dt,
+                        flags,
+                        books,
+                    );
                     // (the spring energy the contact received is not what the interaction held
                     // at the end of the last cycle: counted from there)
                     it.dissipated += u.dissipated - u.stored_before;

@@ -125,7 +125,12 @@ impl Hertz {
         };
         // the shear stiffness of the previous cycle (for the spring's stored energy then), and
         // the default rule's rescaling of an unloading spring
-        let s_t_prev = self.tangent(k.overlap_prev.max(0.0), k.radius).1;
+        // (without books and with the spring rule, nothing needs it)
+        let s_t_prev = if k.books || self.limit == FrictionLimit::Total {
+            self.tangent(k.overlap_prev.max(0.0), k.radius).1
+        } else {
+            s_t
+        };
         let rescale = match self.limit {
             FrictionLimit::Total if s_t < s_t_prev => s_t / s_t_prev,
             _ => 1.0,

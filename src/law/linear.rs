@@ -66,6 +66,9 @@ pub(crate) fn shear_force(
     trial.x = 0.0;
     let s = shear_step(rule, &start, trial, -(k.vel_t * c_s), c_s, ks * k.dt, limit);
     *state.shear_force_mut() = s.spring;
+    if !k.books {
+        return (s.force, s.sliding, 0.0, 0.0);
+    }
     let lost = elastic_loss(&before, ks_prev, &s.spring, ks, &k.du_t);
     (s.force, s.sliding, lost, spring_energy(&before, ks_prev))
 }

@@ -25,6 +25,10 @@ pub struct Kinematics {
     pub radius: Real,
     /// The timestep of the cycle, s.
     pub dt: Real,
+    /// True when energy books are kept: the model then reports what its springs held and
+    /// lost ([`ContactForce::dissipated`], [`ContactForce::stored_before`]); else those are 0
+    /// and their arithmetic is skipped.
+    pub books: bool,
 }
 
 /// The state a model keeps per contact, in local coordinates (32 bytes: the force loop streams
