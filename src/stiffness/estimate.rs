@@ -124,20 +124,52 @@ impl DofStiffness {
             ball: 0,
             dof: 0,
         };
-        for i in 0..model.body_count() {
+        // Seed 000, eq. 11: the smallest m / K_ii, and its square root (the root of the
+        // smallest ratio is the smallest root: one square root, not one per DOF).
+        let mut smallest = Real::INFINITY;
+        let balls = &model.balls;
+        if estimator == Estimator::Diagonal {
+            // (the balls in a loop of their own: six ratios, the smallest, then one comparison
+            // with the smallest so far; the same order of DOFs as the loop below)
+            for (i, d) in self.diagonal.iter().enumerate().take(balls.len()) {
+                let fixed = balls.fixed[i];
+                let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
+                let ratio: [Real; 6] = std::array::from_fn(|k| {
+                    if fixed & (1 << k) == 0 {
+                        masses[k / 3] / d[k]
+                    } else {
+                        Real::INFINITY
+                    }
+                });
+                let mut k_min = 0;
+                for k in 1..6 {
+                    if ratio[k] < ratio[k_min] {
+                        k_min = k;
+                    }
+                }
+                if ratio[k_min] < smallest {
+                    smallest = ratio[k_min];
+                    best.ball = i;
+                    best.dof = k_min;
+                }
+            }
+        }
+        let first = if estimator == Estimator::Diagonal {
+            balls.len()
+        } else {
+            0
+        };
+        for i in first..model.body_count() {
             let fixed = model.body_fixed(i);
             for k in (0..6).filter(|&k| fixed & (1 << k) == 0) {
                 let m = model.body_inertial(i, k);
                 match estimator {
-                    // Seed 000, eq. 11.
                     Estimator::Diagonal => {
-                        let dt = (m / self.diagonal[i][k]).sqrt();
-                        if dt < best.dt {
-                            best = CriticalEstimate {
-                                dt,
-                                ball: i,
-                                dof: k,
-                            };
+                        let ratio = m / self.diagonal[i][k];
+                        if ratio < smallest {
+                            smallest = ratio;
+                            best.ball = i;
+                            best.dof = k;
                         }
                     }
                     Estimator::Bound => {
@@ -150,6 +182,9 @@ impl DofStiffness {
                     }
                 }
             }
+        }
+        if estimator == Estimator::Diagonal {
+            best.dt = smallest.sqrt();
         }
         if estimator == Estimator::Bound {
             // NOTE: each norm bounds omega^2 on its own; the smaller of the two maxima is the
