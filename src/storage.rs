@@ -11,3 +11,64 @@ pub fn room<T>(v: &mut Vec<T>, total: usize) {
         v.reserve_exact(total - v.len());
     }
 }
+
+/// Sorts `list` by `key` and moves `side[k]` (an array aligned with it, such as the contacts'
+/// frames) with `list[k]`, without a copy of either: the indices are sorted, then the
+/// permutation is applied in place, cycle by cycle, by swaps (4 bytes per entry, not a second
+/// array of both). `key` must tell every entry apart (then the order does not depend on the
+/// sort).
+pub fn sort_along<T, S, K: Ord>(list: &mut [T], side: &mut [S], key: impl Fn(&T) -> K) {
+    debug_assert_eq!(list.len(), side.len());
+    let mut order: Vec<u32> = (0..list.len() as u32).collect();
+    order.sort_unstable_by_key(|&k| key(&list[k as usize]));
+    // position `at` takes the entry now at `order[at]`; a visited position is marked
+    const DONE: u32 = u32::MAX;
+    for start in 0..order.len() {
+        let mut at = start;
+        while order[at] != DONE {
+            let from = order[at] as usize;
+            order[at] = DONE;
+            if from == start {
+                break;
+            }
+            list.swap(at, from);
+            side.swap(at, from);
+            at = from;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_along;
+
+    /// Random lists (lengths 0 to 300, distinct keys) sorted with a side array: the list comes
+    /// out as the standard sort gives it, and each side entry still sits with its own entry.
+    #[test]
+    fn the_side_array_follows_its_entries() {
+        // (a linear congruential generator: rng is on this module's floor)
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 11
+        };
+        for n in (0..300).step_by(7) {
+            let mut list: Vec<u64> = (0..n as u64).map(|k| k * 1000 + next() % 997).collect();
+            // a shuffle (Fisher-Yates)
+            for k in (1..list.len()).rev() {
+                let j = (next() % (k as u64 + 1)) as usize;
+                list.swap(k, j);
+            }
+            let mut side: Vec<String> = list.iter().map(|x| format!("side of {x}")).collect();
+            let mut want = list.clone();
+            want.sort_unstable();
+            sort_along(&mut list, &mut side, |&x| x);
+            assert_eq!(list, want);
+            for (x, s) in list.iter().zip(&side) {
+                assert_eq!(s, &format!("side of {x}"));
+            }
+        }
+    }
+}

@@ -184,11 +184,8 @@ impl Contacts {
             }
         }
         if framed {
-            // (the frames follow their contacts: sorted together, every few thousand cycles)
-            let mut both: Vec<(Contact, Frame)> =
-                (self.list.drain(..)).zip(self.frames.drain(..)).collect();
-            both.sort_unstable_by_key(|(c, _)| c.key());
-            (self.list, self.frames) = both.into_iter().unzip();
+            // (the frames follow their contacts, in place)
+            crate::storage::sort_along(&mut self.list, &mut self.frames, Contact::key);
         } else {
             self.list.sort_unstable_by_key(Contact::key);
         }

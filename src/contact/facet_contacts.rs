@@ -230,12 +230,9 @@ impl FacetContacts {
         if self.frames.is_empty() {
             self.list.sort_unstable_by_key(FacetContact::key);
         } else {
-            // (the frames follow their contacts; a ball-facet frame does not turn over: the
-            // ball stays the ball)
-            let mut both: Vec<(FacetContact, Frame)> =
-                (self.list.drain(..)).zip(self.frames.drain(..)).collect();
-            both.sort_unstable_by_key(|(c, _)| c.key());
-            (self.list, self.frames) = both.into_iter().unzip();
+            // (the frames follow their contacts, in place; a ball-facet frame does not turn
+            // over: the ball stays the ball)
+            crate::storage::sort_along(&mut self.list, &mut self.frames, FacetContact::key);
         }
         self.rebuild_interactions();
     }
