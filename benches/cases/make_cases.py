@@ -56,48 +56,29 @@ friction_limit = "spring"
 # moduli, restitution 0.5, friction 0.5, k_t = 2/7 k_n), LIGGGHTS's Coulomb rule where the model
 # offers it. Bench name (the case format's model name) -> file stem, contact block, what it is.
 KT = KN * 2.0 / 7.0
+
+
+def contact(model, **keys):
+    """A [[contact]] block between grains: the model and its keys in order (strings quoted)."""
+    lines = ['[[contact]]', 'between = ["grain", "grain"]', f'model = "{model}"']
+    lines += [f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v!r}" for k, v in keys.items()]
+    return "\n".join(lines) + "\n"
+
+
+SPRING = "spring"
 FRAME_MODELS = {
-    "hertz": ("hertz_frame", '''[[contact]]
-between = ["grain", "grain"]
-model = "hertz"
-friction = 0.5
-restitution = 0.5
-friction_limit = "spring"
-''', "Hertz-Mindlin on the contact frame (E = 5 MPa, ν = 0.3, e = 0.5, μ = 0.5)"),
-    "linear": ("linear", f'''[[contact]]
-between = ["grain", "grain"]
-model = "linear"
-kn = {KN!r}
-ks = {KT!r}
-friction = 0.5
-damp_n = {ZETA!r}
-damp_s = {ZETA!r}
-friction_limit = "spring"
-''', "PFC's linear model (kn = 500 N/m, ks = 2/7 kn, dashpots at the critical-damping ratio of e = 0.5, μ = 0.5)"),
-    "linear-dashpot": ("linear_dashpot", f'''[[contact]]
-between = ["grain", "grain"]
-model = "linear-dashpot"
-kn = {KN!r}
-ks = {KT!r}
-friction = 0.5
-restitution = 0.5
-friction_limit = "spring"
-''', "the linear dashpot model (kn = 500 N/m, ks = 2/7 kn, e = 0.5, μ = 0.5)"),
-    "hysteretic": ("hysteretic", f'''[[contact]]
-between = ["grain", "grain"]
-model = "hysteretic"
-kn = {KN!r}
-k_unload = {4.0 * KN!r}
-ks = {KT!r}
-friction = 0.5
-''', "Walton-Braun's hysteretic model (kn = 500 N/m, unloading 4 kn: e = 0.5, ks = 2/7 kn, μ = 0.5)"),
-    "linearbond": ("linearbond", f'''[[contact]]
-between = ["grain", "grain"]
-model = "linearbond"
-kn = {KN!r}
-ks = {KT!r}
-friction = 0.5
-''', "the linear bond model with no bond made (the balls start apart: frictional linear springs, kn = 500 N/m, ks = 2/7 kn, μ = 0.5, no damping, so the balls never settle)"),
+    "hertz": ("hertz_frame", contact("hertz", friction=0.5, restitution=0.5, friction_limit=SPRING),
+              "Hertz-Mindlin on the contact frame (E = 5 MPa, ν = 0.3, e = 0.5, μ = 0.5)"),
+    "linear": ("linear", contact("linear", kn=KN, ks=KT, friction=0.5, damp_n=ZETA, damp_s=ZETA,
+                                 friction_limit=SPRING),
+               "PFC's linear model (kn = 500 N/m, ks = 2/7 kn, dashpots at the critical-damping ratio of e = 0.5, μ = 0.5)"),
+    "linear-dashpot": ("linear_dashpot", contact("linear-dashpot", kn=KN, ks=KT, friction=0.5,
+                                                 restitution=0.5, friction_limit=SPRING),
+                       "the linear dashpot model (kn = 500 N/m, ks = 2/7 kn, e = 0.5, μ = 0.5)"),
+    "hysteretic": ("hysteretic", contact("hysteretic", kn=KN, k_unload=4.0 * KN, ks=KT, friction=0.5),
+                   "Walton-Braun's hysteretic model (kn = 500 N/m, unloading 4 kn: e = 0.5, ks = 2/7 kn, μ = 0.5)"),
+    "linearbond": ("linearbond", contact("linearbond", kn=KN, ks=KT, friction=0.5),
+                   "the linear bond model with no bond made (the balls start apart: frictional linear springs, kn = 500 N/m, ks = 2/7 kn, μ = 0.5, no damping, so the balls never settle)"),
 }
 
 

@@ -180,23 +180,13 @@ pub fn write_performance_page(
                 verdict(hi <= 1.2 * lo),
             ]);
         }
-        let mem: Vec<(usize, u64)> = runs
-            .iter()
-            .filter(|r| model_of(r) == m && r.threads == 1)
-            .map(|r| (r.n, r.peak_rss_kib))
-            .collect();
-        if let (Some(a), Some(b)) = (
-            mem.iter().min_by_key(|x| x.0),
-            mem.iter().max_by_key(|x| x.0),
-        ) {
-            if b.0 > a.0 {
-                let slope = (b.1 as f64 - a.1 as f64) / (b.0 - a.0) as f64;
-                t.push(vec![
-                    format!("{m}: peak memory at most 0.5 KiB per particle beyond a fixed base"),
-                    format!("{slope:.3} KiB per particle (N = {} to {})", a.0, b.0),
-                    verdict(slope <= 0.5),
-                ]);
-            }
+        let one_thread = runs.iter().filter(|r| model_of(r) == m && r.threads == 1);
+        if let Some((slope, a, b)) = memory_slope(one_thread) {
+            t.push(vec![
+                format!("{m}: peak memory at most 0.5 KiB per particle beyond a fixed base"),
+                format!("{slope:.3} KiB per particle (N = {a} to {b})"),
+                verdict(slope <= 0.5),
+            ]);
         }
         for n in [1000, 10000, 50000] {
             if let (Some(r), Some(l)) = (one(m, n), ligg(m, n)) {
@@ -509,6 +499,17 @@ pub(crate) fn empty_performance_page() -> String {
     )
 }
 
+/// The peak memory per particle beyond a fixed base, KiB: the slope between the runs of the
+/// smallest and the largest N, with those N (None without two sizes).
+fn memory_slope<'a>(
+    runs: impl Iterator<Item = &'a crate::bench::BenchRun>,
+) -> Option<(f64, usize, usize)> {
+    let mem: Vec<(usize, u64)> = runs.map(|r| (r.n, r.peak_rss_kib)).collect();
+    let a = mem.iter().min_by_key(|x| x.0)?;
+    let b = mem.iter().max_by_key(|x| x.0)?;
+    (b.0 > a.0).then(|| ((b.1 as f64 - a.1 as f64) / (b.0 - a.0) as f64, a.0, b.0))
+}
+
 /// The section on every contact model's cost: one row per model, N and thread count of the
 /// bench, with its speed against LIGGGHTS's (RESULTS.md's figure for the model it is compared
 /// with, [`crate::bench::MODELS`]) and its time against `hertz-history` on the same N and
@@ -593,21 +594,11 @@ fn every_model(runs: &[crate::bench::BenchRun]) -> String {
     }
     for (m, _, _) in MODELS {
         // (memory beyond a fixed base: the slope between the smallest and largest N run)
-        let mem: Vec<(usize, u64)> = (runs.iter())
-            .filter(|r| model_of(r) == m && r.threads == 1)
-            .map(|r| (r.n, r.peak_rss_kib))
-            .collect();
-        let (Some(a), Some(b)) = (
-            mem.iter().min_by_key(|x| x.0),
-            mem.iter().max_by_key(|x| x.0),
-        ) else {
-            continue;
-        };
-        if b.0 > a.0 {
-            let slope = (b.1 as f64 - a.1 as f64) / (b.0 - a.0) as f64;
+        let one_thread = (runs.iter()).filter(|r| model_of(r) == m && r.threads == 1);
+        if let Some((slope, a, b)) = memory_slope(one_thread) {
             targets.push(vec![
                 format!("{m}: peak memory at most 1 KiB per particle beyond a fixed base"),
-                format!("{slope:.3} KiB per particle (N = {} to {})", a.0, b.0),
+                format!("{slope:.3} KiB per particle (N = {a} to {b})"),
                 verdict(slope <= 1.0),
             ]);
         }
