@@ -4,7 +4,7 @@ use super::materials::material_index;
 use super::reader::{dofs, finite3, positive, Reader};
 use super::{CaseError, CaseFile};
 use crate::body::{dof, BallSpec, ClumpSpec, MassSpec, Material, PebbleSpec};
-use crate::math::{vec3, Real, Vec3};
+use crate::math::{Real, Vec3};
 
 /// The balls given one by one (ids default to their number in the file).
 pub(super) fn parse_balls(
@@ -128,16 +128,11 @@ pub(super) fn parse_generate(
             let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
             let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
             for (id, p) in (first_id..).zip(placed) {
+                let radius = crate::generate::SETTLE_BOX_RADIUS;
                 balls.push(BallSpec {
-                    id,
-                    pos: vec3(p),
-                    radius: crate::generate::SETTLE_BOX_RADIUS,
-                    material,
                     vel,
-                    spin: Vec3::zeros(),
-                    applied_force: Vec3::zeros(),
                     fixed,
-                    mass: None,
+                    ..BallSpec::at_rest(id, p, radius, material)
                 });
             }
             continue;
@@ -216,15 +211,9 @@ pub(super) fn parse_generate(
         let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
         for (next_id, (p, r)) in (first_id..).zip(placed) {
             balls.push(BallSpec {
-                id: next_id,
-                pos: vec3(p),
-                radius: r,
-                material,
                 vel,
-                spin: Vec3::zeros(),
-                applied_force: Vec3::zeros(),
                 fixed,
-                mass: None,
+                ..BallSpec::at_rest(next_id, p, r, material)
             });
         }
     }
