@@ -95,7 +95,7 @@ pub(crate) fn previous_overlap(balls: &Balls, a: usize, b: usize, dt: Real) -> R
 /// releases a contact that does not overlap and holds no bond (no force, state cleared).
 /// Returns true when released.
 #[inline]
-fn released(
+pub(super) fn released(
     c: &mut Contact,
     out: &mut Out,
     overlap: Real,

@@ -7,6 +7,7 @@ pub mod ball_facet;
 mod contacts;
 mod facet_contacts;
 mod frame;
+pub mod frame_lanes;
 pub mod full;
 pub mod lanes;
 mod merge;

@@ -5,7 +5,8 @@
 
 use super::walls::{add_resultants, wall_group};
 use crate::body::Balls;
-use crate::contact::ball_ball::{self, Out, Scatter};
+use crate::contact::ball_ball::{self, Scatter};
+use crate::contact::frame_lanes::{lanes_follow, update_framed, update_one};
 use crate::contact::{Contact, Frame, FrameFlags};
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3};
@@ -18,13 +19,12 @@ use crate::par::split;
 const PARALLEL_PASS: usize = 1024;
 
 /// The frame-based counterpart of [`ball_ball::update_history_run`]: [`ball_ball::update`]
-/// for each contact of `list` with its frame, its force and contact point written to the
-/// kept entries `force` and `point` (aligned with `list`), and each active contact's force
-/// `F` (on b) added at the contact point `C` to those of its balls that lie in the scatter's
-/// range (ball a unless `incoming`): `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`,
-/// `M_a -= (C - x_a) x F`, the operations of [`Model::gather`] in the same order (an inactive
-/// contact, which the gather adds as zero, is skipped: no bit changes). Returns true when an
-/// active contact interpenetrates (overlap larger than the smaller radius, or NaN).
+/// for each contact of `list` that needs it, with its frame, its force and contact point
+/// written to the kept entries `force` and `point` (aligned with `list`), and each active
+/// contact's force added to those of its balls that lie in the scatter's range (ball a
+/// unless `incoming`), in list order: [`update_one`] one by one, or [`update_framed`] eight at
+/// a time (the same bits) when the lanes follow the frame flags. Returns true when an active
+/// contact interpenetrates (overlap larger than the smaller radius, or NaN).
 #[allow(clippy::too_many_arguments)]
 fn frame_run(
     list: &mut [Contact],
@@ -42,6 +42,8 @@ fn frame_run(
     // (active, or balls not clearly apart; every one while bonds are installed) are listed
     // branch-free first; [`ball_ball::update`] leaves the others as they are.
     let mut near_ones = [0u32; HISTORY_RUN];
+    // (the lanes follow the default flags; the first cycle installs the bonds one by one)
+    let lanes = lanes_follow(flags) && !install_bonds;
     for start in (0..list.len()).step_by(HISTORY_RUN) {
         let ks = start as u32..(start + HISTORY_RUN).min(list.len()) as u32;
         let count = select(
@@ -49,27 +51,24 @@ fn frame_run(
             |k| install_bonds || near(&list[k as usize], balls),
             &mut near_ones,
         );
+        if lanes {
+            let kept = (&mut frames[..], &mut force[..], &mut point[..]);
+            deep |= update_framed(
+                list,
+                &near_ones[..count],
+                kept,
+                (balls, laws),
+                (dt, flags),
+                s,
+                incoming,
+            );
+            continue;
+        }
         for &k in &near_ones[..count] {
             let k = k as usize;
-            let c = &mut list[k];
-            let law = &laws[c.law as usize];
-            let out = Out {
-                force: &mut force[k],
-                point: &mut point[k],
-            };
-            let f = &mut frames[k];
-            let u = ball_ball::update(c, out, Some(f), balls, law, dt, flags, install_bonds, false);
-            if c.active {
-                let (a, b) = (c.a as usize, c.b as usize);
-                deep |= u.overlap > balls.radius[a].min(balls.radius[b]) || u.overlap.is_nan();
-                let [f, p] = u.written;
-                if !incoming {
-                    s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
-                }
-                if s.holds(b) {
-                    s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
-                }
-            }
+            let kept = (&mut frames[k], &mut force[k], &mut point[k]);
+            let step = (dt, flags, install_bonds);
+            deep |= update_one(&mut list[k], kept, (balls, laws), step, s, incoming);
         }
     }
     deep

@@ -1,0 +1,456 @@
+//! The ball-ball update of the models on the contact frame ([`super::ball_ball::update`] with
+//! a [`Frame`]) for [`LANES`] contacts at once, in the one-pass force loop: the geometry and
+//! relative velocity of a batch, then its frames' advance ([`Frame::advance`]), run lane by
+//! lane in loops the compiler turns into vector instructions; what lies between and after
+//! (a contact released or formed, the contact model's force, the sums into the balls) runs
+//! contact by contact, in order.
+//!
+//! Every lane performs exactly the operations of the one-contact path in the same order
+//! (nalgebra's: a dot product `(x_0 y_0 + x_1 y_1) + x_2 y_2`, a matrix times a vector row by
+//! row the same way, a cross product `y z - z y, z x - x z, x y - y x`), so the results are
+//! the same bits; the rare lane whose frame update takes a branch the lanes do not follow (a
+//! tangential axis along the new normal, a half turn in one step, a NaN) is computed again
+//! by [`Frame::advance`] itself. The tests `a_frame_model_gives_the_same_state_in_both_loops_
+//! on_any_thread_count` and `every_frame_model_gives_the_same_state_in_both_loops` compare
+//! this path with the general loop's, bit for bit.
+
+use super::ball_ball::{released, Out, Scatter};
+use super::lanes::LANES;
+use super::{Contact, Frame, FrameFlags};
+use crate::body::Balls;
+use crate::law::{ContactModel, Kinematics};
+use crate::math::{Real, Vec3};
+
+type Lane = [Real; LANES];
+type Lane3 = [Lane; 3];
+
+/// The flags the lanes follow: the default ones, with or without the branch vectors of
+/// `no_ratch` and the twist of `no_twist`. Other flags take the one-contact path.
+pub fn lanes_follow(flags: FrameFlags) -> bool {
+    !flags.previous_normal && !flags.previous_transform && !flags.no_renormalize
+}
+
+/// A batch: the balls of each lane's contact, then what the lanes computed.
+#[derive(Default)]
+struct Batch {
+    pa: Lane3,
+    pb: Lane3,
+    ra: Lane,
+    rb: Lane,
+    /// The balls' contact masses (0 with `has_m*` false: none, infinitely heavy).
+    ma: Lane,
+    mb: Lane,
+    has_ma: [bool; LANES],
+    has_mb: [bool; LANES],
+    va: Lane3,
+    vb: Lane3,
+    wa: Lane3,
+    wb: Lane3,
+    // geometry (from [`Batch::geometry`]), with the effective radius and mass
+    overlap: Lane,
+    radius: Lane,
+    mass: Lane,
+    n: Lane3,
+    point: Lane3,
+    v_rel: Lane3,
+    vn: Lane,
+    // the frames before their advance: rows `n_prev`, `t_1`, `t_2`, and `u_x`
+    axes: [Lane3; 3],
+    u_x: Lane,
+    // the advance (from [`Batch::advance`])
+    t1: Lane3,
+    t2: Lane3,
+    vel: Lane3,
+    spin: Lane3,
+    /// The increments of `u` (its `x`: of the normal displacement) and `phi`.
+    du: Lane3,
+    dphi: Lane3,
+    /// A lane the vector loop cannot follow ([`Frame::advance`] computes it again).
+    odd: [bool; LANES],
+}
+
+/// `x . y` as nalgebra computes it.
+#[inline(always)]
+fn dot(x: [Real; 3], y: [Real; 3]) -> Real {
+    x[0] * y[0] + x[1] * y[1] + x[2] * y[2]
+}
+
+/// `x x y` as nalgebra computes it.
+#[inline(always)]
+fn cross(x: [Real; 3], y: [Real; 3]) -> [Real; 3] {
+    [
+        x[1] * y[2] - x[2] * y[1],
+        x[2] * y[0] - x[0] * y[2],
+        x[0] * y[1] - x[1] * y[0],
+    ]
+}
+
+/// Lane `l` of a lane vector.
+#[inline(always)]
+fn at(v: &Lane3, l: usize) -> [Real; 3] {
+    [v[0][l], v[1][l], v[2][l]]
+}
+
+/// Writes `x` into lane `l` of `v`.
+#[inline(always)]
+fn put(v: &mut Lane3, l: usize, x: [Real; 3]) {
+    for k in 0..3 {
+        v[k][l] = x[k];
+    }
+}
+
+impl Batch {
+    /// Copies the balls of contact `c` into lane `l`.
+    #[inline(always)]
+    fn load(&mut self, l: usize, c: &Contact, balls: &Balls) {
+        let l = l & (LANES - 1);
+        let (a, b) = (c.a as usize, c.b as usize);
+        put(&mut self.pa, l, balls.pos[a].into());
+        put(&mut self.pb, l, balls.pos[b].into());
+        put(&mut self.va, l, balls.vel[a].into());
+        put(&mut self.vb, l, balls.vel[b].into());
+        put(&mut self.wa, l, balls.spin[a].into());
+        put(&mut self.wb, l, balls.spin[b].into());
+        self.ra[l] = balls.radius[a];
+        self.rb[l] = balls.radius[b];
+        let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
+        self.has_ma[l] = ma.is_some();
+        self.has_mb[l] = mb.is_some();
+        self.ma[l] = ma.unwrap_or(0.0);
+        self.mb[l] = mb.unwrap_or(0.0);
+    }
+
+    /// [`super::ball_ball::geometry`] of every lane (overlap, unit normal from a to b, contact
+    /// point), and the relative velocity of b with respect to a at the contact point
+    /// (branch vectors from each centre to it, or `r_a n` and `-r_b n` with `no_ratch`) with
+    /// its normal component.
+    #[inline(always)]
+    fn geometry(&mut self, no_ratch: bool) {
+        for l in 0..LANES {
+            let (pa, pb) = (at(&self.pa, l), at(&self.pb, l));
+            let (ra, rb) = (self.ra[l], self.rb[l]);
+            let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+            let dist = dot(d, d).sqrt();
+            let overlap = ra + rb - dist;
+            let apart = dist > 0.0;
+            let n = [
+                if apart { d[0] / dist } else { 0.0 },
+                if apart { d[1] / dist } else { 0.0 },
+                if apart { d[2] / dist } else { 1.0 },
+            ];
+            let reach = ra - 0.5 * overlap;
+            let point = [0, 1, 2].map(|k| pa[k] + n[k] * reach);
+            let (ba, bb) = if no_ratch {
+                (n.map(|x| x * ra), n.map(|x| -x * rb))
+            } else {
+                (
+                    [0, 1, 2].map(|k| point[k] - pa[k]),
+                    [0, 1, 2].map(|k| point[k] - pb[k]),
+                )
+            };
+            let (ca, cb) = (cross(at(&self.wa, l), ba), cross(at(&self.wb, l), bb));
+            let (va, vb) = (at(&self.va, l), at(&self.vb, l));
+            let v = [0, 1, 2].map(|k| (vb[k] + cb[k]) - (va[k] + ca[k]));
+            self.overlap[l] = overlap;
+            self.radius[l] = ra * rb / (ra + rb);
+            // [`super::ball_ball::effective_mass`]
+            let (ma, mb) = (self.ma[l], self.mb[l]);
+            self.mass[l] = match (self.has_ma[l], self.has_mb[l]) {
+                (true, true) => ma * mb / (ma + mb),
+                (true, false) => ma,
+                (false, true) => mb,
+                (false, false) => 0.0,
+            };
+            put(&mut self.n, l, n);
+            put(&mut self.point, l, point);
+            put(&mut self.v_rel, l, v);
+            self.vn[l] = dot(v, n);
+        }
+    }
+
+    /// Copies the frame `f` (before its advance) into lane `l`.
+    #[inline(always)]
+    fn load_frame(&mut self, l: usize, f: &Frame) {
+        let l = l & (LANES - 1);
+        for r in 0..3 {
+            for k in 0..3 {
+                self.axes[r][k][l] = f.axes[(r, k)];
+            }
+        }
+        self.u_x[l] = f.u.x;
+    }
+
+    /// [`Frame::advance`] of every lane (the flags of [`lanes_follow`]): the new tangential
+    /// axes, and the relative velocity (tangential part) and spin in the half-way frame.
+    #[inline(always)]
+    fn advance(&mut self, dt: Real, no_twist: bool) {
+        for l in 0..LANES {
+            let n = at(&self.n, l);
+            let prev = [
+                at(&self.axes[0], l),
+                at(&self.axes[1], l),
+                at(&self.axes[2], l),
+            ];
+            let n_prev = prev[0];
+            let o_r = cross(n_prev, n);
+            let mid = [0, 1, 2].map(|k| 0.5 * (n_prev[k] + n[k]));
+            let len = dot(mid, mid).sqrt();
+            let n_mid = if len > 0.0 {
+                [mid[0] / len, mid[1] / len, mid[2] / len]
+            } else {
+                n
+            };
+            let (wa, wb) = (at(&self.wa, l), at(&self.wb, l));
+            let half = [0, 1, 2].map(|k| 0.5 * (wa[k] + wb[k]));
+            let twist = dot(n_mid, half) * dt;
+            let o_t = n_mid.map(|x| if no_twist { 0.0 } else { x * twist });
+            let o = [0, 1, 2].map(|k| o_r[k] + o_t[k]);
+            // the first tangential axis turned, made normal to n and unit; the second n x t_1
+            let turned = cross(o, prev[1]);
+            let mut t1 = [0, 1, 2].map(|k| prev[1][k] + turned[k]);
+            let along = dot(n, t1);
+            t1 = [0, 1, 2].map(|k| t1[k] - n[k] * along);
+            let len = dot(t1, t1).sqrt();
+            let t1 = [t1[0] / len, t1[1] / len, t1[2] / len];
+            let t2 = cross(n, t1);
+            let next = [n, t1, t2];
+            // the tangential relative velocity at mid-step, and the relative spin
+            let v = at(&self.v_rel, l);
+            let along = dot(n_mid, v);
+            let v_t = [0, 1, 2].map(|k| v[k] - n_mid[k] * along);
+            let w = [0, 1, 2].map(|k| wb[k] - wa[k]);
+            // [`super::frame`]'s `half_way`: the quaternion of the turn from prev to next
+            let mut trace = 0.0;
+            let mut s = [0.0; 3];
+            for r in 0..3 {
+                trace += dot(prev[r], next[r]);
+                let c = cross(prev[r], next[r]);
+                s = [0, 1, 2].map(|k| s[k] + c[k]);
+            }
+            let c = (1.0 + trace).max(0.0).sqrt();
+            let q = c * (2.0 + c);
+            let square = q * q + dot(s, s);
+            let k2 = 2.0 / square;
+            let back = |v: [Real; 3]| -> [Real; 3] {
+                let t = cross(s, v).map(|x| x * k2);
+                let st = cross(s, t);
+                let r = [0, 1, 2].map(|k| (v[k] - t[k] * q) + st[k]);
+                [dot(prev[0], r), dot(prev[1], r), dot(prev[2], r)]
+            };
+            let (vel, spin) = (back(v_t), back(w));
+            put(&mut self.vel, l, vel);
+            put(&mut self.spin, l, spin);
+            // (`du.x`: the change of the normal displacement, -overlap)
+            let du = [-self.overlap[l] - self.u_x[l], vel[1] * dt, vel[2] * dt];
+            put(&mut self.du, l, du);
+            put(&mut self.dphi, l, spin.map(|x| x * dt));
+            put(&mut self.t1, l, t1);
+            put(&mut self.t2, l, t2);
+            // (a NaN length is odd too: the one-contact path takes its branch)
+            let unit = len > 0.0;
+            self.odd[l] = !unit | (square == 0.0);
+        }
+    }
+
+    /// Lane `l`'s advance written into its frame `f`, as [`Frame::advance`] ends.
+    #[inline(always)]
+    fn finish(&self, l: usize, f: &mut Frame) {
+        let (n, t1, t2) = (at(&self.n, l), at(&self.t1, l), at(&self.t2, l));
+        for k in 0..3 {
+            f.axes[(0, k)] = n[k];
+            f.axes[(1, k)] = t1[k];
+            f.axes[(2, k)] = t2[k];
+        }
+        // (`u += du`, then `u.x = -overlap`)
+        f.u.y += self.du[1][l];
+        f.u.z += self.du[2][l];
+        f.u.x = -self.overlap[l];
+        for k in 0..3 {
+            f.phi[k] += self.dphi[k][l];
+        }
+    }
+
+    /// What the model sees of lane `l` ([`Kinematics::of_step`]), read from the lanes (not
+    /// through a [`FrameStep`] in memory: its components, stored one by one and loaded two
+    /// at a time, cost a stall each).
+    #[inline(always)]
+    fn kinematics(&self, l: usize, dt: Real) -> Kinematics {
+        let overlap = self.overlap[l];
+        Kinematics {
+            overlap,
+            overlap_prev: overlap + self.du[0][l],
+            vn: self.vn[l],
+            vel_t: Vec3::new(0.0, self.vel[1][l], self.vel[2][l]),
+            du_t: Vec3::new(0.0, self.du[1][l], self.du[2][l]),
+            mass: self.mass[l],
+            radius: self.radius[l],
+            dt,
+            books: false,
+        }
+    }
+
+    /// The world components of the local vector `x` in lane `l`'s new frame
+    /// ([`Frame::to_world`]: the axes' transpose times `x`).
+    #[inline(always)]
+    fn to_world(&self, l: usize, x: &Vec3) -> Vec3 {
+        let (n, t1, t2) = (at(&self.n, l), at(&self.t1, l), at(&self.t2, l));
+        let row = |k: usize| n[k] * x[0] + t1[k] * x[1] + t2[k] * x[2];
+        Vec3::new(row(0), row(1), row(2))
+    }
+}
+
+/// [`super::ball_ball::update`] (no energy books, bonds not being installed, flags that
+/// [`lanes_follow`]) of the contacts `list[k]`, `k` in `ks` (each active or with its balls
+/// not clearly apart), with their frames, forces and contact points (aligned with `list`),
+/// eight at a time; then each contact active after its update is added to those of its
+/// balls in the scatter's range, in the order of `ks` (ball a unless `incoming`). Returns
+/// true when an active contact interpenetrates (overlap larger than the smaller radius, or
+/// NaN).
+#[allow(clippy::too_many_arguments)]
+pub fn update_framed(
+    list: &mut [Contact],
+    ks: &[u32],
+    (frames, force, point): (&mut [Frame], &mut [Vec3], &mut [Vec3]),
+    (balls, laws): (&Balls, &[ContactModel]),
+    (dt, flags): (Real, FrameFlags),
+    s: &mut Scatter,
+    incoming: bool,
+) -> bool {
+    debug_assert!(lanes_follow(flags));
+    let mut batch = Batch::default();
+    let mut deep = false;
+    // the lanes of the batch whose contact goes on after the geometry
+    let mut going = [false; LANES];
+    for ks in ks.chunks(LANES) {
+        // (a short batch repeats its first contact in the spare lanes, whose results are not
+        // used)
+        let lane = |l: usize| ks[if l < ks.len() { l } else { 0 }] as usize;
+        // (a frame-free model's contact, in a case that mixes both kinds, goes alone)
+        if ks
+            .iter()
+            .any(|&k| laws[list[k as usize].law as usize].frame_free())
+        {
+            for &k in ks {
+                let kept = (
+                    &mut frames[k as usize],
+                    &mut force[k as usize],
+                    &mut point[k as usize],
+                );
+                deep |= update_one(
+                    &mut list[k as usize],
+                    kept,
+                    (balls, laws),
+                    (dt, flags, false),
+                    s,
+                    incoming,
+                );
+            }
+            continue;
+        }
+        for l in 0..LANES {
+            batch.load(l, &list[lane(l)], balls);
+        }
+        batch.geometry(flags.no_ratch);
+        // a contact apart is released; one touching for the first time gets its frame
+        for l in 0..LANES {
+            let k = lane(l);
+            let c = &mut list[k];
+            let law = &laws[c.law as usize];
+            let overlap = batch.overlap[l];
+            let mut out = Out {
+                force: &mut force[k],
+                point: &mut point[k],
+            };
+            going[l] = l < ks.len() && !released(c, &mut out, overlap, law, false);
+            if going[l] && !c.active {
+                let n = Vec3::from(at(&batch.n, l));
+                frames[k] = Frame::new(&n, -overlap);
+                c.active = true;
+            }
+            batch.load_frame(l, &frames[k]);
+        }
+        batch.advance(dt, flags.no_twist);
+        for l in (0..ks.len()).filter(|&l| going[l]) {
+            let k = lane(l);
+            let c = &mut list[k];
+            let law = &laws[c.law as usize];
+            let (a, b) = (c.a as usize, c.b as usize);
+            let overlap = batch.overlap[l];
+            let frame = &mut frames[k];
+            let f = if batch.odd[l] {
+                let n = Vec3::from(at(&batch.n, l));
+                let v_rel = Vec3::from(at(&batch.v_rel, l));
+                let (wa, wb) = (&balls.spin[a], &balls.spin[b]);
+                let step = frame.advance(&n, &v_rel, wa, wb, -overlap, dt, flags);
+                let (m, r) = (batch.mass[l], batch.radius[l]);
+                let kin = Kinematics::of_step(overlap, batch.vn[l], &step, m, r, dt, false);
+                let f = law.force(&kin, &mut c.state);
+                frame.to_world(&f.local)
+            } else {
+                batch.finish(l, frame);
+                let f = law.force(&batch.kinematics(l, dt), &mut c.state);
+                batch.to_world(l, &f.local)
+            };
+            // a bond that broke in this cycle across a gap leaves the contact without force
+            c.active = overlap > 0.0 || law.holds(&c.state);
+            if !c.active {
+                force[k] = Vec3::zeros();
+                point[k] = Vec3::zeros();
+                continue;
+            }
+            let p = Vec3::from(at(&batch.point, l));
+            force[k] = f;
+            point[k] = p;
+            let (ra, rb) = (batch.ra[l], batch.rb[l]);
+            deep |= overlap > ra.min(rb) || overlap.is_nan();
+            if !incoming {
+                s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
+            }
+            if s.holds(b) {
+                s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
+            }
+        }
+    }
+    deep
+}
+
+/// [`super::ball_ball::update`] of one contact `c` with its frame, force and contact point
+/// (no energy books), then, when it is active after its update, its force `F` (on b) added
+/// at the contact point `C` to those of its balls in the scatter's range (ball a unless
+/// `incoming`): `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`.
+/// Returns true when it is active and interpenetrates (overlap larger than the smaller
+/// radius, or NaN).
+pub fn update_one(
+    c: &mut Contact,
+    (frame, force, point): (&mut Frame, &mut Vec3, &mut Vec3),
+    (balls, laws): (&Balls, &[ContactModel]),
+    (dt, flags, install_bonds): (Real, FrameFlags, bool),
+    s: &mut Scatter,
+    incoming: bool,
+) -> bool {
+    let law = &laws[c.law as usize];
+    let out = Out { force, point };
+    let u = super::ball_ball::update(
+        c,
+        out,
+        Some(frame),
+        balls,
+        law,
+        dt,
+        flags,
+        install_bonds,
+        false,
+    );
+    if !c.active {
+        return false;
+    }
+    let (a, b) = (c.a as usize, c.b as usize);
+    let [f, p] = u.written;
+    if !incoming {
+        s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
+    }
+    if s.holds(b) {
+        s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
+    }
+    u.overlap > balls.radius[a].min(balls.radius[b]) || u.overlap.is_nan()
+}
