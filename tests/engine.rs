@@ -603,7 +603,9 @@ fn a_frame_model_gives_the_same_state_in_both_loops_on_any_thread_count() {
 }
 
 /// The same comparison for every other model on the contact frame (their batches of eight
-/// contacts in the one-pass loop: `ballast::contact::frame_lanes`), and for Hertz-Mindlin
+/// contacts in the one-pass loop: `ballast::contact::frame_lanes`, `ballast::law::lanes`),
+/// with both Coulomb rules (the default one, and `spring` for linear-dashpot and Hertz;
+/// the hysteretic model has no dashpot, so both are the same), and for Hertz-Mindlin
 /// with the frame flags the batches follow (`no_ratch`, `no_twist`) and with one they do not
 /// (`previous_normal`: one contact at a time): the one-pass loop on 2 threads against the
 /// general loop on 1. The bonds of `linearbond` are installed in the first cycle (the
@@ -613,9 +615,12 @@ fn a_frame_model_gives_the_same_state_in_both_loops_on_any_thread_count() {
 fn every_frame_model_gives_the_same_state_in_both_loops() {
     let hertz = "model = \"hertz\"\nfriction = 0.5\nrestitution = 0.5\n";
     let spring = "kn = 500.0\nks = 142.85714285714286\nfriction = 0.5\n";
+    let coulomb = "friction_limit = \"spring\"\n";
     let models = [
         format!("model = \"linear\"\n{spring}damp_n = 0.2\ndamp_s = 0.2\n"),
         format!("model = \"linear-dashpot\"\n{spring}restitution = 0.5\n"),
+        format!("model = \"linear-dashpot\"\n{spring}restitution = 0.5\n{coulomb}"),
+        format!("{hertz}{coulomb}"),
         format!("model = \"hysteretic\"\n{spring}k_unload = 2000.0\n"),
         format!("model = \"linearbond\"\n{spring}"),
         format!("{hertz}\n[frame]\nno_ratch = true\napproximations = [\"no_twist\"]\n"),

@@ -18,6 +18,7 @@ use super::ball_ball::{released, Out, Scatter};
 use super::lanes::LANES;
 use super::{Contact, Frame, FrameFlags};
 use crate::body::Balls;
+use crate::law::lanes::{self as law_lanes, Lanes};
 use crate::law::{ContactModel, Kinematics};
 use crate::math::{Real, Vec3};
 
@@ -65,6 +66,8 @@ struct Batch {
     /// The increments of `u` (its `x`: of the normal displacement) and `phi`.
     du: Lane3,
     dphi: Lane3,
+    /// The model's inputs and results ([`crate::law::lanes`]).
+    law: Lanes,
     /// A lane the vector loop cannot follow ([`Frame::advance`] computes it again).
     odd: [bool; LANES],
 }
@@ -244,6 +247,17 @@ impl Batch {
             let du = [-self.overlap[l] - self.u_x[l], vel[1] * dt, vel[2] * dt];
             put(&mut self.du, l, du);
             put(&mut self.dphi, l, spin.map(|x| x * dt));
+            // what the model sees ([`Kinematics::of_step`])
+            let m = &mut self.law;
+            m.overlap[l] = self.overlap[l];
+            m.overlap_prev[l] = self.overlap[l] + du[0];
+            m.vn[l] = self.vn[l];
+            m.vel_t[0][l] = vel[1];
+            m.vel_t[1][l] = vel[2];
+            m.du_t[0][l] = du[1];
+            m.du_t[1][l] = du[2];
+            m.mass[l] = self.mass[l];
+            m.radius[l] = self.radius[l];
             put(&mut self.t1, l, t1);
             put(&mut self.t2, l, t2);
             // (a NaN length is odd too: the one-contact path takes its branch)
@@ -369,7 +383,17 @@ pub fn update_framed(
             }
             batch.load_frame(l, &frames[k]);
         }
+        // the model in lanes when every lane has the same one, and the lanes follow it
+        let first = list[lane(0)].law;
+        let model = &laws[first as usize];
+        let laned = (1..LANES).all(|l| list[lane(l)].law == first) && law_lanes::follows(model);
+        if laned {
+            for l in 0..LANES {
+                batch.law.load_state(l, &list[lane(l)].state);
+            }
+        }
         batch.advance(dt, flags.no_twist);
+        let laned = laned && batch.law.step(model, dt);
         for l in (0..ks.len()).filter(|&l| going[l]) {
             let k = lane(l);
             let c = &mut list[k];
@@ -386,6 +410,11 @@ pub fn update_framed(
                 let kin = Kinematics::of_step(overlap, batch.vn[l], &step, m, r, dt, false);
                 let f = law.force(&kin, &mut c.state);
                 frame.to_world(&f.local)
+            } else if laned {
+                batch.finish(l, frame);
+                batch.law.store_state(l, &mut c.state);
+                let f = &batch.law.force;
+                batch.to_world(l, &Vec3::new(f[0][l], f[1][l], f[2][l]))
             } else {
                 batch.finish(l, frame);
                 let f = law.force(&batch.kinematics(l, dt), &mut c.state);

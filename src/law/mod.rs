@@ -16,6 +16,7 @@ mod friction;
 mod hertz;
 pub mod history;
 mod hysteretic;
+pub mod lanes;
 mod linear;
 mod linear_dashpot;
 pub mod restitution;

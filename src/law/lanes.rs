@@ -1,0 +1,284 @@
+//! The contact models on the contact frame ([`ContactModel::force`] of `linear`,
+//! `linear-dashpot`, `hertz` and `hysteretic`, no energy books) for [`LANES`] contacts of
+//! one model at once: each lane performs the operations of the one-contact path in the same
+//! order (the normal force and the shear damping of the model, then [`super::linear`]'s
+//! `shear_force` and [`super::shear_step`]), the branches made selects between both sides,
+//! so the results are the same bits; the loop over the lanes becomes vector instructions.
+//! (`linearbond`, whose bond breaks, and the history models, which do not work on the frame,
+//! are not here.)
+
+use super::{ContactModel, FrictionLimit, LawState};
+use crate::math::Real;
+
+/// Contacts per batch (8: one AVX-512 register of doubles).
+pub const LANES: usize = 8;
+
+type Lane = [Real; LANES];
+type Lane3 = [Lane; 3];
+
+/// The inputs and results of a batch, one lane per contact. The kinematics are those of
+/// [`super::Kinematics`] (local components: `x` normal, `y`, `z` tangential); the state is
+/// the one [`LawState`] keeps.
+#[derive(Default)]
+pub struct Lanes {
+    /// Overlap, m.
+    pub overlap: Lane,
+    /// Overlap at the previous cycle, m.
+    pub overlap_prev: Lane,
+    /// Normal relative velocity, m/s.
+    pub vn: Lane,
+    /// Tangential relative velocity (`y`, `z`), m/s.
+    pub vel_t: [Lane; 2],
+    /// Tangential displacement increment (`y`, `z`), m.
+    pub du_t: [Lane; 2],
+    /// Effective mass, kg.
+    pub mass: Lane,
+    /// Effective radius, m.
+    pub radius: Lane,
+    /// The state: the shear spring's force (local), N.
+    pub spring: Lane3,
+    /// The state: the model's scalar (the hysteretic model's largest overlap, m).
+    pub aux: Lane,
+    /// The force on b, local, N.
+    pub force: Lane3,
+}
+
+/// The parts of a model's law ahead of the shear spring, for one lane: the normal force,
+/// the shear dashpot's coefficient, the shear stiffness, the factor on the spring before
+/// the step, the Coulomb limit, and the model's scalar after the step.
+struct Ahead {
+    f_n: Real,
+    c_s: Real,
+    ks: Real,
+    rescale: Real,
+    limit: Real,
+    aux: Real,
+}
+
+/// True for the models [`Lanes::step`] computes.
+pub fn follows(model: &ContactModel) -> bool {
+    matches!(
+        model,
+        ContactModel::Linear(_)
+            | ContactModel::LinearDashpot(_)
+            | ContactModel::Hysteretic(_)
+            | ContactModel::Hertz(_)
+    )
+}
+
+impl Lanes {
+    /// Loads the state of lane `l`.
+    #[inline(always)]
+    pub fn load_state(&mut self, l: usize, state: &LawState) {
+        let l = l & (LANES - 1);
+        let s = state.shear_force();
+        for k in 0..3 {
+            self.spring[k][l] = s[k];
+        }
+        self.aux[l] = state.max_overlap();
+    }
+
+    /// Writes lane `l`'s state after the step into `state`.
+    #[inline(always)]
+    pub fn store_state(&self, l: usize, state: &mut LawState) {
+        let s = state.shear_force_mut();
+        for k in 0..3 {
+            s[k] = self.spring[k][l];
+        }
+        state.set_max_overlap(self.aux[l]);
+    }
+
+    /// The step of every lane with the model `model` (the force into `force`, the state into
+    /// `spring` and `aux`); false, with nothing computed, for a model this path leaves to
+    /// [`ContactModel::force`].
+    pub fn step(&mut self, model: &ContactModel, dt: Real) -> bool {
+        match model {
+            ContactModel::Linear(m) => {
+                let (c_n, c_s) = (2.0 * m.damp_n, 2.0 * m.damp_s);
+                let (kn, ks, mu, rule) = (m.kn, m.ks, m.friction, m.limit);
+                self.shear(rule, dt, |x, l| {
+                    let fn_elastic = kn * x.overlap[l];
+                    let mass = x.mass[l];
+                    let c_n = c_n * (mass * kn).sqrt();
+                    let c_s = c_s * (mass * ks).sqrt();
+                    let f_n = fn_elastic - c_n * x.vn[l];
+                    let limit = match rule {
+                        FrictionLimit::Spring => mu * fn_elastic,
+                        FrictionLimit::Total => mu * f_n.abs(),
+                    };
+                    (f_n, c_s, ks, limit)
+                });
+            }
+            ContactModel::LinearDashpot(m) => {
+                let (c_n, c_s) = (2.0 * m.damp_n, 2.0 * m.damp_s);
+                let (kn, ks, mu, rule, clamp) = (m.kn, m.ks, m.friction, m.limit, m.clamp);
+                self.shear(rule, dt, |x, l| {
+                    let mass = x.mass[l];
+                    let c_n = c_n * (mass * kn).sqrt();
+                    let f_n = kn * x.overlap[l] - c_n * x.vn[l];
+                    let f_n = if clamp { f_n.max(0.0) } else { f_n };
+                    let c_s = c_s * (mass * ks).sqrt();
+                    let limit = match rule {
+                        FrictionLimit::Spring => mu * f_n,
+                        FrictionLimit::Total => mu * f_n.abs(),
+                    };
+                    (f_n, c_s, ks, limit)
+                });
+            }
+            ContactModel::Hysteretic(m) => {
+                let (kn, k_unload, ks, mu) = (m.kn, m.k_unload, m.ks, m.friction);
+                let ratio = 1.0 - kn / k_unload;
+                self.ahead(FrictionLimit::Spring, dt, |x, l| {
+                    let d = x.overlap[l];
+                    let d_max = x.aux[l].max(d);
+                    // (`clamp(0, (k_n d).max(0))`, as f64::clamp orders its two tests)
+                    let d0 = d_max * ratio;
+                    let mut f_n = k_unload * (d - d0);
+                    let top = (kn * d).max(0.0);
+                    f_n = if f_n < 0.0 { 0.0 } else { f_n };
+                    f_n = if f_n > top { top } else { f_n };
+                    Ahead {
+                        f_n,
+                        c_s: 0.0,
+                        ks,
+                        rescale: 1.0,
+                        limit: mu * f_n,
+                        aux: d_max,
+                    }
+                });
+            }
+            ContactModel::Hertz(m) => {
+                let (e2, g8, e43) = (
+                    2.0 * m.pair.e_star,
+                    8.0 * m.pair.g_star,
+                    4.0 / 3.0 * m.pair.e_star,
+                );
+                let (damping, clamp, mu, rule) = (m.damping, m.clamp, m.friction, m.limit);
+                let total = rule == FrictionLimit::Total;
+                self.ahead(rule, dt, |x, l| {
+                    let (radius, mass) = (x.radius[l], x.mass[l]);
+                    let d = x.overlap[l].max(0.0);
+                    let a = (radius * d).sqrt();
+                    let (s_n, s_t) = (e2 * a, g8 * a);
+                    let elastic = e43 * radius.sqrt() * d * d.sqrt();
+                    let f_n = elastic - damping * (mass * s_n).sqrt() * x.vn[l];
+                    let f_n = if clamp { f_n.max(0.0) } else { f_n };
+                    let c_s = damping * (mass * s_t).sqrt();
+                    let limit = if total { mu * f_n.abs() } else { mu * f_n };
+                    // the Total rule rescales an unloading spring by the ratio of the
+                    // shear stiffnesses after and before
+                    let s_t_prev = g8 * (radius * x.overlap_prev[l].max(0.0)).sqrt();
+                    let s_t_prev = if total { s_t_prev } else { s_t };
+                    let rescale = if total && s_t < s_t_prev {
+                        s_t / s_t_prev
+                    } else {
+                        1.0
+                    };
+                    Ahead {
+                        f_n,
+                        c_s,
+                        ks: s_t,
+                        rescale,
+                        limit,
+                        aux: x.aux[l],
+                    }
+                });
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// [`Lanes::ahead`] for a model with a constant shear stiffness, no rescaling and no
+    /// scalar: `law` gives the normal force, the dashpot, the stiffness and the limit.
+    #[inline(always)]
+    fn shear(
+        &mut self,
+        rule: FrictionLimit,
+        dt: Real,
+        law: impl Fn(&Self, usize) -> (Real, Real, Real, Real),
+    ) {
+        self.ahead(rule, dt, |x, l| {
+            let (f_n, c_s, ks, limit) = law(x, l);
+            Ahead {
+                f_n,
+                c_s,
+                ks,
+                rescale: 1.0,
+                limit,
+                aux: x.aux[l],
+            }
+        });
+    }
+
+    /// Every lane: `law` (the model's part ahead of the shear spring), then the shear spring
+    /// and the Coulomb rule `rule`.
+    #[inline(always)]
+    fn ahead(&mut self, rule: FrictionLimit, dt: Real, law: impl Fn(&Self, usize) -> Ahead) {
+        match rule {
+            FrictionLimit::Spring => self.lanes::<false>(dt, law),
+            FrictionLimit::Total => self.lanes::<true>(dt, law),
+        }
+    }
+
+    /// The loop over the lanes: [`super::linear`]'s `shear_force` (no books) and
+    /// [`super::shear_step`] with the rule `TOTAL` (else the spring rule).
+    #[inline(always)]
+    fn lanes<const TOTAL: bool>(&mut self, dt: Real, law: impl Fn(&Self, usize) -> Ahead) {
+        for l in 0..LANES {
+            let a = law(self, l);
+            let (c, ks) = (a.c_s, a.ks);
+            let before = [0.0, self.spring[1][l], self.spring[2][l]];
+            let start = before.map(|x| x * a.rescale);
+            let du_t = [0.0, self.du_t[0][l], self.du_t[1][l]];
+            let mut trial = [0, 1, 2].map(|k| start[k] - du_t[k] * ks);
+            trial[0] = 0.0;
+            let vel_t = [0.0, self.vel_t[0][l], self.vel_t[1][l]];
+            let damper = vel_t.map(|x| -(x * c));
+            let k_dt = ks * dt;
+            let limit = a.limit.max(0.0);
+            let damped = c > 0.0;
+            let (spring, force) = if TOTAL {
+                let total = [0, 1, 2].map(|k| {
+                    if damped {
+                        trial[k] + damper[k]
+                    } else {
+                        trial[k]
+                    }
+                });
+                let t2 = total[0] * total[0] + total[1] * total[1] + total[2] * total[2];
+                let slides = t2 > limit * limit;
+                let scale = limit / t2.sqrt();
+                let on = total.map(|x| x * scale);
+                let kept = [0, 1, 2].map(|k| {
+                    if damped {
+                        (on[k] * k_dt + start[k] * c) / (k_dt + c)
+                    } else {
+                        on[k]
+                    }
+                });
+                (
+                    if slides { kept } else { trial },
+                    if slides { on } else { total },
+                )
+            } else {
+                // ([`super::coulomb`] takes the limit's positive part again: the same)
+                let limit = limit.max(0.0);
+                let fs2 = trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2];
+                let slides = fs2 > limit * limit;
+                let scale = limit / fs2.sqrt();
+                let spring = trial.map(|x| if slides { x * scale } else { x });
+                let with = [0, 1, 2].map(|k| spring[k] + damper[k]);
+                let dashpot = !slides & damped;
+                (spring, if dashpot { with } else { spring })
+            };
+            for k in 0..3 {
+                self.spring[k][l] = spring[k];
+            }
+            self.force[0][l] = a.f_n;
+            self.force[1][l] = force[1];
+            self.force[2][l] = force[2];
+            self.aux[l] = a.aux;
+        }
+    }
+}
