@@ -149,7 +149,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
 /// ball, but these keep the index they found when the run starts).
 fn validate_sorting(case: &Case, model: &Model) -> Result<(), String> {
     if !model.can_sort_balls() {
-        return Err("the balls can be renumbered only in 3D and without clumps".into());
+        return Err("the balls can be renumbered only in 3D".into());
     }
     for (k, s) in case.series.iter().enumerate() {
         if crate::output::Source::parse(s, model).is_ok_and(|src| src.follows_pieces()) {

@@ -96,11 +96,13 @@ impl Model {
 }
 
 impl Model {
-    /// True when the balls may be renumbered: 3D, no clump (pebbles keep their clump's
-    /// numbering). A contact whose balls swap roles is turned over
+    /// True when the balls may be renumbered: in 3D (the 2D mode keeps its disks' normals in
+    /// a side array the renumbering does not carry). A clump's pebbles move as one block, in
+    /// their order ([`crate::detect::keep_clumps_whole`]). A contact whose balls swap roles is
+    /// turned over
     /// ([`crate::contact::Contacts`]'s renumbering), frame and state.
     pub fn can_sort_balls(&self) -> bool {
-        !self.planar && self.clumps.is_empty()
+        !self.planar
     }
 
     /// Puts the balls in the order [`Model::sort_order`] ([`spatial_order`]) and renumbers the contacts with them (see the
@@ -113,12 +115,21 @@ impl Model {
             done,
         } = &mut self.sort_scratch;
         spatial_order(&self.balls, self.sort_order, order);
+        if !self.clumps.is_empty() {
+            let cl = &self.clumps;
+            let clumps = (&self.balls.clump[..], &cl.first[..], &cl.count[..]);
+            crate::detect::keep_clumps_whole(order, clumps, new_of, done);
+        }
         new_of.clear();
         new_of.resize(order.len(), 0);
         for (i, &k) in order.iter().enumerate() {
             new_of[k as usize] = i as u32;
         }
         self.balls.permute(order, done);
+        // (a clump's pebbles moved as one block, in their order: its first is the block's)
+        for f in &mut self.clumps.first {
+            *f = new_of[*f as usize];
+        }
         let laws = &self.laws;
         self.contacts.renumber(new_of, |c| {
             laws.get(c.law as usize).is_some_and(|l| l.frame_free())

@@ -6,5 +6,6 @@ mod grid;
 mod sort;
 
 pub use grid::{brute_force_pairs, BroadPhase};
+pub(crate) use sort::keep_clumps_whole;
 pub(crate) use sort::spatial_order;
 pub use sort::{morton, Scratch, SortOrder};

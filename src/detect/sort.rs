@@ -56,6 +56,36 @@ fn permute_in_place<T>(v: &mut [T], order: &[u32], done: &mut [bool]) {
     }
 }
 
+/// Makes the spatial order `order` (old ball indices, every ball once) keep each clump whole:
+/// a clump's pebbles, consecutive balls `first[c]..first[c] + count[c]`, go together in their
+/// own order where the first of them comes in `order`; free balls (`clump[k]` is
+/// [`crate::body::NO_CLUMP`]) stay where they are. `spare` (overwritten) receives the new
+/// order, then the two vectors trade places; `placed` (overwritten) marks the clumps placed,
+/// by their first pebble.
+pub(crate) fn keep_clumps_whole(
+    order: &mut Vec<u32>,
+    (clump, first, count): (&[u32], &[u32], &[u32]),
+    spare: &mut Vec<u32>,
+    placed: &mut Vec<bool>,
+) {
+    spare.clear();
+    placed.clear();
+    placed.resize(order.len(), false);
+    for &k in order.iter() {
+        let c = clump[k as usize];
+        if c == crate::body::NO_CLUMP {
+            spare.push(k);
+            continue;
+        }
+        let f = first[c as usize];
+        if !std::mem::replace(&mut placed[f as usize], true) {
+            spare.extend(f..f + count[c as usize]);
+        }
+    }
+    debug_assert_eq!(spare.len(), order.len());
+    std::mem::swap(order, spare);
+}
+
 /// Spreads the low 21 bits of `x` to every third bit (bit `k` goes to bit `3 k`).
 fn spread(x: u64) -> u64 {
     let mut x = x & 0x1f_ffff;
