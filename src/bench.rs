@@ -48,6 +48,14 @@ pub struct BenchRun {
     /// Rebuilds of the candidate pairs during the loop.
     #[serde(default)]
     pub rebuilds: u64,
+    /// Active ball-facet contacts, summed over every tenth cycle of the loop and multiplied
+    /// by ten (their count after each sampled cycle): the ball-facet contact-steps the wall
+    /// phase computed, for its cost per contact (0 in results written before it was recorded).
+    #[serde(default)]
+    pub facet_contact_steps: u64,
+    /// Active ball-ball contacts, sampled the same way.
+    #[serde(default)]
+    pub contact_steps: u64,
     /// Wall time per phase of the cycle, s.
     pub phases: Phases,
     /// The bench model name ([`MODELS`]; empty in results written before it was recorded:
@@ -73,6 +81,25 @@ pub const MODELS: [(&str, &str, &str); 7] = [
     ("hysteretic", "hysteretic", "hooke"),
     ("linearbond", "linearbond", "hooke"),
 ];
+
+/// The scenes `ballast bench --scene` takes, each with the prefix of its case files
+/// (`benches/cases/<prefix>_<stem>_<N>k.toml`) and the numbers of balls it has cases for:
+/// the settle-box of the peer benchmark (make_cases.py), and the wall-heavy drum, an STL mesh
+/// of 4,800 facets in the full resolution turning about its axis (make_drum.py; Hertz models
+/// only).
+pub const SCENES: [(&str, &str, &[usize]); 2] = [
+    ("settle-box", "settle_box", &[1000, 10000, 50000]),
+    ("drum", "drum", &[10000]),
+];
+
+/// The scene a run belongs to ([`SCENES`]), by its case name.
+pub fn scene_of(r: &BenchRun) -> &'static str {
+    if r.case.starts_with("drum") {
+        "drum"
+    } else {
+        "settle-box"
+    }
+}
 
 /// The case-file stem and the LIGGGHTS model of a bench model name ([`MODELS`]).
 pub fn bench_model(name: &str) -> Option<(&'static str, &'static str)> {
@@ -217,9 +244,15 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
         model.phases = Some(Phases::default());
         let builds0 = model.broad_phase.builds;
         let cpu0 = cpu_seconds();
+        let (mut facet_contact_steps, mut contact_steps) = (0, 0);
         let t0 = std::time::Instant::now();
-        for _ in 0..steps {
+        for k in 0..steps {
             model.cycle().map_err(|e| e.to_string())?;
+            // (one cycle in ten: the counts read the lists, a few µs at 10,000 balls)
+            if k % 10 == 9 {
+                facet_contact_steps += 10 * model.facet_contacts.active_count() as u64;
+                contact_steps += 10 * model.contacts.active_count() as u64;
+            }
         }
         let loop_s = t0.elapsed().as_secs_f64();
         let loop_cpu_s = cpu_seconds() - cpu0;
@@ -246,6 +279,8 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
             candidates: model.contacts.len(),
             facet_candidates: model.facet_contacts.list.len(),
             rebuilds: model.broad_phase.builds - builds0,
+            facet_contact_steps,
+            contact_steps,
             phases: model.phases.unwrap_or_default(),
             machine: machine(),
         })

@@ -4,7 +4,9 @@
 #
 # Usage:  benches/peers/run.sh                 # N = 1,000 10,000 50,000; hertz and hooke; 1 and 2
 #         NS="1000" STEPS=2000 benches/peers/run.sh   # a quick look
-# Env:    NS (sizes), MODELS (hertz hooke), PARS (1 2: processes / threads), STEPS (20000)
+#         SCENE=drum benches/peers/run.sh      # the wall-heavy drum (N = 10,000, Hertz; in.drum)
+# Env:    NS (sizes), MODELS (hertz hooke), PARS (1 2: processes / threads), STEPS (20000),
+#         SCENE (settle-box, or drum: its rows are named drum-hertz)
 #
 # LIGGGHTS comes from Debian's packages; it is installed when missing (apt-get install -y liggghts
 # openmpi-bin). in.hertz, in.hooke and gen_scene.py are the reference inputs of ../shared/bench
@@ -17,6 +19,10 @@ NS=${NS:-"1000 10000 50000"}
 MODELS=${MODELS:-"hertz hooke"}
 PARS=${PARS:-"1 2"}
 STEPS=${STEPS:-20000}
+SCENE=${SCENE:-settle-box}
+if [ "$SCENE" = drum ]; then
+  NS=10000; MODELS=hertz
+fi
 WORK=work
 mkdir -p "$WORK/logs"
 
@@ -40,23 +46,29 @@ for n in $NS; do
   for model in $MODELS; do
     for par in $PARS; do
       tag="${model}_N${n}_p${par}"
+      input=(-in "in.$model"); label=$model; case_file="../cases/settle_box_${model}_$((n / 1000))k.toml"
+      if [ "$SCENE" = drum ]; then
+        [ -f "$WORK/drum.stl" ] || (cd ../cases && python3 make_drum.py --ascii "../peers/$WORK/drum.stl")
+        input=(-in in.drum -var mesh "$WORK/drum.stl"); label="drum-$model"; tag="drum_$tag"
+        case_file="../cases/drum_${model}_$((n / 1000))k.toml"
+      fi
       if [ "$par" = 1 ]; then cmd=(liggghts); else cmd=("${MPIRUN[@]}" -np "$par" liggghts); fi
-      /usr/bin/time -v -o "$WORK/logs/liggghts_$tag.time" "${cmd[@]}" -in "in.$model" \
+      /usr/bin/time -v -o "$WORK/logs/liggghts_$tag.time" "${cmd[@]}" "${input[@]}" \
           -var data "$WORK/scene_N$n.data" -var steps "$STEPS" -log none -nocite < /dev/null > "$WORK/logs/liggghts_$tag.out" 2>&1
       loop=$(awk '/^Loop time of/{print $4}' "$WORK/logs/liggghts_$tag.out")
       read -r pp nw ket ker mz < <(awk -v s="$STEPS" '$1==s && NF==7 {print $3,$4,$5,$6,$7}' "$WORK/logs/liggghts_$tag.out")
       rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$WORK/logs/liggghts_$tag.time")
       mps=$(python3 -c "print($n*$STEPS/$loop/1e6)")
-      printf 'liggghts\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n' "$model" "$n" "$STEPS" "$par" "$loop" "$mps" "$pp" "$nw" "$ket" "$mz" "$rss" >> "$OUT"
-      json=$("$BALLAST" bench-one "../cases/settle_box_${model}_$((n / 1000))k.toml" --steps "$STEPS" --threads "$par")
-      python3 - "$json" "$model" "$n" "$STEPS" "$par" >> "$OUT" <<'PY'
+      printf 'liggghts\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n' "$label" "$n" "$STEPS" "$par" "$loop" "$mps" "$pp" "$nw" "$ket" "$mz" "$rss" >> "$OUT"
+      json=$("$BALLAST" bench-one "$case_file" --steps "$STEPS" --threads "$par")
+      python3 - "$json" "$label" "$n" "$STEPS" "$par" >> "$OUT" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1]); model, n, steps, par = sys.argv[2:]
 print("\t".join(map(str, ["ballast", model, n, steps, par, r["loop_s"], r["particle_steps_per_s"] / 1e6,
                           r["pp"], r["nw"], r["ke_trans"], r["mean_z"], r["peak_rss_kib"],
                           r.get("machine", "")])))
 PY
-      echo "done: $model N=$n par=$par"
+      echo "done: $label N=$n par=$par"
     done
   done
 done

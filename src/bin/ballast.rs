@@ -52,6 +52,11 @@ enum Command {
         /// Thread counts.
         #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2])]
         threads: Vec<usize>,
+        /// Scenes: settle-box (the peer benchmark), drum (the wall-heavy scene: 10,000 balls
+        /// in a turning STL drum of 4,800 facets, full resolution; hertz-history and hertz).
+        /// A model or N a scene has no case for is left out, and said so.
+        #[arg(long, value_delimiter = ',', default_values_t = [String::from("settle-box")])]
+        scene: Vec<String>,
         /// Steps per run (default: the cases' 20,000).
         #[arg(long)]
         steps: Option<u64>,
@@ -97,7 +102,8 @@ fn main() -> ExitCode {
             threads,
             steps,
             cases,
-        } => bench(&n, &models, &threads, steps, &cases),
+            scene,
+        } => bench(&n, &models, &threads, steps, &cases, &scene),
         Command::BenchOne {
             case,
             steps,
@@ -122,6 +128,7 @@ fn bench(
     threads: &[usize],
     steps: Option<u64>,
     cases: &Path,
+    scenes: &[String],
 ) -> ExitCode {
     let exe = match std::env::current_exe() {
         Ok(e) => e,
@@ -142,6 +149,18 @@ fn bench(
         };
         plan.push((model, stem, compared));
     }
+    let mut chosen = Vec::new();
+    for scene in scenes {
+        let Some(&(_, prefix, sizes)) = ballast::bench::SCENES.iter().find(|s| s.0 == scene) else {
+            let names: Vec<&str> = ballast::bench::SCENES.iter().map(|s| s.0).collect();
+            eprintln!(
+                "error: --scene: no scene \"{scene}\" (one of: {})",
+                names.join(", ")
+            );
+            return ExitCode::from(2);
+        };
+        chosen.push((scene, prefix, sizes));
+    }
     let mut runs = Vec::new();
     println!(
         "{:<14} {:>7} {:>3} {:>7} {:>9} {:>11} {:>9} {:>8} {:>6} {:>11} {:>11} {:>9}",
@@ -158,58 +177,64 @@ fn bench(
         "mean z m",
         "peak MiB"
     );
-    for (model, stem, compared) in plan {
-        for &n in ns {
-            let case = cases.join(format!("settle_box_{stem}_{}k.toml", n / 1000));
-            if !case.is_file() {
-                eprintln!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
-                return ExitCode::from(2);
-            }
-            for &t in threads {
-                let mut cmd = std::process::Command::new(&exe);
-                cmd.arg("bench-one")
-                    .arg(&case)
-                    .arg("--threads")
-                    .arg(t.to_string());
-                if let Some(s) = steps {
-                    cmd.arg("--steps").arg(s.to_string());
+    for (scene, prefix, sizes) in chosen {
+        for &(model, stem, compared) in &plan {
+            for &n in ns {
+                let case = cases.join(format!("{prefix}_{stem}_{}k.toml", n / 1000));
+                if prefix != "settle_box" && (!sizes.contains(&n) || !case.is_file()) {
+                    println!("({scene}: no case {}: left out)", case.display());
+                    continue;
                 }
-                let out = match cmd.output() {
-                    Ok(o) if o.status.success() => o,
-                    Ok(o) => {
-                        eprintln!(
-                            "error: {}: {}",
-                            case.display(),
-                            String::from_utf8_lossy(&o.stderr).trim()
-                        );
-                        return ExitCode::from(1);
+                if !case.is_file() {
+                    eprintln!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
+                    return ExitCode::from(2);
+                }
+                for &t in threads {
+                    let mut cmd = std::process::Command::new(&exe);
+                    cmd.arg("bench-one")
+                        .arg(&case)
+                        .arg("--threads")
+                        .arg(t.to_string());
+                    if let Some(s) = steps {
+                        cmd.arg("--steps").arg(s.to_string());
                     }
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
-                };
-                let r: ballast::bench::BenchRun = match serde_json::from_slice(&out.stdout) {
-                    Ok(r) => ballast::bench::BenchRun {
-                        model: model.clone(),
-                        ..r
-                    },
-                    Err(e) => {
-                        eprintln!("error: bench-one printed no result: {e}");
-                        return ExitCode::from(1);
-                    }
-                };
-                let ligg = ballast::bench::LIGGGHTS
-                    .iter()
-                    .find(|l| l.0 == compared && l.1 == n)
-                    .map_or("-".to_string(), |l| {
-                        format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
-                    });
-                println!(
+                    let out = match cmd.output() {
+                        Ok(o) if o.status.success() => o,
+                        Ok(o) => {
+                            eprintln!(
+                                "error: {}: {}",
+                                case.display(),
+                                String::from_utf8_lossy(&o.stderr).trim()
+                            );
+                            return ExitCode::from(1);
+                        }
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            return ExitCode::from(2);
+                        }
+                    };
+                    let r: ballast::bench::BenchRun = match serde_json::from_slice(&out.stdout) {
+                        Ok(r) => ballast::bench::BenchRun {
+                            model: model.clone(),
+                            ..r
+                        },
+                        Err(e) => {
+                            eprintln!("error: bench-one printed no result: {e}");
+                            return ExitCode::from(1);
+                        }
+                    };
+                    let ligg = ballast::bench::LIGGGHTS
+                        .iter()
+                        .find(|l| l.0 == compared && l.1 == n && prefix == "settle_box")
+                        .map_or("-".to_string(), |l| {
+                            format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
+                        });
+                    println!(
                     "{:<14} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
-                    model, n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
+                    if prefix == "settle_box" { model.to_string() } else { format!("{model} ({scene})") }, n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
                 );
-                runs.push(r);
+                    runs.push(r);
+                }
             }
         }
     }

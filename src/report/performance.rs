@@ -18,6 +18,10 @@ pub fn write_performance_page(
     runs: &[crate::bench::BenchRun],
 ) -> std::io::Result<()> {
     use crate::bench::LIGGGHTS;
+    // (the settle-box's runs; the drum's have a section of their own)
+    let (drum, settle): (Vec<_>, Vec<_>) =
+        (runs.iter().cloned()).partition(|r| crate::bench::scene_of(r) == "drum");
+    let runs = &settle[..];
     // (the sections judged against LIGGGHTS name the history models by LIGGGHTS's names)
     fn model_of(r: &crate::bench::BenchRun) -> &str {
         match crate::bench::model_of(r) {
@@ -202,6 +206,7 @@ pub fn write_performance_page(
     }
     let _ = write!(h, "<h2>Targets (issue #8)</h2>{}", table(&t));
     h.push_str(&every_model(runs));
+    h.push_str(&wall_heavy(&drum, runs));
     if let Some(side) = side_by_side() {
         h.push_str(&side);
     }
@@ -621,10 +626,159 @@ fn every_model(runs: &[crate::bench::BenchRun]) -> String {
     )
 }
 
+/// The wall-heavy scene's section (issue #30, the drum of make_drum.py): per run the loop,
+/// the mean active contacts, and the cost of each phase per contact-step, beside the
+/// settle-box's cost per ball-facet contact-step and LIGGGHTS's time on the same drum in the
+/// newest side-by-side file (its `drum-hertz` rows). Empty without drum runs.
+fn wall_heavy(drum: &[crate::bench::BenchRun], settle: &[crate::bench::BenchRun]) -> String {
+    use crate::bench::model_of;
+    if drum.is_empty() {
+        return String::new();
+    }
+    // the cost of `phase` seconds over `steps` contact-steps, ns
+    let per = |phase: f64, steps: u64| {
+        if steps == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}", 1e9 * phase / steps as f64)
+        }
+    };
+    let mean =
+        |steps: u64, r: &crate::bench::BenchRun| format!("{:.0}", steps as f64 / r.steps as f64);
+    let mut rows = vec![[
+        "scene",
+        "model",
+        "N",
+        "threads",
+        "loop (s)",
+        "Mps/s",
+        "ball-ball contacts (mean)",
+        "ball-facet contacts (mean)",
+        "rebuilds",
+        "walls (s)",
+        "ns per ball-facet contact-step",
+        "ns per ball-ball contact-step",
+        "motion, detection (s)",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (scene, r) in (drum.iter().map(|r| ("drum", r))).chain(
+        settle
+            .iter()
+            .filter(|r| r.n == 10000)
+            .map(|r| ("settle-box", r)),
+    ) {
+        let ph = &r.phases;
+        rows.push(vec![
+            scene.to_string(),
+            model_of(r).to_string(),
+            r.n.to_string(),
+            r.threads.to_string(),
+            format!("{:.2}", r.loop_s),
+            format!("{:.3}", r.particle_steps_per_s / 1e6),
+            mean(r.contact_steps, r),
+            mean(r.facet_contact_steps, r),
+            r.rebuilds.to_string(),
+            format!("{:.2}", ph.walls),
+            per(ph.walls, r.facet_contact_steps),
+            per(ph.contacts, r.contact_steps),
+            format!("{:.2}, {:.2}", ph.motion, ph.detect),
+        ]);
+    }
+    let mut t = vec![[
+        "the same drum, same machine and hour",
+        "LIGGGHTS (Mps/s)",
+        "ballast (Mps/s)",
+        "ratio",
+    ]
+    .map(String::from)
+    .to_vec()];
+    if let Some((path, peers)) = newest_peers() {
+        for (l, b) in peer_pairs(&peers)
+            .into_iter()
+            .filter(|(l, _)| l.model.starts_with("drum"))
+        {
+            t.push(vec![
+                format!(
+                    "{}, N = {}, {} process{} / thread{} ({})",
+                    l.model,
+                    l.n,
+                    l.par,
+                    if l.par > 1 { "es" } else { "" },
+                    if l.par > 1 { "s" } else { "" },
+                    esc(&path.display().to_string())
+                ),
+                format!("{:.3}", l.mps),
+                format!("{:.3}", b.mps),
+                format!("{:.2} ×", b.mps / l.mps),
+            ]);
+        }
+    }
+    render(
+        include_str!("text/performance_drum.md"),
+        &[
+            ("table", table(&rows)),
+            (
+                "liggghts",
+                if t.len() > 1 {
+                    table(&t)
+                } else {
+                    String::new()
+                },
+            ),
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{every_model, natural_key, parse_peers, peer_pairs};
+    use super::{every_model, natural_key, parse_peers, peer_pairs, wall_heavy};
     use crate::bench::BenchRun;
+
+    /// The drum's section, on runs made up here: 2.0 s of wall phase over 20,000 steps with
+    /// 500 active ball-facet contacts on average (1e7 contact-steps) is 200.0 ns per
+    /// ball-facet contact-step; 10.0 s of ball-ball phase over 2e8 contact-steps is 50.0 ns;
+    /// the means are 500 and 10000. A settle-box run at N = 10,000 is listed below it, one at
+    /// N = 1,000 is not; without drum runs the section is empty.
+    #[test]
+    fn the_drum_section_divides_each_phase_by_its_contact_steps() {
+        let run = |case: &str, n: usize| BenchRun {
+            case: case.into(),
+            model: "hertz-history".into(),
+            n,
+            threads: 1,
+            steps: 20000,
+            loop_s: 14.0,
+            particle_steps_per_s: n as f64 * 20000.0 / 14.0,
+            facet_contact_steps: 10_000_000,
+            contact_steps: 200_000_000,
+            phases: crate::model::Phases {
+                walls: 2.0,
+                contacts: 10.0,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let html = wall_heavy(
+            &[run("drum_hertz_10k", 10000)],
+            &[
+                run("settle_box_hertz_10k", 10000),
+                run("settle_box_hertz_1k", 1000),
+            ],
+        );
+        for want in [
+            ">200.0<",
+            ">50.0<",
+            ">500<",
+            ">10000<",
+            ">drum<",
+            ">settle-box<",
+        ] {
+            assert!(html.contains(want), "{want} missing");
+        }
+        assert_eq!(html.matches(">settle-box<").count(), 1);
+        assert!(wall_heavy(&[], &[run("settle_box_hertz_10k", 10000)]).is_empty());
+    }
 
     /// The per-model section, on runs made up here: hertz on the frame at N = 10,000 takes 26 s
     /// against hertz-history's 20 s (1.30 ×: met) on one thread; 200 M particle-steps in 26 s
