@@ -85,8 +85,8 @@ pub struct FacetUpdate {
 ///
 /// Returns what the energy books need (as [`super::ball_ball::update`] does; the tangential
 /// spring's energy when the contact was active in the previous cycle is counted by the
-/// interaction, [`held_energy`]); `books`: whether energy books are kept (without, the
-/// model's books-only arithmetic is skipped).
+/// interaction, [`held_energy`]); `books`: whether energy books are kept (without, none of
+/// the books' arithmetic is done and the report is zero: the force is the same).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn update_force(
@@ -121,7 +121,8 @@ pub fn update_force(
         f.dot(&v) * dt
     };
     let x_prev = balls.pos[i] - balls.vel[i] * dt;
-    let old_spring = if !was_active {
+    // (what the contact applied in the previous cycle: for the books only)
+    let old_spring = if !was_active || !books {
         Vec3::zeros()
     } else if law.frame_free() {
         law.elastic_shear(c.overlap_prev.max(0.0), r, &before)
@@ -130,7 +131,7 @@ pub fn update_force(
             .as_deref()
             .map_or(Vec3::zeros(), |f| f.to_world(&before.shear_force()))
     };
-    let old_normal = if was_normal {
+    let old_normal = if was_normal && books {
         -c.normal_prev * law.elastic_normal(c.overlap_prev, r, &before)
     } else {
         Vec3::zeros()
@@ -163,7 +164,7 @@ pub fn update_force(
         c.normal_force = 0.0;
         c.force = Default::default();
         c.fresh = true;
-        if !was_active {
+        if !was_active || !books {
             return FacetUpdate::default();
         }
         // A contact that ends: its normal spring's last step, and the integrator's pairing of
@@ -206,6 +207,9 @@ pub fn update_force(
         )
         .0;
         c.normal_force = c.force.dot(&n);
+        if !books {
+            return FacetUpdate::default();
+        }
         let kt_prev = if was_active {
             law.history(c.overlap_prev.max(0.0), r, mass)
                 .map_or(0.0, |h| h.0.kt)
@@ -261,6 +265,9 @@ pub fn update_force(
     let f = law.force(&k, &mut c.state);
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
+    if !books {
+        return FacetUpdate::default();
+    }
     let (normal, integration) = law.normal_loss(r, was, (!pc_now, c.overlap, &c.state));
     let new_normal = if pc_now {
         Vec3::zeros()

@@ -147,7 +147,7 @@ pub(super) fn wall_group(
                     // at the end of the last cycle: counted from there)
                     it.dissipated += u.dissipated - u.stored_before;
                     it.integration += u.integration;
-                    if c.active && c.pc == c.facet {
+                    if books && c.active && c.pc == c.facet {
                         // (a proximity contact's normal energy: the interaction's, see
                         // `ball_facet::held_energy`)
                         it.dissipated -= law.normal_energy(c.overlap, balls.radius[i], &c.state);
