@@ -698,7 +698,7 @@ fn mixed_frame_free_models_give_the_general_loops_state() {
     });
 }
 
-/// Renumbering the balls (`[run] sort_every`, src/model/sort.rs), in rows of cells (the
+/// Renumbering the balls (`[run] sort_every`, src/detect/sort.rs), in rows of cells (the
 /// default) or along the Z curve (`sort_order = "morton"`), changes the order of the sums
 /// only: the same settle-box scene run without renumbering and with it (every 500 cycles)
 /// ends with every ball, found by its id, at the same place to within round-off grown over

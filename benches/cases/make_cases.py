@@ -207,28 +207,44 @@ TWINS = {
     "settle_box_renumbered": (
         "rows",
         "renumbered every 500 steps in rows of cells ([run] sort_every = 500, "
-        'sort_order = "rows", src/model/sort.rs)',
+        'sort_order = "rows", src/detect/sort.rs)',
     ),
     "settle_box_renumbered_morton": (
         "morton",
         "renumbered every 500 steps along the Z curve ([run] sort_every = 500, "
-        'sort_order = "morton", src/model/sort.rs)',
+        'sort_order = "morton", src/detect/sort.rs)',
     ),
     GENERATOR_ORDER: (None, "kept in the generator's order (no [run] sort_every)"),
 }
 
 
-def twin(name):
-    order, how = TWINS[name]
-    others = [GENERATOR_ORDER] if order else [t for t in TWINS if t != GENERATOR_ORDER]
+# The same pair with Hertz-Mindlin on the contact frame: a contact whose balls swap roles turns
+# its frame and its shear force over (`Frame::swap_pieces`).
+FRAME_GENERATOR_ORDER = "settle_box_frame_generator_order"
+FRAME_TWINS = {
+    "settle_box_frame_renumbered": (
+        "rows",
+        "renumbered every 500 steps in rows of cells ([run] sort_every = 500, "
+        'sort_order = "rows", src/detect/sort.rs)',
+    ),
+    FRAME_GENERATOR_ORDER: (None, "kept in the generator's order (no [run] sort_every)"),
+}
+
+
+def twin(name, twins=TWINS, generator=GENERATOR_ORDER, frame=False):
+    order, how = twins[name]
+    others = [generator] if order else [t for t in twins if t != generator]
     text = case(1000, "hertz", False)
+    if frame:
+        text = text.replace(MODELS["hertz"], FRAME_MODELS["hertz"][1])
+        assert FRAME_MODELS["hertz"][1] in text
     text = text.replace('name = "settle_box_hertz_1k"', f'name = "{name}"')
     start = text.index('description = """')
     end = text.index('"""', start + len('description = """')) + 3
     against = " and ".join(f"{o}.toml" for o in others)
     description = (
         'description = """The first 3,000 steps of the settle-box scene (1,000 spheres, '
-        "Hertz-Mindlin with history, six walls: the balls fall and land on the floor and on each "
+        f"Hertz-Mindlin {'on the contact frame' if frame else 'with history'}, six walls: the balls fall and land on the floor and on each "
         f"other), with the balls {how}. Renumbering changes only the order in which each ball's "
         "contact forces are summed, so the kinetic energy, the mean height and the contact count "
         f'must be those of {against} to round-off."""'
@@ -254,3 +270,5 @@ tolerance = {tol!r}
 
 for name in TWINS:
     save(f"../../cases/bench/{name}.toml", twin(name))
+for name in FRAME_TWINS:
+    save(f"../../cases/bench/{name}.toml", twin(name, FRAME_TWINS, FRAME_GENERATOR_ORDER, True))
