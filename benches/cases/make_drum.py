@@ -19,6 +19,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_cases  # noqa: E402  (the contact blocks)
 
 CENTER = (0.04, 0.0125)  # x, z of the axis
 RADIUS = 0.045
@@ -90,23 +91,10 @@ def write_ascii(path, ts):
         f.write("endsolid drum\n")
 
 
+# bench name -> (file stem, contact block): the settle-box's (make_cases.py)
 MODELS = {
-    # bench name -> (file stem, contact block)
-    "hertz-history": ("hertz", '''[[contact]]
-between = ["grain", "grain"]
-model = "hertz-history"
-friction = 0.5
-restitution = 0.5
-# LIGGGHTS's Coulomb rule (the history spring alone within mu F_n), to compare with it
-friction_limit = "spring"
-'''),
-    "hertz": ("hertz_frame", '''[[contact]]
-between = ["grain", "grain"]
-model = "hertz"
-friction = 0.5
-restitution = 0.5
-friction_limit = "spring"
-'''),
+    "hertz-history": ("hertz", make_cases.MODELS["hertz"]),
+    "hertz": ("hertz_frame", make_cases.FRAME_MODELS["hertz"][1]),
 }
 
 
@@ -127,15 +115,7 @@ margin = 1e-4
 sort_every = 1000
 sort_order = "rows"
 
-[timestep]
-mode = "fixed"
-dt = 1e-5
-
-[material.grain]
-density = 2500.0
-young = 5.0e6
-poisson = 0.3
-
+{make_cases.TIMESTEP_AND_MATERIAL}
 {block}
 [[generate]]
 kind = "settle-box"

@@ -15,7 +15,7 @@
 //! this path with the general loop's, bit for bit.
 
 use super::ball_ball::{released, Out, Scatter};
-use super::lanes::LANES;
+use super::lanes::{unit_normal, Masses, LANES};
 use super::{Contact, Frame, FrameFlags};
 use crate::body::Balls;
 use crate::law::lanes::{self as law_lanes, Lanes};
@@ -38,11 +38,8 @@ struct Batch {
     pb: Lane3,
     ra: Lane,
     rb: Lane,
-    /// The balls' contact masses (0 with `has_m*` false: none, infinitely heavy).
-    ma: Lane,
-    mb: Lane,
-    has_ma: [bool; LANES],
-    has_mb: [bool; LANES],
+    /// The balls' contact masses.
+    masses: Masses,
     va: Lane3,
     vb: Lane3,
     wa: Lane3,
@@ -116,11 +113,7 @@ impl Batch {
         put(&mut self.wb, l, balls.spin[b].into());
         self.ra[l] = balls.radius[a];
         self.rb[l] = balls.radius[b];
-        let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
-        self.has_ma[l] = ma.is_some();
-        self.has_mb[l] = mb.is_some();
-        self.ma[l] = ma.unwrap_or(0.0);
-        self.mb[l] = mb.unwrap_or(0.0);
+        self.masses.load(l, balls, a, b);
     }
 
     /// [`super::ball_ball::geometry`] of every lane (overlap, unit normal from a to b, contact
@@ -133,14 +126,8 @@ impl Batch {
             let (pa, pb) = (at(&self.pa, l), at(&self.pb, l));
             let (ra, rb) = (self.ra[l], self.rb[l]);
             let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-            let dist = dot(d, d).sqrt();
+            let (dist, n) = unit_normal(d);
             let overlap = ra + rb - dist;
-            let apart = dist > 0.0;
-            let n = [
-                if apart { d[0] / dist } else { 0.0 },
-                if apart { d[1] / dist } else { 0.0 },
-                if apart { d[2] / dist } else { 1.0 },
-            ];
             let reach = ra - 0.5 * overlap;
             let point = [0, 1, 2].map(|k| pa[k] + n[k] * reach);
             let (ba, bb) = if no_ratch {
@@ -156,14 +143,7 @@ impl Batch {
             let v = [0, 1, 2].map(|k| (vb[k] + cb[k]) - (va[k] + ca[k]));
             self.overlap[l] = overlap;
             self.radius[l] = ra * rb / (ra + rb);
-            // [`super::ball_ball::effective_mass`]
-            let (ma, mb) = (self.ma[l], self.mb[l]);
-            self.mass[l] = match (self.has_ma[l], self.has_mb[l]) {
-                (true, true) => ma * mb / (ma + mb),
-                (true, false) => ma,
-                (false, true) => mb,
-                (false, false) => 0.0,
-            };
+            self.mass[l] = self.masses.effective(l);
             put(&mut self.n, l, n);
             put(&mut self.point, l, point);
             put(&mut self.v_rel, l, v);

@@ -18,9 +18,9 @@ use crate::body::{Balls, Wall};
 use crate::law::{ContactModel, FrictionLimit, LawState};
 use crate::math::{Real, Vec3};
 
-/// Contacts per batch (8: one AVX-512 register of doubles; 4 was 9 % slower on the
-/// settle-box scene, 16 no faster).
-pub const LANES: usize = 8;
+/// Contacts per batch: the contact models' ([`crate::law::lanes::LANES`], 8: one AVX-512
+/// register of doubles; 4 was 9 % slower on the settle-box scene, 16 no faster).
+pub use crate::law::lanes::LANES;
 
 /// [`Input::step`] for a batch whose lanes may have different models.
 const MIXED: u8 = 0;
@@ -40,6 +40,56 @@ const TOTAL: u8 = 2;
 type Lane = [Real; LANES];
 type Lane3 = [Lane; 3];
 
+/// The length of the centre-to-centre vector `d` (from a to b) and the unit normal along it,
+/// as [`super::ball_ball::geometry`] computes them: `+z` for coincident centres.
+#[inline(always)]
+pub(super) fn unit_normal(d: [Real; 3]) -> (Real, [Real; 3]) {
+    let dist = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    let apart = dist > 0.0;
+    let n = [
+        if apart { d[0] / dist } else { 0.0 },
+        if apart { d[1] / dist } else { 0.0 },
+        if apart { d[2] / dist } else { 1.0 },
+    ];
+    (dist, n)
+}
+
+/// The contact masses of the two balls of each lane's contact ([`Balls::contact_mass`]: 0
+/// with the flag false when a ball has none, i.e. is infinitely heavy).
+#[derive(Default)]
+pub(super) struct Masses {
+    ma: Lane,
+    mb: Lane,
+    has_ma: [bool; LANES],
+    has_mb: [bool; LANES],
+}
+
+impl Masses {
+    /// Copies the contact masses of balls `a` and `b` into lane `l`.
+    #[inline(always)]
+    pub(super) fn load(&mut self, l: usize, balls: &Balls, a: usize, b: usize) {
+        let l = l & (LANES - 1);
+        let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
+        self.has_ma[l] = ma.is_some();
+        self.has_mb[l] = mb.is_some();
+        self.ma[l] = ma.unwrap_or(0.0);
+        self.mb[l] = mb.unwrap_or(0.0);
+    }
+
+    /// The effective mass of lane `l`, as [`super::ball_ball::effective_mass`] (no mass:
+    /// infinitely heavy; neither: 0).
+    #[inline(always)]
+    pub(super) fn effective(&self, l: usize) -> Real {
+        let (ma, mb) = (self.ma[l], self.mb[l]);
+        match (self.has_ma[l], self.has_mb[l]) {
+            (true, true) => ma * mb / (ma + mb),
+            (true, false) => ma,
+            (false, true) => mb,
+            (false, false) => 0.0,
+        }
+    }
+}
+
 /// The inputs of a batch, one lane per contact.
 #[derive(Default)]
 struct Input {
@@ -53,11 +103,8 @@ struct Input {
     wb: Lane3,
     /// Shear displacement before the step (0 for a contact not active yet).
     xi: Lane3,
-    /// The balls' contact masses ([`Balls::contact_mass`]; when None, the flag is false).
-    ma: Lane,
-    mb: Lane,
-    has_ma: [bool; LANES],
-    has_mb: [bool; LANES],
+    /// The balls' contact masses.
+    masses: Masses,
     /// The contact models' parameters.
     law: Laws,
 }
@@ -321,11 +368,7 @@ impl Input {
         if KIND == HOOKE {
             return;
         }
-        let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
-        self.has_ma[l] = ma.is_some();
-        self.has_mb[l] = mb.is_some();
-        self.ma[l] = ma.unwrap_or(0.0);
-        self.mb[l] = mb.unwrap_or(0.0);
+        self.masses.load(l, balls, a, b);
     }
 
     /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them into `o`.
@@ -360,26 +403,14 @@ impl Input {
                 self.pb[1][l] - self.pa[1][l],
                 self.pb[2][l] - self.pa[2][l],
             ];
-            let dist = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            let (dist, n) = unit_normal(d);
             let (ra, rb) = (self.ra[l], self.rb[l]);
             let overlap = ra + rb - dist;
-            let apart = dist > 0.0;
-            let n = [
-                if apart { d[0] / dist } else { 0.0 },
-                if apart { d[1] / dist } else { 0.0 },
-                if apart { d[2] / dist } else { 1.0 },
-            ];
             let radius = ra * rb / (ra + rb);
             let (ca, cb) = (ra - 0.5 * overlap, rb - 0.5 * overlap);
             // coefficients: Hertz (S_n = 2E* sqrt(R* d), S_t = 8G* sqrt(R* d)) or constant
             // effective mass, as [`super::ball_ball::effective_mass`] (no mass: infinitely heavy)
-            let (ma, mb) = (self.ma[l], self.mb[l]);
-            let m = match (self.has_ma[l], self.has_mb[l]) {
-                (true, true) => ma * mb / (ma + mb),
-                (true, false) => ma,
-                (false, true) => mb,
-                (false, false) => 0.0,
-            };
+            let m = self.masses.effective(l);
             let coef = self.law.coefficients::<KIND>(l, radius, overlap, m);
             // relative velocity of b at the contact point: v_b - v_a + n x (c_a w_a + c_b w_b)
             let w = [
