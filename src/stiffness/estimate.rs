@@ -15,7 +15,8 @@
 //!   absolute values are taken.
 
 use super::contact::{contact_diagonal_3d, contact_matrix_3d};
-use super::global::terms;
+use super::global::{terms, wall_terms};
+use crate::contact::ball_ball::geometry;
 use crate::math::Real;
 use crate::model::Model;
 use crate::timestep::{DofStiffness, Estimator};
@@ -51,6 +52,29 @@ impl DofStiffness {
         let free = |i: usize, k: usize| model.body_fixed(i) & (1 << k) == 0;
         let mass = |i: usize, k: usize| model.body_inertial(i, k);
         match estimator {
+            Estimator::Diagonal if model.clumps.is_empty() => {
+                // The terms of [`terms`] in its order, the ball-ball ones in a plain loop over
+                // the list (no clump: each ball is its own body, its centre the reference
+                // point); each ball's sums take the same terms in the same order.
+                let balls = &model.balls;
+                for c in (model.contacts.list.iter()).filter(|c| c.active || with_inactive) {
+                    let (a, b) = (c.a as usize, c.b as usize);
+                    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+                    let g = geometry(pa, pb, balls.radius[a], balls.radius[b]);
+                    let s = model.laws[c.law as usize].stiffness(g.overlap, g.radius);
+                    let d = contact_diagonal_3d(&s, &g.normal, &(g.point - pa), &(g.point - pb));
+                    for k in 0..6 {
+                        self.diagonal[a][k] += d[k];
+                        self.diagonal[b][k] += d[6 + k];
+                    }
+                }
+                for t in wall_terms(model, with_inactive) {
+                    let d = contact_diagonal_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
+                    for k in 0..6 {
+                        self.diagonal[t.b][k] += d[6 + k];
+                    }
+                }
+            }
             Estimator::Diagonal => {
                 for t in terms(model, with_inactive) {
                     let d = if t.has_clump(model) {

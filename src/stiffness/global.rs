@@ -47,8 +47,13 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
                 r_b: g.point - model.body_pos(bb),
             }
         });
+    balls.chain(wall_terms(model, with_inactive))
+}
+
+/// The ball-facet part of [`terms`] (which yields the ball-ball terms first, then these).
+pub(crate) fn wall_terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
     let fc = &model.facet_contacts;
-    let walls = fc.interactions.iter().flat_map(move |it| {
+    fc.interactions.iter().flat_map(move |it| {
         let run = fc.contacts_of(it);
         // Without an active contact, the one with the largest overlap (index in the run).
         let first = (it.active == 0 && with_inactive)
@@ -69,8 +74,7 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
                     r_b: c.point - model.body_pos(body),
                 }
             })
-    });
-    balls.chain(walls)
+    })
 }
 
 impl Term {
