@@ -58,12 +58,11 @@ struct Batch {
     // the advance (from [`Batch::advance`])
     t1: Lane3,
     t2: Lane3,
-    vel: Lane3,
-    spin: Lane3,
-    /// The increments of `u` (its `x`: of the normal displacement) and `phi`.
-    du: Lane3,
+    /// The increment of `phi` (that of `u` is the model's input `du_t`, its normal part
+    /// `overlap_prev - overlap`).
     dphi: Lane3,
-    /// The model's inputs and results ([`crate::law::lanes`]).
+    /// The model's inputs (what it sees of each lane: [`Kinematics::of_step`]) and results
+    /// ([`crate::law::lanes`]).
     law: Lanes,
     /// A lane the vector loop cannot follow ([`Frame::advance`] computes it again).
     odd: [bool; LANES],
@@ -221,11 +220,8 @@ impl Batch {
                 [dot(prev[0], r), dot(prev[1], r), dot(prev[2], r)]
             };
             let (vel, spin) = (back(v_t), back(w));
-            put(&mut self.vel, l, vel);
-            put(&mut self.spin, l, spin);
             // (`du.x`: the change of the normal displacement, -overlap)
             let du = [-self.overlap[l] - self.u_x[l], vel[1] * dt, vel[2] * dt];
-            put(&mut self.du, l, du);
             put(&mut self.dphi, l, spin.map(|x| x * dt));
             // what the model sees ([`Kinematics::of_step`])
             let m = &mut self.law;
@@ -256,8 +252,8 @@ impl Batch {
             f.axes[(2, k)] = t2[k];
         }
         // (`u += du`, then `u.x = -overlap`)
-        f.u.y += self.du[1][l];
-        f.u.z += self.du[2][l];
+        f.u.y += self.law.du_t[0][l];
+        f.u.z += self.law.du_t[1][l];
         f.u.x = -self.overlap[l];
         for k in 0..3 {
             f.phi[k] += self.dphi[k][l];
@@ -269,15 +265,15 @@ impl Batch {
     /// at a time, cost a stall each).
     #[inline(always)]
     fn kinematics(&self, l: usize, dt: Real) -> Kinematics {
-        let overlap = self.overlap[l];
+        let m = &self.law;
         Kinematics {
-            overlap,
-            overlap_prev: overlap + self.du[0][l],
-            vn: self.vn[l],
-            vel_t: Vec3::new(0.0, self.vel[1][l], self.vel[2][l]),
-            du_t: Vec3::new(0.0, self.du[1][l], self.du[2][l]),
-            mass: self.mass[l],
-            radius: self.radius[l],
+            overlap: m.overlap[l],
+            overlap_prev: m.overlap_prev[l],
+            vn: m.vn[l],
+            vel_t: Vec3::new(0.0, m.vel_t[0][l], m.vel_t[1][l]),
+            du_t: Vec3::new(0.0, m.du_t[0][l], m.du_t[1][l]),
+            mass: m.mass[l],
+            radius: m.radius[l],
             dt,
             books: false,
         }
@@ -410,14 +406,7 @@ pub fn update_framed(
             let p = Vec3::from(at(&batch.point, l));
             force[k] = f;
             point[k] = p;
-            let (ra, rb) = (batch.ra[l], batch.rb[l]);
-            deep |= overlap > ra.min(rb) || overlap.is_nan();
-            if !incoming {
-                s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
-            }
-            if s.holds(b) {
-                s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
-            }
+            deep |= exert(s, balls, (a, b), [f, p], overlap, incoming);
         }
     }
     deep
@@ -454,12 +443,28 @@ pub fn update_one(
         return false;
     }
     let (a, b) = (c.a as usize, c.b as usize);
-    let [f, p] = u.written;
+    exert(s, balls, (a, b), u.written, u.overlap, incoming)
+}
+
+/// An active contact's force `F` (on b) at the contact point `C` added to those of its balls
+/// `a`, `b` in the scatter's range (ball a unless `incoming`): `F_b += F`,
+/// `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F` (the gather's operations in
+/// its order). Returns true when the contact interpenetrates (`overlap` larger than the
+/// smaller radius, or NaN).
+#[inline(always)]
+fn exert(
+    s: &mut Scatter,
+    balls: &Balls,
+    (a, b): (usize, usize),
+    [f, p]: [Vec3; 2],
+    overlap: Real,
+    incoming: bool,
+) -> bool {
     if !incoming {
         s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
     }
     if s.holds(b) {
         s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
     }
-    u.overlap > balls.radius[a].min(balls.radius[b]) || u.overlap.is_nan()
+    overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan()
 }
