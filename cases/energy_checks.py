@@ -22,6 +22,7 @@ SUBTRACT = {
     "fig8b_pleats_reduced", "fig9_hole", "fig9_kink_beyond", "fig9_reduced",
     "hysteretic_collision", "linear_dashpot_clamped", "linear_dashpot_collision",
     "one_pebble_ball", "one_pebble_clump", "rebound_box_coarse", "rebound_box_fine",
+    "settle_box_clumps_generator_order", "settle_box_clumps_renumbered",
     "settle_box_frame_generator_order", "settle_box_frame_renumbered",
     "settle_box_generator_order", "settle_box_hertz_1k", "settle_box_hooke_1k",
     "settle_box_renumbered", "settle_box_renumbered_morton", "settle_on_fixed_layer",

@@ -223,20 +223,53 @@ FRAME_TWINS = {
 }
 
 
-def twin(name, twins=TWINS, generator=GENERATOR_ORDER, frame=False):
+# The same pair with 60 two-pebble clumps lying on the floor under the balls (the box's floor
+# lowered by 3 mm): a clump's pebbles are renumbered as one block (src/detect/sort.rs).
+CLUMP_GENERATOR_ORDER = "settle_box_clumps_generator_order"
+CLUMP_TWINS = {
+    "settle_box_clumps_renumbered": (
+        "rows",
+        "renumbered every 500 steps in rows of cells, each clump's pebbles as one block ([run] "
+        'sort_every = 500, sort_order = "rows", src/detect/sort.rs)',
+    ),
+    CLUMP_GENERATOR_ORDER: (None, "kept in the generator's order (no [run] sort_every)"),
+}
+
+
+def with_clumps(text):
+    """The 1k scene with its floor at z = -3 mm and 60 clumps (two pebbles of r = 1 mm, 1.2 mm
+    apart along x) lying 0.25 mm above it, 6 x 10 on a 4 x 2.5 mm grid, under the balls."""
+    old = "box = { min = [0.0, 0.0, 0.0], max = [0.025, 0.025, 0.025] }"
+    assert old in text
+    text = text.replace(old, "box = { min = [0.0, 0.0, -0.003], max = [0.025, 0.025, 0.025] }")
+    clumps = []
+    for i in range(6):
+        for j in range(10):
+            x, y = 0.003 + 0.004 * i, 0.00125 + 0.0025 * j
+            clumps.append(f"""[[clump]]
+pos = [{x!r}, {y!r}, -0.00175]
+material = "grain"
+pebbles = [ {{ offset = [-0.0006, 0.0, 0.0], radius = 0.001 }}, {{ offset = [0.0006, 0.0, 0.0], radius = 0.001 }} ]
+""")
+    return text.replace("[[wall]]", "\n".join(clumps) + "\n[[wall]]", 1)
+
+
+def twin(name, twins=TWINS, generator=GENERATOR_ORDER, frame=False, clumps=False):
     order, how = twins[name]
     others = [generator] if order else [t for t in twins if t != generator]
     text = case(1000, "hertz", False)
     if frame:
         text = text.replace(MODELS["hertz"], FRAME_MODELS["hertz"][1])
         assert FRAME_MODELS["hertz"][1] in text
+    if clumps:
+        text = with_clumps(text)
     text = text.replace('name = "settle_box_hertz_1k"', f'name = "{name}"')
     start = text.index('description = """')
     end = text.index('"""', start + len('description = """')) + 3
     against = " and ".join(f"{o}.toml" for o in others)
     description = (
         'description = """The first 3,000 steps of the settle-box scene (1,000 spheres, '
-        f"Hertz-Mindlin {'on the contact frame' if frame else 'with history'}, six walls: the balls fall and land on the floor and on each "
+        f"Hertz-Mindlin {'on the contact frame' if frame else 'with history'}, six walls{', 60 two-pebble clumps lying on a floor lowered by 3 mm' if clumps else ''}: the balls fall and land on the floor{' and the clumps' if clumps else ''} and on each "
         f"other), with the balls {how}. Renumbering changes only the order in which each ball's "
         "contact forces are summed, so the kinetic energy, the mean height and the contact count "
         f'must be those of {against} to round-off."""'
@@ -275,6 +308,8 @@ def main():
         save(f"../../cases/bench/{name}.toml", twin(name))
     for name in FRAME_TWINS:
         save(f"../../cases/bench/{name}.toml", twin(name, FRAME_TWINS, FRAME_GENERATOR_ORDER, True))
+    for name in CLUMP_TWINS:
+        save(f"../../cases/bench/{name}.toml", twin(name, CLUMP_TWINS, CLUMP_GENERATOR_ORDER, clumps=True))
 
 
 if __name__ == "__main__":
