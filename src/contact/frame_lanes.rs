@@ -311,14 +311,17 @@ pub fn update_framed(
     let mut deep = false;
     // the lanes of the batch whose contact goes on after the geometry
     let mut going = [false; LANES];
+    // (the per-contact test below only in a case that has frame-free models at all)
+    let mixed = laws.iter().any(|l| l.frame_free());
     for ks in ks.chunks(LANES) {
         // (a short batch repeats its first contact in the spare lanes, whose results are not
         // used)
         let lane = |l: usize| ks[if l < ks.len() { l } else { 0 }] as usize;
         // (a frame-free model's contact, in a case that mixes both kinds, goes alone)
-        if ks
-            .iter()
-            .any(|&k| laws[list[k as usize].law as usize].frame_free())
+        if mixed
+            && ks
+                .iter()
+                .any(|&k| laws[list[k as usize].law as usize].frame_free())
         {
             for &k in ks {
                 let kept = (
