@@ -382,3 +382,102 @@ fn no_input_makes_the_parser_panic() {
         let _ = parse(&src.join("\n"), Path::new("x.toml"));
     }
 }
+
+/// Every fixed-length array key refuses a wrong number of components, one too many and one too
+/// few: nothing is silently cut (a quad `[0, 1, 2, 3]` never becomes the triangle `[0, 1, 2]`).
+#[test]
+fn every_fixed_length_array_refuses_a_wrong_length() {
+    // (the section added to the reference case, with `@` where the array goes; a valid array)
+    let keys: &[(&str, &str)] = &[
+        (
+            "[[wall]]\nmaterial = \"glass\"\nplane = { center = @, normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }",
+            "[0.0, 0.0, -1.0]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = @, size = [1.0, 1.0] }",
+            "[0.0, 0.0, 1.0]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = @ }",
+            "[1.0, 1.0]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0], divisions = @ }",
+            "[2, 2]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nbox = { min = @, max = [1.0, 1.0, 1.0] }",
+            "[-1.0, -1.0, -1.0]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nbox = { min = [-1.0, -1.0, -1.0], max = @ }",
+            "[1.0, 1.0, 1.0]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nvertices = [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], @]\nfacets = [[0, 1, 2]]",
+            "[0.0, 1.0, -1.0]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nvertices = [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], [0.0, 1.0, -1.0]]\nfacets = [@]",
+            "[0, 1, 2]",
+        ),
+        (
+            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }\nmotion = { kind = \"rigid\", vel = @ }",
+            "[0.0, 0.0, 0.1]",
+        ),
+        (
+            "[[ball]]\npos = @\nradius = 0.01\nmaterial = \"glass\"",
+            "[0.1, 0.0, 0.0]",
+        ),
+        (
+            "[[ball]]\npos = [0.1, 0.0, 0.0]\nvel = @\nradius = 0.01\nmaterial = \"glass\"",
+            "[0.1, 0.0, 0.0]",
+        ),
+        (
+            "[[clump]]\npos = @\nmaterial = \"glass\"\npebbles = [{ offset = [0.0, 0.0, 0.0], radius = 0.01 }]",
+            "[0.1, 0.0, 0.0]",
+        ),
+        (
+            "[[clump]]\npos = [0.1, 0.0, 0.0]\nmaterial = \"glass\"\npebbles = [{ offset = @, radius = 0.01 }]",
+            "[0.0, 0.0, 0.0]",
+        ),
+        (
+            "[[generate]]\nkind = \"lattice\"\ncount = 2\nmin = @\nmax = [1.2, 0.2, 0.2]\nradius = [0.01, 0.01]\nmaterial = \"glass\"",
+            "[1.0, 0.0, 0.0]",
+        ),
+        (
+            "[[generate]]\nkind = \"lattice\"\ncount = 2\nmin = [1.0, 0.0, 0.0]\nmax = [1.2, 0.2, 0.2]\nradius = @\nmaterial = \"glass\"",
+            "[0.01, 0.01]",
+        ),
+    ];
+    // (`[run] gravity`, in the reference case's first table, is a key of its own)
+    let gravity = GOOD.replace("steps = 10", "steps = 10\ngravity = @");
+    let cases = keys
+        .iter()
+        .map(|(s, g)| (format!("{GOOD}\n{s}"), *g))
+        .chain([(gravity, "[0.0, 0.0, -9.81]")]);
+    for (section, good) in cases {
+        let valid = section.replace('@', good);
+        if let Err(e) = parse(&valid, Path::new("cases/bad.toml")) {
+            panic!("the valid form is refused: {e}\n{valid}");
+        }
+        let longer = good.replacen(']', ", 7]", 1);
+        let shorter = match good.rfind(',') {
+            Some(k) => format!("{}]", &good[..k]),
+            None => "[]".to_string(),
+        };
+        for wrong in [longer, shorter] {
+            let msg = error_of(&section.replace('@', &wrong));
+            assert!(
+                msg.contains("cases/bad.toml") && msg.contains("components"),
+                "{wrong} in {section}: {msg}"
+            );
+        }
+    }
+    // the contact rule's pair of material names
+    let msg = error_of(&GOOD.replace(
+        "between = [\"glass\", \"glass\"]",
+        "between = [\"glass\", \"glass\", \"glass\"]",
+    ));
+    assert!(msg.contains("between") && msg.contains("exactly 2"), "{msg}");
+}

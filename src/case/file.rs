@@ -116,6 +116,7 @@ pub struct MaterialSection {
 #[serde(deny_unknown_fields)]
 pub struct ContactSection {
     /// Two material names, "*" for any.
+    #[serde(deserialize_with = "super::exact::arr")]
     pub between: [String; 2],
     /// Model name.
     pub model: String,
@@ -188,24 +189,30 @@ pub struct ClumpSection {
     /// Identifier, unique among balls and clumps (default: after every ball id, in file order).
     pub id: Option<u64>,
     /// Reference point, m: the pebble offsets are measured from it.
+    #[serde(deserialize_with = "super::exact::arr")]
     pub pos: [f64; 3],
     /// Material name.
     pub material: String,
     /// The pebbles.
     pub pebbles: Vec<PebbleSection>,
     /// Velocity of the centroid, m/s.
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub vel: Option<[f64; 3]>,
     /// rad/s.
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub spin: Option<[f64; 3]>,
     /// Applied force at the centroid, N.
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub force: Option<[f64; 3]>,
     /// Fixed DOF names (rotations: all three or none).
     pub fix: Option<Vec<String>>,
     /// Mass, kg (with `inertia`: instead of the computed mass properties).
     pub mass: Option<f64>,
     /// Inertia tensor about the centroid in the case's axes, kg m^2 (with `mass`).
+    #[serde(default, deserialize_with = "super::exact::opt_matrix")]
     pub inertia: Option<[[f64; 3]; 3]>,
     /// Centroid offset from `pos`, m (with `mass`; default [0, 0, 0]).
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub centroid: Option<[f64; 3]>,
 }
 
@@ -214,6 +221,7 @@ pub struct ClumpSection {
 #[serde(deny_unknown_fields)]
 pub struct PebbleSection {
     /// Offset from the clump's reference point, m.
+    #[serde(deserialize_with = "super::exact::arr")]
     pub offset: [f64; 3],
     /// m.
     pub radius: f64,
@@ -229,16 +237,20 @@ pub struct GenerateSection {
     /// Number of balls.
     pub count: u64,
     /// Lower corner of the region, m (not for "settle-box").
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub min: Option<[f64; 3]>,
     /// Upper corner of the region, m (not for "settle-box").
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub max: Option<[f64; 3]>,
     /// Radius range [min, max], m (not for "settle-box").
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub radius: Option<[f64; 2]>,
     /// Material name.
     pub material: String,
     /// Random seed (default 0).
     pub seed: Option<u64>,
     /// Initial velocity of every generated ball, m/s.
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub vel: Option<[f64; 3]>,
     /// Fixed DOF names of every generated ball.
     pub fix: Option<Vec<String>>,
@@ -274,8 +286,10 @@ pub struct WallSection {
     /// STL or OBJ file, relative to the case file.
     pub mesh: Option<String>,
     /// Explicit vertices, m.
+    #[serde(default, deserialize_with = "super::exact::opt_vec")]
     pub vertices: Option<Vec<[f64; 3]>>,
     /// Explicit facets (vertex indices from 0, counter-clockwise seen from the normal side).
+    #[serde(default, deserialize_with = "super::exact::opt_vec")]
     pub facets: Option<Vec<[i64; 3]>>,
     /// "reduced" or "full".
     pub resolution: Option<String>,
@@ -292,12 +306,16 @@ pub struct WallSection {
 #[serde(deny_unknown_fields)]
 pub struct PlaneSection {
     /// Centre, m.
+    #[serde(deserialize_with = "super::exact::arr")]
     pub center: [f64; 3],
     /// Normal (need not be unit).
+    #[serde(deserialize_with = "super::exact::arr")]
     pub normal: [f64; 3],
     /// Side lengths, m.
+    #[serde(deserialize_with = "super::exact::arr")]
     pub size: [f64; 2],
     /// Cells per side (default [1, 1]).
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub divisions: Option<[i64; 2]>,
 }
 
@@ -306,8 +324,10 @@ pub struct PlaneSection {
 #[serde(deny_unknown_fields)]
 pub struct BoxSection {
     /// Lower corner, m.
+    #[serde(deserialize_with = "super::exact::arr")]
     pub min: [f64; 3],
     /// Upper corner, m.
+    #[serde(deserialize_with = "super::exact::arr")]
     pub max: [f64; 3],
     /// Cells per face side (default 1: two facets per face).
     pub divisions: Option<i64>,
@@ -330,12 +350,16 @@ pub struct MotionSection {
     /// "rigid" or "deformable".
     pub kind: String,
     /// Rigid: velocity of the pivot, m/s.
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub vel: Option<[f64; 3]>,
     /// Rigid: angular velocity, rad/s.
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub spin: Option<[f64; 3]>,
     /// Rigid: centre of rotation, m.
+    #[serde(default, deserialize_with = "super::exact::opt")]
     pub pivot: Option<[f64; 3]>,
     /// Deformable: one velocity per unique vertex, m/s.
+    #[serde(default, deserialize_with = "super::exact::opt_vec")]
     pub vertex_vel: Option<Vec<[f64; 3]>>,
 }
 

@@ -7,6 +7,7 @@ mod build;
 mod checks;
 mod contact;
 mod error;
+mod exact;
 mod file;
 mod frame;
 mod materials;
