@@ -481,3 +481,40 @@ fn every_fixed_length_array_refuses_a_wrong_length() {
     ));
     assert!(msg.contains("between") && msg.contains("exactly 2"), "{msg}");
 }
+
+/// Names become folders and CSV headers: a case name that is not one safe folder name (`..`
+/// would write over reports/index.html) or a wall name with a control character is refused, and
+/// the error echoes it with its control characters escaped, on one line.
+#[test]
+fn names_must_be_safe_folders_and_series_names() {
+    for (name, why) in [
+        ("..", "must not be . or .."),
+        (".", "must not be . or .."),
+        ("", "must not be empty"),
+        ("a/b", "slash"),
+        ("a\\\\b", "slash"),
+        ("bell\\u0007", "control characters"),
+        ("nul\\u0000", "control characters"),
+    ] {
+        let msg = error_of(&format!("name = \"{name}\"\n{GOOD}"));
+        assert!(
+            msg.contains("cases/bad.toml: name:") && msg.contains(why),
+            "{name}: {msg}"
+        );
+        assert!(!msg.chars().any(char::is_control), "{msg:?}");
+    }
+    let long = "x".repeat(201);
+    assert!(error_of(&format!("name = \"{long}\"\n{GOOD}")).contains("200 bytes"));
+    let wall = "[[wall]]\nname = @\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }";
+    for name in ["\"a\\nb\"", "\"esc\\u001b[31m\"", "\"a/b\"", "\"\""] {
+        let msg = error_of(&format!("{GOOD}\n{}", wall.replace('@', name)));
+        assert!(msg.contains("wall[1].name"), "{name}: {msg}");
+        assert!(!msg.chars().any(char::is_control), "{msg:?}");
+    }
+    // a comma is fine in a wall name: the CSV header quotes it
+    parse(
+        &format!("{GOOD}\n{}", wall.replace('@', "\"fl,oor\"")),
+        Path::new("cases/ok.toml"),
+    )
+    .unwrap();
+}

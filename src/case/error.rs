@@ -16,11 +16,35 @@ pub struct CaseError {
 
 impl fmt::Display for CaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.key.is_empty() {
-            write!(f, "{}: {}", self.file, self.reason)
+        let (file, key, reason) = (
+            printable(&self.file),
+            printable(&self.key),
+            printable(&self.reason),
+        );
+        if key.is_empty() {
+            write!(f, "{file}: {reason}")
         } else {
-            write!(f, "{}: {}: {}", self.file, self.key, self.reason)
+            write!(f, "{file}: {key}: {reason}")
         }
+    }
+}
+
+/// `s` with its control characters (NUL, escape sequences, newlines) written as escapes, so that
+/// an error echoing a hostile input stays one line of plain text on the terminal.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(char::is_control) {
+        s.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<String>()
+            .into()
+    } else {
+        s.into()
     }
 }
 

@@ -74,11 +74,13 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         path.file_stem()
             .map_or("case".into(), |s| s.to_string_lossy().into_owned())
     });
-    if name.is_empty() || name.contains(['/', '\\']) {
-        return Err(err(
-            "name",
-            format!("\"{name}\": must be non-empty without slashes"),
-        ));
+    if let Some(why) = unsafe_folder_name(&name) {
+        let key = if file.name.is_some() {
+            "name"
+        } else {
+            "name (the file's stem)"
+        };
+        return Err(err(key, format!("{name:?}: {why} (the name is the case's folder under reports/cases/)")));
     }
     let gravity = run::parse_run(&r, &file.run)?;
     let materials = materials::parse_materials(&r, &file)?;
@@ -174,4 +176,22 @@ fn validate_sorting(case: &Case, model: &Model) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Why `name` cannot be a folder name of its own (None: it can): empty, `.` or `..`, a slash,
+/// a control character, or longer than 200 bytes.
+fn unsafe_folder_name(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("must not be empty")
+    } else if name == "." || name == ".." {
+        Some("must not be . or ..")
+    } else if name.contains(['/', '\\']) {
+        Some("must not contain a slash")
+    } else if name.chars().any(char::is_control) {
+        Some("must not contain control characters")
+    } else if name.len() > 200 {
+        Some("must be at most 200 bytes long")
+    } else {
+        None
+    }
 }

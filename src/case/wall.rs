@@ -21,10 +21,10 @@ pub(super) fn parse_wall(
     let key = |s: &str| format!("wall[{k}].{s}");
     let err = |s: &str, r: String| CaseError::new(f, key(s), r);
     let name = w.name.clone().unwrap_or_else(|| format!("wall{k}"));
-    if name.is_empty() || name.contains(['/', '"']) {
+    if name.is_empty() || name.contains(['/', '"']) || name.chars().any(char::is_control) {
         return Err(err(
             "name",
-            format!("\"{name}\": must be non-empty, without slashes or quotes"),
+            format!("{name:?}: must be non-empty, without slashes, quotes or control characters (it names the wall's series, wall/<name>/force)"),
         ));
     }
     let given = [
