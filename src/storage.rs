@@ -1,5 +1,58 @@
 //! How the engine's growing arrays get their memory.
 
+/// Bytes the model takes per ball, with its share of contacts, candidate pairs and cells: an
+/// upper figure (the settle-box bench's peak resident memory is 0.5 to 1.5 KiB per ball).
+pub const BALL_BYTES: u64 = 2048;
+
+/// Bytes the model takes per wall facet (corners, normal, edges, neighbours, grid cells): an
+/// upper figure.
+pub const FACET_BYTES: u64 = 1024;
+
+/// Bytes one recorded value takes in the series table.
+pub const RECORD_BYTES: u64 = 8;
+
+/// The memory this run may use, bytes: what the system reports as available (`MemAvailable` of
+/// /proc/meminfo), or 16 GiB where that cannot be read.
+pub fn available_bytes() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(16 << 30, |kib| kib.saturating_mul(1024))
+}
+
+/// Refuses `count` items of `each` bytes when they would not fit in the available memory,
+/// before anything is allocated: the sentence gives the count, the bytes it needs and the
+/// bytes there are.
+pub fn fits(count: u64, each: u64) -> Result<(), String> {
+    let need = count.saturating_mul(each);
+    let have = available_bytes();
+    if need <= have {
+        Ok(())
+    } else {
+        Err(format!(
+            "{count} would need about {} of memory ({each} bytes each); {} is available",
+            bytes(need),
+            bytes(have)
+        ))
+    }
+}
+
+/// `b` bytes in a unit a reader takes in at a glance.
+pub fn bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= (1u64 << 40) as f64 {
+        format!("{:.3e} TiB", b / (1u64 << 40) as f64)
+    } else if b >= (1u64 << 30) as f64 {
+        format!("{:.1} GiB", b / (1u64 << 30) as f64)
+    } else {
+        format!("{:.1} MiB", b / (1u64 << 20) as f64)
+    }
+}
+
 /// Gives `v` a capacity of at least `total` in one step (no-op when it has it). The long
 /// lists (contacts, their forces, candidate pairs) get their room this way, in one or two
 /// large steps, instead of doubling a dozen times while a packing forms: every doubling

@@ -518,3 +518,31 @@ fn names_must_be_safe_folders_and_series_names() {
     )
     .unwrap();
 }
+
+/// Sizes are checked against the memory there is before anything is allocated: a generator's
+/// count, a plane's divisions, a mesh file that is not a regular file (/dev/zero never ends).
+#[test]
+fn sizes_beyond_memory_and_endless_files_are_refused_before_allocating() {
+    let gen = "[[generate]]\nkind = \"lattice\"\ncount = @\nmin = [1.0, 0.0, 0.0]\nmax = [2.0, 1.0, 1.0]\nradius = [0.001, 0.001]\nmaterial = \"glass\"";
+    for count in ["1000000000000000000", "10000000000", "18446744073709551615"] {
+        let msg = error_of(&format!("{GOOD}\n{}", gen.replace('@', count)));
+        assert!(
+            msg.contains("generate[1].count") && msg.contains("memory"),
+            "{msg}"
+        );
+    }
+    let plane = "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0], divisions = [10000, 10000] }";
+    let msg = error_of(&format!("{GOOD}\n{plane}"));
+    assert!(
+        msg.contains("plane.divisions") && msg.contains("memory"),
+        "{msg}"
+    );
+    if Path::new("/dev/zero").exists() {
+        let mesh = "[[wall]]\nmaterial = \"glass\"\nmesh = \"/dev/zero\"";
+        let msg = error_of(&format!("{GOOD}\n{mesh}"));
+        assert!(
+            msg.contains("wall[1].mesh") && msg.contains("not a regular file"),
+            "{msg}"
+        );
+    }
+}

@@ -171,3 +171,41 @@ material = "glass"
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("stopped: cycle"), "{text}");
 }
+
+/// `ballast verify | head -1`: the reader goes away after one line; verify neither panics on
+/// the broken pipe nor stops: it runs every case and still writes reports/index.html. A case
+/// too large for the memory is one failed line, and the cases after it run.
+#[test]
+fn verify_survives_a_closed_pipe_and_a_case_that_cannot_run() {
+    use std::process::Stdio;
+    let d = scratch("verify_pipe");
+    for k in 0..3 {
+        std::fs::write(d.join(format!("rest{k}.toml")), CASE).unwrap();
+    }
+    // a generator that asks for more memory than any machine has (sorted between the others)
+    let huge = CASE.replace(
+        "[[ball]]",
+        "[[generate]]\nkind = \"lattice\"\ncount = 1000000000000000000\nmin = [1.0, 0.0, 0.0]\nmax = [2.0, 1.0, 1.0]\nradius = [0.001, 0.001]\nmaterial = \"glass\"\n[[ball]]",
+    );
+    std::fs::write(d.join("rest1_huge.toml"), huge).unwrap();
+    let _ = std::fs::remove_file(d.join("reports/index.html"));
+    let mut child = ballast()
+        .current_dir(&d)
+        .args(["verify", "."])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // read nothing: close the pipe at once, as `head` does after its line
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // one case failed (the huge one): exit 1, not a crash
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let index = std::fs::read_to_string(d.join("reports/index.html")).unwrap();
+    for k in 0..3 {
+        assert!(index.contains(&format!("rest{k}")), "rest{k} missing from the index");
+    }
+    assert!(index.contains("memory"), "the huge case's reason is not on the index");
+}

@@ -80,6 +80,23 @@ enum Command {
 
 const REPORTS: &str = "reports";
 
+/// `println!` that never panics: when stdout is gone (`ballast verify | head -1` closes the
+/// pipe), the line is dropped and the work goes on (the reports are still written).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that never panics, likewise.
+macro_rules! esay {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -87,11 +104,11 @@ fn main() -> ExitCode {
         Command::Verify { paths } => verify(paths),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
-                println!("rebuilt {} case pages and {REPORTS}/index.html", s.len());
+                say!("rebuilt {} case pages and {REPORTS}/index.html", s.len());
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                esay!("error: {e}");
                 ExitCode::from(2)
             }
         },
@@ -110,11 +127,11 @@ fn main() -> ExitCode {
             threads,
         } => match ballast::bench::run_one(&case, steps, threads) {
             Ok(r) => {
-                println!("{}", serde_json::to_string(&r).unwrap_or_default());
+                say!("{}", serde_json::to_string(&r).unwrap_or_default());
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                esay!("error: {e}");
                 ExitCode::from(2)
             }
         },
@@ -133,7 +150,7 @@ fn bench(
     let exe = match std::env::current_exe() {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("error: {e}");
+            esay!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -141,7 +158,7 @@ fn bench(
     for model in models {
         let Some((stem, compared)) = ballast::bench::bench_model(model) else {
             let names: Vec<&str> = ballast::bench::MODELS.iter().map(|m| m.0).collect();
-            eprintln!(
+            esay!(
                 "error: --models: no model \"{model}\" (one of: {})",
                 names.join(", ")
             );
@@ -153,7 +170,7 @@ fn bench(
     for scene in scenes {
         let Some(&(_, prefix, sizes)) = ballast::bench::SCENES.iter().find(|s| s.0 == scene) else {
             let names: Vec<&str> = ballast::bench::SCENES.iter().map(|s| s.0).collect();
-            eprintln!(
+            esay!(
                 "error: --scene: no scene \"{scene}\" (one of: {})",
                 names.join(", ")
             );
@@ -162,7 +179,7 @@ fn bench(
         chosen.push((scene, prefix, sizes));
     }
     let mut runs = Vec::new();
-    println!(
+    say!(
         "{:<14} {:>7} {:>3} {:>7} {:>9} {:>11} {:>9} {:>8} {:>6} {:>11} {:>11} {:>9}",
         "model",
         "N",
@@ -182,11 +199,11 @@ fn bench(
             for &n in ns {
                 let case = cases.join(format!("{prefix}_{stem}_{}k.toml", n / 1000));
                 if prefix != "settle_box" && (!sizes.contains(&n) || !case.is_file()) {
-                    println!("({scene}: no case {}: left out)", case.display());
+                    say!("({scene}: no case {}: left out)", case.display());
                     continue;
                 }
                 if !case.is_file() {
-                    eprintln!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
+                    esay!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
                     return ExitCode::from(2);
                 }
                 for &t in threads {
@@ -201,7 +218,7 @@ fn bench(
                     let out = match cmd.output() {
                         Ok(o) if o.status.success() => o,
                         Ok(o) => {
-                            eprintln!(
+                            esay!(
                                 "error: {}: {}",
                                 case.display(),
                                 String::from_utf8_lossy(&o.stderr).trim()
@@ -209,7 +226,7 @@ fn bench(
                             return ExitCode::from(1);
                         }
                         Err(e) => {
-                            eprintln!("error: {e}");
+                            esay!("error: {e}");
                             return ExitCode::from(2);
                         }
                     };
@@ -219,7 +236,7 @@ fn bench(
                             ..r
                         },
                         Err(e) => {
-                            eprintln!("error: bench-one printed no result: {e}");
+                            esay!("error: bench-one printed no result: {e}");
                             return ExitCode::from(1);
                         }
                     };
@@ -229,7 +246,7 @@ fn bench(
                         .map_or("-".to_string(), |l| {
                             format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
                         });
-                    println!(
+                    say!(
                     "{:<14} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
                     if prefix == "settle_box" { model.to_string() } else { format!("{model} ({scene})") }, n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
                 );
@@ -249,11 +266,11 @@ fn bench(
         .and_then(|_| ballast::report::write_performance_page(Path::new(REPORTS), &runs));
     match written {
         Ok(()) => {
-            println!("wrote {REPORTS}/bench/results.json and {REPORTS}/performance.html");
+            say!("wrote {REPORTS}/bench/results.json and {REPORTS}/performance.html");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            esay!("error: {e}");
             ExitCode::from(2)
         }
     }
@@ -263,7 +280,7 @@ fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
     let case = match ballast::case::load(path) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            esay!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -272,7 +289,7 @@ fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
         Ok((s, _)) => {
             print_line(&s);
             for c in &s.checks {
-                println!(
+                say!(
                     "  {:<5} {:<17} value {:>14} expected {:>14}  {}",
                     if c.passed { "pass" } else { "FAIL" },
                     c.kind,
@@ -281,7 +298,7 @@ fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
                     c.message
                 );
             }
-            println!("report: {}", dir.join("index.html").display());
+            say!("report: {}", dir.join("index.html").display());
             if s.passed {
                 ExitCode::SUCCESS
             } else {
@@ -289,7 +306,7 @@ fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            esay!("error: {e}");
             ExitCode::from(2)
         }
     }
@@ -310,7 +327,7 @@ fn print_line(s: &ballast::record::Summary) {
     } else if let Some(c) = s.checks.iter().find(|c| !c.passed) {
         line.push_str(&format!("  first failure: {} ({})", c.kind, c.message));
     }
-    println!("{line}");
+    say!("{line}");
 }
 
 fn verify(paths: Vec<PathBuf>) -> ExitCode {
@@ -321,13 +338,14 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
     };
     let files = collect_cases(&paths);
     if files.is_empty() {
-        eprintln!("error: no case files (*.toml) under {paths:?}");
+        esay!("error: no case files (*.toml) under {paths:?}");
         return ExitCode::from(2);
     }
     let reports = Path::new(REPORTS);
     let mut summaries = Vec::new();
     for f in files {
-        let s = match ballast::case::load(&f) {
+        // (a case that panics, a bug of ours, is reported as failed and the others still run)
+        let outcome = std::panic::catch_unwind(|| match ballast::case::load(&f) {
             Ok(case) => {
                 let dir = reports.join("cases").join(&case.name);
                 match run_case(&case, &dir, &RunOptions { progress: true }) {
@@ -336,17 +354,18 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
                 }
             }
             Err(e) => failed_summary(&f, e.to_string()),
-        };
+        });
+        let s = outcome.unwrap_or_else(|p| failed_summary(&f, format!("internal error (a bug of ballast, please report it): {}", panic_text(&p))));
         print_line(&s);
         summaries.push(s);
     }
     if let Err(e) = ballast::report::write_index(reports, &summaries) {
-        eprintln!("error: {}: {e}", reports.display());
+        esay!("error: {}: {e}", reports.display());
         return ExitCode::from(2);
     }
     let passed = summaries.iter().filter(|s| s.passed).count();
-    println!("report: {}", reports.join("index.html").display());
-    println!("{} passed, {} failed", passed, summaries.len() - passed);
+    say!("report: {}", reports.join("index.html").display());
+    say!("{} passed, {} failed", passed, summaries.len() - passed);
     if passed == summaries.len() {
         ExitCode::SUCCESS
     } else {
@@ -354,18 +373,26 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
     }
 }
 
+/// The message of a caught panic.
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
+}
+
 fn check(path: &Path) -> ExitCode {
     match ballast::case::load(path) {
         Ok(c) => {
-            println!("{}: case \"{}\" is valid", path.display(), c.name);
+            say!("{}: case \"{}\" is valid", path.display(), c.name);
             if !c.description.is_empty() {
-                println!("  {}", c.description);
+                say!("  {}", c.description);
             }
             let scene = ballast::verify::scene(&c);
             for (k, v) in &scene.settings {
-                println!("  {k}: {v}");
+                say!("  {k}: {v}");
             }
-            println!(
+            say!(
                 "  materials: {}",
                 c.materials
                     .iter()
@@ -374,11 +401,11 @@ fn check(path: &Path) -> ExitCode {
                     .join(", ")
             );
             for row in scene.contact_models.iter().skip(1) {
-                println!("  contact {}: {} ({})", row[0], row[1], row[2]);
+                say!("  contact {}: {} ({})", row[0], row[1], row[2]);
             }
-            println!("  balls: {}", c.balls.len());
-            println!("  series: {}", c.series.join(", "));
-            println!(
+            say!("  balls: {}", c.balls.len());
+            say!("  series: {}", c.series.join(", "));
+            say!(
                 "  checks: {}",
                 c.checks
                     .iter()
@@ -389,7 +416,7 @@ fn check(path: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            esay!("error: {e}");
             ExitCode::from(2)
         }
     }

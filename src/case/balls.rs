@@ -109,6 +109,12 @@ pub(super) fn parse_generate(
         if g.count == 0 {
             return Err(err(&key("count"), "must be at least 1".into()));
         }
+        // (checked before anything is placed: the generators allocate their balls up front)
+        crate::storage::fits(
+            g.count.saturating_add(balls.len() as u64),
+            crate::storage::BALL_BYTES,
+        )
+        .map_err(|e| err(&key("count"), format!("{e} (with the balls before it)")))?;
         if g.kind == "settle-box" {
             for (name, given) in [
                 ("min", g.min.is_some()),

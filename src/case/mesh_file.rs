@@ -14,7 +14,15 @@ use std::path::Path;
 /// # Errors
 /// A file that cannot be read or parsed, as a sentence (with the line number for text files).
 pub fn read(path: &Path) -> Result<RawMesh, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let cannot = |e: &dyn std::fmt::Display| format!("cannot read {}: {e}", path.display());
+    let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(cannot(&"not a regular file"));
+    }
+    // a facet takes at least 50 bytes of a file (binary STL) and FACET_BYTES in the model
+    crate::storage::fits(meta.len() / 50, crate::storage::FACET_BYTES)
+        .map_err(|e| cannot(&format!("{} bytes, up to {e}", meta.len())))?;
+    let bytes = std::fs::read(path).map_err(|e| cannot(&e))?;
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_lowercase())

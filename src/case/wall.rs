@@ -55,6 +55,8 @@ pub(super) fn parse_wall(
                 format!("{div:?}: each must be an integer in [1, 10000]"),
             ));
         }
+        crate::storage::fits(2 * (div[0] * div[1]) as u64, crate::storage::FACET_BYTES)
+            .map_err(|e| err("plane.divisions", format!("{div:?} make 2 x {} x {} facets: {e}", div[0], div[1])))?;
         geom::plane(
             center,
             normal.normalize(),
@@ -74,6 +76,8 @@ pub(super) fn parse_wall(
                 format!("{div}: must be an integer in [1, 1000]"),
             ));
         }
+        crate::storage::fits(12 * (div * div) as u64, crate::storage::FACET_BYTES)
+            .map_err(|e| err("box.divisions", format!("{div} makes 12 x {div} x {div} facets: {e}")))?;
         geom::closed_box(lo, hi, div as usize)
     } else if let Some(m) = &w.mesh {
         super::mesh_file::read(&dir.join(m)).map_err(|r| err("mesh", r))?
