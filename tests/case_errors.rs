@@ -546,3 +546,45 @@ fn sizes_beyond_memory_and_endless_files_are_refused_before_allocating() {
         );
     }
 }
+
+/// Ids are unique across balls and clumps (found by hashing, not by a scan per ball): each
+/// clash names the second owner's key and the first owner.
+#[test]
+fn a_repeated_id_names_both_owners() {
+    let two = GOOD.replacen("[[ball]]\npos", "[[ball]]\nid = 7\npos", 2);
+    let msg = error_of(&two);
+    assert!(
+        msg.contains("ball[2].id") && msg.contains("id 7 is already used by ball[1]"),
+        "{msg}"
+    );
+    let clump = "[[clump]]\nid = @\npos = [1.0, 0.0, 0.0]\nmaterial = \"glass\"\npebbles = [{ offset = [0.0, 0.0, 0.0], radius = 0.01 }]";
+    let msg = error_of(&format!("{GOOD}\n{}", clump.replace('@', "2")));
+    assert!(
+        msg.contains("clump[1].id") && msg.contains("already used by a ball"),
+        "{msg}"
+    );
+    let second = clump.replace("[1.0, 0.0, 0.0]", "[2.0, 0.0, 0.0]");
+    let msg = error_of(&format!(
+        "{GOOD}\n{}\n{}",
+        clump.replace('@', "5"),
+        second.replace('@', "5")
+    ));
+    assert!(
+        msg.contains("clump[2].id") && msg.contains("already used by clump[1]"),
+        "{msg}"
+    );
+    // without ids, clumps number on after the largest id in use
+    let case = parse(
+        &format!(
+            "{GOOD}\n{}\n{}",
+            clump.replace("id = @\n", ""),
+            second.replace("id = @\n", "")
+        ),
+        Path::new("cases/ok.toml"),
+    )
+    .unwrap();
+    assert_eq!(
+        case.clumps.iter().map(|c| c.id).collect::<Vec<_>>(),
+        [3, 4]
+    );
+}

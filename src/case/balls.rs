@@ -80,8 +80,9 @@ pub(super) fn parse_balls(
             mass,
         });
     }
+    let mut first = std::collections::HashMap::with_capacity(balls.len());
     for (k, b) in balls.iter().enumerate() {
-        if let Some(j) = balls[..k].iter().position(|o| o.id == b.id) {
+        if let Some(j) = first.insert(b.id, k) {
             return Err(err(
                 &format!("ball[{}].id", k + 1),
                 format!("id {} is already used by ball[{}]", b.id, j + 1),
@@ -250,6 +251,11 @@ pub(super) fn parse_clumps(
     let err = |key: &str, reason: String| r.err(key, reason);
     let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
     let mut clumps: Vec<ClumpSpec> = Vec::new();
+    // each id's ball (its number in the file) or clump: made once, not scanned per clump
+    let ball_no: std::collections::HashMap<u64, usize> =
+        balls.iter().enumerate().rev().map(|(k, b)| (b.id, k)).collect();
+    let mut clump_no: std::collections::HashMap<u64, usize> = Default::default();
+    let mut last_id = balls.iter().map(|b| b.id).max().unwrap_or(0);
     for (k, c) in file.clump.iter().enumerate() {
         let key = |s: &str| format!("clump[{}].{s}", k + 1);
         let material = material_index(&key("material"), &c.material)?;
@@ -303,25 +309,20 @@ pub(super) fn parse_clumps(
         };
         let id = match c.id {
             Some(id) => id,
-            None => {
-                balls
-                    .iter()
-                    .map(|b| b.id)
-                    .chain(clumps.iter().map(|c| c.id))
-                    .max()
-                    .unwrap_or(0)
-                    + 1
-            }
+            None => last_id.checked_add(1).ok_or_else(|| {
+                err(&key("id"), "no id is left after the largest one in use: give one".into())
+            })?,
         };
-        if let Some(b) = balls.iter().position(|b| b.id == id) {
+        if let Some(b) = ball_no.get(&id) {
             return Err(err(&key("id"), format!("id {id} is already used by a ball (ball ids and clump ids share one numbering; ball number {} of the file)", b + 1)));
         }
-        if let Some(j) = clumps.iter().position(|o| o.id == id) {
+        if let Some(j) = clump_no.insert(id, k) {
             return Err(err(
                 &key("id"),
                 format!("id {id} is already used by clump[{}]", j + 1),
             ));
         }
+        last_id = last_id.max(id);
         clumps.push(ClumpSpec {
             id,
             pos: finite3(f, &key("pos"), c.pos)?,

@@ -51,7 +51,7 @@ pub fn load(path: &Path) -> Result<Case, CaseError> {
 pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let label = path.display().to_string();
     let f = label.as_str();
-    let file: CaseFile =
+    let mut file: CaseFile =
         toml::from_str(source).map_err(|e| CaseError::from_toml(f, source, &e, ""))?;
     let err = |key: &str, reason: String| CaseError::new(f, key, reason);
 
@@ -94,12 +94,14 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
     let out = output::parse_output(&r, &file, &balls, &walls)?;
     contact::refuse_hertz_in_2d(&r, &contact_models)?;
+    // (the balls as written are in `balls` now: the file keeps the rest, not a second copy)
+    file.ball = Vec::new();
 
     let mut case = Case {
         path: path.to_path_buf(),
         name,
         description: file.description.clone().unwrap_or_default(),
-        file: file.clone(),
+        file,
         gravity,
         margin,
         timestep,
@@ -114,7 +116,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         series: out.series,
         checks: Vec::new(),
     };
-    for (k, t) in file.check.iter().enumerate() {
+    for (k, t) in case.file.check.clone().iter().enumerate() {
         case.checks.push(CheckSpec::parse(f, k + 1, t)?);
     }
     // Building once validates what only the model can tell (e.g. material pairs without model).

@@ -205,6 +205,8 @@ pub struct Model {
     pub(crate) sort_scratch: crate::detect::Scratch,
     /// The energy books, when kept ([`Model::keep_energy_books`]).
     pub(crate) books: Option<super::EnergyBooks>,
+    /// Every ball and clump id in use (a repeated id is found in O(1), not by a scan).
+    pub(crate) ids: std::collections::HashSet<u64>,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
@@ -252,6 +254,7 @@ impl Model {
             last_sort: None,
             sort_scratch: Default::default(),
             books: None,
+            ids: Default::default(),
         }
     }
 
@@ -324,7 +327,7 @@ impl Model {
             });
         }
         finite_state(id, &spec.pos, &spec.vel, &spec.spin, &spec.applied_force)?;
-        if self.ball_index(id).is_some() || self.clump_index(id).is_some() {
+        if !self.ids.insert(id) {
             return Err(ModelError::DuplicateId(id));
         }
         self.primed = false;
@@ -407,7 +410,7 @@ impl Model {
                 return Err(bad("inertia and centroid must be finite".into()));
             }
         }
-        if self.ball_index(id).is_some() || self.clump_index(id).is_some() {
+        if !self.ids.insert(id) {
             return Err(ModelError::DuplicateId(id));
         }
         let density = mat.density;
