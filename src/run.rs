@@ -118,6 +118,20 @@ pub fn simulate_observed<O: Observer>(
     let mut every = case
         .every
         .or(max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
+    if let (Some(n), Some(e)) = (max_steps, every) {
+        // the series table of the whole run must fit in memory: checked before the first cycle
+        let rows = n / e + 2;
+        let cols = recorder.table.columns.len() as u64 + 1;
+        crate::storage::fits(rows.saturating_mul(cols), crate::storage::RECORD_BYTES).map_err(
+            |m| {
+                CaseError::new(
+                    &file,
+                    "output.every",
+                    format!("{rows} records of {cols} columns (one every {e} cycles): {m}"),
+                )
+            },
+        )?;
+    }
     let start = Instant::now();
     let bar_len = max_steps.unwrap_or(1000);
     let bar = (progress

@@ -588,3 +588,75 @@ fn a_repeated_id_names_both_owners() {
         [3, 4]
     );
 }
+
+/// Input errors are refused when the case is read (exit 2 in `check` and `run`), not found by
+/// the run: balls that start inside each other or with the centre near a facet, masses that
+/// underflow or overflow, a same_series case that is not there, a solve ratio that is not a
+/// positive number, a run length that cannot finish.
+#[test]
+fn input_errors_are_refused_before_the_run() {
+    let cases: &[(&str, String, &[&str])] = &[
+        (
+            "balls overlapping by more than a radius",
+            GOOD.replace("pos = [0.03, 0.0, 0.0]", "pos = [0.009, 0.0, 0.0]"),
+            &["ball:", "ball 1 and ball 2", "more than the smaller radius"],
+        ),
+        (
+            "a centre on a facet",
+            format!("{GOOD}\n[[wall]]\nname = \"floor\"\nmaterial = \"glass\"\nplane = {{ center = [0.03, 0.0, 0.0], normal = [1.0, 0.0, 0.0], size = [1.0, 1.0] }}"),
+            &["wall[1]:", "ball 2", "wall \"floor\"", "half its radius"],
+        ),
+        (
+            "a centre on the shared edge of two facets",
+            format!("{GOOD}\n[[wall]]\nname = \"floor\"\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0], divisions = [2, 1] }}"),
+            &["wall[1]:", "ball 1", "half its radius"],
+        ),
+        (
+            "zero mass",
+            GOOD.replacen("radius = 0.01", "radius = 1e-300", 1),
+            &["ball id 1", "mass 0e0"],
+        ),
+        (
+            "infinite mass",
+            GOOD.replacen("radius = 0.01", "radius = 1e300", 1),
+            &["ball id 1", "mass inf"],
+        ),
+        (
+            "a missing same_series case",
+            format!("{GOOD}\n[[check]]\nkind = \"same_series\"\nseries = \"energy/kinetic\"\ncase = \"not_there.toml\"\ntolerance = 0.0"),
+            &["check[1].case", "not_there.toml", "no such case file"],
+        ),
+        (
+            "solve_ratio NaN",
+            GOOD.replace("steps = 10", "steps = 10\nsolve_ratio = nan"),
+            &["run.solve_ratio", "positive"],
+        ),
+        (
+            "solve_ratio negative",
+            GOOD.replace("steps = 10", "steps = 10\nsolve_ratio = -1e-3"),
+            &["run.solve_ratio", "positive"],
+        ),
+        (
+            "2^63 - 1 steps",
+            GOOD.replace("steps = 10", "steps = 9223372036854775807"),
+            &["run.steps", "cannot finish"],
+        ),
+        (
+            "a duration of 1e300 s at 1e-6 s",
+            GOOD.replace("steps = 10", "duration = 1e300"),
+            &["run.duration", "cannot finish"],
+        ),
+    ];
+    for (what, src, words) in cases {
+        let msg = error_of(src);
+        for w in *words {
+            assert!(msg.contains(w), "{what}: \"{w}\" not in: {msg}");
+        }
+    }
+    // a ball that starts touching a wall (overlap a tenth of its radius) is a valid start
+    parse(
+        &format!("{GOOD}\n[[wall]]\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, -0.009], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }}"),
+        Path::new("cases/ok.toml"),
+    )
+    .unwrap();
+}

@@ -119,8 +119,23 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     for (k, t) in case.file.check.clone().iter().enumerate() {
         case.checks.push(CheckSpec::parse(f, k + 1, t)?);
     }
-    // Building once validates what only the model can tell (e.g. material pairs without model).
-    let model = case.build_model(None)?;
+    // Building once validates what only the model can tell (e.g. material pairs without model,
+    // balls that start inside each other or in a wall).
+    let mut model = case.build_model(None)?;
+    model.check_start().map_err(|e| {
+        use crate::model::ModelError;
+        match &e {
+            ModelError::StartsInWall { wall, .. } => {
+                let k = case.walls.iter().position(|w| &w.name == wall).unwrap_or(0);
+                err(&format!("wall[{}]", k + 1), e.to_string())
+            }
+            ModelError::Interpenetration { a, b, overlap, .. } => err(
+                "ball",
+                format!("{a} and {b} start overlapping by {overlap:.3e} m, more than the smaller radius: no contact law holds that deep"),
+            ),
+            _ => err("", format!("at the start: {e}")),
+        }
+    })?;
     for (k, s) in case.series.iter().enumerate() {
         crate::output::Source::parse(s, &model)
             .map_err(|r| err(&format!("output.series[{}]", k + 1), r))?;
@@ -128,6 +143,24 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     for (k, c) in case.checks.iter().enumerate() {
         c.validate(&model, &case.file.run, &case.timestep)
             .map_err(|r| err(&format!("check[{}]", k + 1), r))?;
+        if let CheckSpec::SameSeries { case: other, .. } = c {
+            let p = case.dir().join(other);
+            if !p.is_file() {
+                return Err(err(
+                    &format!("check[{}].case", k + 1),
+                    format!("{}: no such case file (a path relative to this case's folder)", p.display()),
+                ));
+            }
+        }
+    }
+    if let Some(dt) = case.fixed_dt() {
+        let steps = case.file.run.duration.map(|d| d / dt).unwrap_or(0.0);
+        if steps > run::MAX_STEPS as crate::math::Real {
+            return Err(err(
+                "run.duration",
+                format!("{steps:.3e} cycles of {dt:e} s: more than {} cycles cannot finish", run::MAX_STEPS),
+            ));
+        }
     }
     if model.sort_every > 0 {
         validate_sorting(&case, &model).map_err(|r| err("run.sort_every", r))?;

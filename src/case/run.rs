@@ -5,6 +5,10 @@ use super::{CaseError, RunSection, DEFAULT_MARGIN_FRACTION};
 use crate::body::BallSpec;
 use crate::math::{Real, Vec3};
 
+/// The most cycles a run may have: at 100 ns a cycle (one ball), 10^12 cycles take more than a
+/// day; a count beyond it (2^63 - 1, or a duration of 1e300 s) is a mistake, not a run.
+pub const MAX_STEPS: u64 = 1_000_000_000_000;
+
 /// Checks the run length (`steps` or `duration`) and returns gravity, m/s^2.
 pub(super) fn parse_run(r: &Reader, run: &RunSection) -> Result<Vec3, CaseError> {
     let err = |key: &str, reason: String| r.err(key, reason);
@@ -18,6 +22,12 @@ pub(super) fn parse_run(r: &Reader, run: &RunSection) -> Result<Vec3, CaseError>
         }
         (None, None) => return Err(err("run", "give one of `steps` and `duration`".into())),
         (Some(0), None) => return Err(err("run.steps", "must be at least 1".into())),
+        (Some(n), None) if n > MAX_STEPS => {
+            return Err(err(
+                "run.steps",
+                format!("{n}: more than {MAX_STEPS} cycles cannot finish (days at the fastest rate of one ball)"),
+            ))
+        }
         (None, Some(d)) if !(d.is_finite() && d > 0.0) => {
             return Err(err(
                 "run.duration",
@@ -25,6 +35,14 @@ pub(super) fn parse_run(r: &Reader, run: &RunSection) -> Result<Vec3, CaseError>
             ))
         }
         _ => {}
+    }
+    if let Some(r) = run.solve_ratio {
+        if !(r.is_finite() && r > 0.0) {
+            return Err(err(
+                "run.solve_ratio",
+                format!("{r}: must be a positive number (mean unbalanced force over mean contact force)"),
+            ));
+        }
     }
     let gravity = match &run.gravity {
         Some(g) => point("run.gravity", g)?,

@@ -100,6 +100,31 @@ impl Model {
         self.check_overlaps()
     }
 
+    /// Primes the model and refuses a start that no run can recover from: two pieces
+    /// overlapping by more than the smaller radius, or a ball whose centre is closer than half
+    /// its radius to a facet (on a facet or a shared edge, the contact has no normal).
+    ///
+    /// # Errors
+    /// As [`Model::prime`], and [`ModelError::StartsInWall`].
+    pub fn check_start(&mut self) -> Result<(), ModelError> {
+        self.prime()?;
+        let b = &self.balls;
+        for c in &self.facet_contacts.list {
+            let i = c.ball as usize;
+            let distance = b.radius[i] - c.overlap;
+            if distance < 0.5 * b.radius[i] || !distance.is_finite() {
+                return Err(ModelError::StartsInWall {
+                    ball: self.piece_label(i),
+                    wall: self.walls[c.wall as usize].name.clone(),
+                    facet: c.facet,
+                    distance,
+                    radius: b.radius[i],
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn check_finite(&self) -> Result<(), ModelError> {
         // which of a body's position, velocity and angular velocity is not finite, if any
         let non_finite = |pos: &Vec3, vel: &Vec3, spin: &Vec3| {

@@ -91,6 +91,36 @@ pub enum ModelError {
         /// The overlap, m.
         overlap: Real,
     },
+    /// A ball whose centre starts closer than half its radius to a facet of a wall (on it, the
+    /// contact has no normal; that deep, no contact law holds).
+    #[error("{ball} starts with its centre {distance:.3e} m from facet {facet} of wall \"{wall}\", closer than half its radius {radius:.3e} m: move it out of the wall")]
+    StartsInWall {
+        /// The piece ("ball 3").
+        ball: String,
+        /// Wall name.
+        wall: String,
+        /// Facet number (from 0).
+        facet: u32,
+        /// Distance of the centre from the facet, m.
+        distance: Real,
+        /// The ball's radius, m.
+        radius: Real,
+    },
+    /// A mass or moment of inertia that is not a positive finite number (a radius so small or
+    /// so large that the solid sphere's mass underflows to 0 or overflows to infinity).
+    #[error("{body}: {what} {value:e} must be a positive finite number (radius {radius:e} m, density {density:e} kg/m^3)")]
+    BadMass {
+        /// The body ("ball 3").
+        body: String,
+        /// "mass" or "moment of inertia".
+        what: &'static str,
+        /// The value computed.
+        value: Real,
+        /// The radius given.
+        radius: Real,
+        /// The density of its material.
+        density: Real,
+    },
     /// A wall that cannot be built (bad mesh, unknown material, repeated name, ...).
     #[error("wall \"{wall}\": {reason}")]
     BadWall {
@@ -345,9 +375,28 @@ impl Model {
                 mass: Some(spec.mass.unwrap_or(disk)),
                 ..spec.clone()
             };
-            return Ok(self.balls.push(&spec, mat.density));
+            let i = self.balls.push(&spec, mat.density);
+            return self.mass_is_finite(i, mat.density);
         }
-        Ok(self.balls.push(spec, mat.density))
+        let i = self.balls.push(spec, mat.density);
+        self.mass_is_finite(i, mat.density)
+    }
+
+    /// Ball `i` if its mass and moment of inertia are positive finite numbers.
+    fn mass_is_finite(&self, i: usize, density: Real) -> Result<usize, ModelError> {
+        let b = &self.balls;
+        for (what, value) in [("mass", b.mass[i]), ("moment of inertia", b.inertia[i])] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(ModelError::BadMass {
+                    body: self.piece_label(i),
+                    what,
+                    value,
+                    radius: b.radius[i],
+                    density,
+                });
+            }
+        }
+        Ok(i)
     }
 
     /// Adds a clump and its pebbles; returns its index.
@@ -417,6 +466,14 @@ impl Model {
         let c = self.clumps.len();
         let first = self.balls.len();
         let world = self.clumps.push(spec, density, first).map_err(bad)?;
+        let computed = self.clumps.mass[c];
+        let principal = self.clumps.inertial_principal[c];
+        if !(computed.is_finite() && computed > 0.0 && principal.iter().all(|x| x.is_finite() && *x > 0.0)) {
+            return Err(bad(format!(
+                "mass {computed:e} kg and principal moments {:?} kg m^2 must be positive finite numbers (pebble radii and density {density:e} kg/m^3)",
+                principal.as_slice()
+            )));
+        }
         let mass = if spec.fixed & dof::TRANSLATION == dof::TRANSLATION {
             Real::INFINITY
         } else {
