@@ -163,6 +163,10 @@ pub fn simulate_observed<O: Observer>(
         set_by: Vec::new(),
     };
     let mut limits: std::collections::HashMap<Limit, u64> = Default::default();
+    let mut watch = crate::cycle::Watch::new(&model);
+    if error.is_none() {
+        error = watch.look(&model, true).err();
+    }
     if error.is_none() {
         recorder.record(&model);
         if let Some(v) = &mut vtk {
@@ -200,6 +204,10 @@ pub fn simulate_observed<O: Observer>(
                 || reached.is_some();
             if step % every == 0 || done {
                 recorder.record(&model);
+            }
+            if let Err(e) = watch.look(&model, step % every == 0 || done) {
+                error = Some(e);
+                break;
             }
             if let Some(v) = &mut vtk {
                 if step % case.vtk_every == 0 {

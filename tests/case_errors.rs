@@ -660,3 +660,87 @@ fn input_errors_are_refused_before_the_run() {
     )
     .unwrap();
 }
+
+/// A Hertz ball dropped on a steel plate at `dt` (no contact at the start: the start's
+/// critical estimate has nothing to refuse).
+fn hertz_drop(dt: &str, vel: &str) -> String {
+    format!(
+        r#"
+[run]
+steps = 20000
+gravity = [0.0, 0.0, -9.81]
+[timestep]
+mode = "fixed"
+dt = {dt}
+[material.steel]
+density = 7800.0
+young = 2e11
+poisson = 0.3
+[[contact]]
+between = ["*", "*"]
+model = "hertz"
+restitution = 1.0
+friction = 0.3
+[[ball]]
+pos = [0.0, 0.0, 0.06]
+vel = {vel}
+radius = 0.05
+material = "steel"
+[[wall]]
+material = "steel"
+plane = {{ center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }}
+"#
+    )
+}
+
+/// Blow-ups are stopped, never passed: a fixed dt above the critical estimate of the contacts
+/// at the start is refused unless the case says it knows; in the run, energy from nothing,
+/// energy that is not finite and a ball moving more than its radius in a cycle stop it with the
+/// cycle, the body and the quantity. The same drop at a stable step runs to its end.
+#[test]
+fn blow_ups_are_refused_or_stopped_naming_cycle_body_and_quantity() {
+    // at the start: two balls pressed together (overlap 1 mm), dt 40 times their critical step
+    let pressed = GOOD
+        .replace("pos = [0.03, 0.0, 0.0]", "pos = [0.019, 0.0, 0.0]")
+        .replace("dt = 1e-6", "dt = 1e-2");
+    let msg = error_of(&pressed);
+    assert!(
+        msg.contains("timestep.dt") && msg.contains("times the critical timestep"),
+        "{msg}"
+    );
+    let allowed = pressed.replace("dt = 1e-2", "dt = 1e-2\nallow_above_critical = true");
+    parse(&allowed, Path::new("cases/ok.toml")).unwrap();
+    // in the run
+    let run = |src: &str| {
+        let case = parse(src, Path::new("cases/drop.toml")).unwrap();
+        ballast::run::simulate(&case, None, &[], false, None)
+            .unwrap()
+            .error
+    };
+    let stable = run(&hertz_drop("2e-5", "[0.0, 0.0, -5.0]"));
+    assert_eq!(stable, None, "the stable drop was stopped");
+    let msg = run(&hertz_drop("3e-4", "[0.0, 0.0, -5.0]")).expect("dt 3e-4 not stopped");
+    assert!(
+        msg.starts_with("cycle ") && msg.contains("energy from nothing") && msg.contains("ball 1"),
+        "{msg}"
+    );
+    let msg = run(&hertz_drop("1e-3", "[0.0, 0.0, -5.0]")).expect("dt 1e-3 not stopped");
+    assert!(
+        msg.contains("ball 1") && (msg.contains("tunnelling") || msg.contains("energy from nothing")),
+        "{msg}"
+    );
+    let msg = run(&hertz_drop("2e-5", "[0.0, 0.0, -1e300]")).expect("infinite energy not stopped");
+    assert!(
+        msg.contains("cycle 0") && msg.contains("kinetic energy is inf") && msg.contains("ball 1"),
+        "{msg}"
+    );
+    // two balls crossing at 1,000 m/s with dt 1e-4: 0.1 m per cycle, ten radii
+    let fast = GOOD
+        .replace("dt = 1e-6", "dt = 1e-4")
+        .replacen("material = \"glass\"", "material = \"glass\"\nvel = [1000.0, 0.0, 0.0]", 1);
+    let msg = run(&fast).expect("tunnelling not stopped");
+    assert!(
+        msg.contains("tunnelling") && msg.contains("ball 1") && msg.starts_with("cycle "),
+        "{msg}"
+    );
+}

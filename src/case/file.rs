@@ -86,6 +86,9 @@ pub struct TimestepSection {
     pub kinematic_eps: Option<f64>,
     /// Steps per loading stage (model).
     pub loading_steps: Option<f64>,
+    /// Fixed: run even when `dt` exceeds the critical estimate of the contacts at the start (a
+    /// study of instability); default false: such a case is refused.
+    pub allow_above_critical: Option<bool>,
 }
 
 /// `[frame]` (project extension): approximation flags and branch vectors of the local contact

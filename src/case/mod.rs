@@ -136,6 +136,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             _ => err("", format!("at the start: {e}")),
         }
     })?;
+    refuse_unstable_dt(&case, &model).map_err(|r| err("timestep.dt", r))?;
     for (k, s) in case.series.iter().enumerate() {
         crate::output::Source::parse(s, &model)
             .map_err(|r| err(&format!("output.series[{}]", k + 1), r))?;
@@ -180,6 +181,32 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         }
     }
     Ok(case)
+}
+
+/// A fixed timestep above the critical estimate (the diagonal estimator, seed 000 eq. 11) of
+/// the contacts active at the start is refused unless `allow_above_critical = true`: such a
+/// run only grows its error (energy from nothing) until it stops. `model` is primed.
+fn refuse_unstable_dt(case: &Case, model: &Model) -> Result<(), String> {
+    let Some(dt) = case.fixed_dt() else {
+        return Ok(());
+    };
+    let allowed = case.file.timestep.as_ref().and_then(|t| t.allow_above_critical);
+    if allowed == Some(true) {
+        return Ok(());
+    }
+    let est = crate::stiffness::estimate_critical(model, crate::timestep::Estimator::Diagonal);
+    if dt > est.dt {
+        return Err(format!(
+            "{dt:e} s is {:.3} times the critical timestep {:.4e} s of the contacts at the start \
+             (diagonal estimate; set by {}, DOF {}): the run would be unstable. Lower dt, use \
+             mode = \"auto\", or set allow_above_critical = true to study the instability",
+            dt / est.dt,
+            est.dt,
+            model.body_label(est.ball),
+            crate::stiffness::dof_name(est.dof),
+        ));
+    }
+    Ok(())
 }
 
 /// `[run] sort_every`: the model must allow renumbering ([`Model::can_sort_balls`]), and no

@@ -25,9 +25,10 @@ pub(super) fn parse_timestep(
         ("kinematic", ts.kinematic.is_some()),
         ("kinematic_eps", ts.kinematic_eps.is_some()),
         ("loading_steps", ts.loading_steps.is_some()),
+        ("allow_above_critical", ts.allow_above_critical.is_some()),
     ];
     let allowed: &[&str] = match ts.mode.as_str() {
-        "fixed" => &["dt"],
+        "fixed" => &["dt", "allow_above_critical"],
         "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
         "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
         "model" => &["dt", "loading_steps"],

@@ -4,6 +4,9 @@
 mod books;
 mod detect;
 mod timestep;
+mod watch;
+
+pub use watch::{Watch, WATCH_EVERY};
 
 use crate::math::Vec3;
 use crate::model::{Model, ModelError};
