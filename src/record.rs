@@ -106,6 +106,10 @@ pub struct Summary {
     /// reached), if it did.
     #[serde(default)]
     pub stopped: Option<String>,
+    /// True when SIGINT or SIGTERM stopped the run: the outputs hold what was recorded up to
+    /// then, and the checks were not judged.
+    #[serde(default)]
+    pub interrupted: bool,
     /// What was simulated.
     pub scene: Scene,
     /// The checks and their verdicts.

@@ -12,6 +12,20 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
+/// Set by SIGINT/SIGTERM (the command line's handler calls [`interrupt`]): the run loop then
+/// stops at the end of the cycle it is in, records that state and reports the interruption.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks every run of this process to stop at the end of its current cycle.
+pub fn interrupt() {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// True once [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Something that watches a run cycle by cycle (a check's probe): it sees the model once
 /// before the first cycle and after every cycle.
 pub trait Observer {
@@ -49,6 +63,9 @@ pub struct Simulation<O = ()> {
     pub error: Option<String>,
     /// Why the run stopped before its last step without an error (solve ratio), if it did.
     pub stopped: Option<String>,
+    /// True when SIGINT/SIGTERM stopped the run ([`interrupt`]); `error` then says at which
+    /// cycle, and the series hold every record up to it and that cycle's state.
+    pub interrupted: bool,
 }
 
 /// Runs a case's model, recording its series plus `extra` ones; `dt` overrides a fixed
@@ -164,6 +181,7 @@ pub fn simulate_observed<O: Observer>(
     };
     let mut limits: std::collections::HashMap<Limit, u64> = Default::default();
     let mut watch = crate::cycle::Watch::new(&model);
+    let mut was_interrupted = false;
     if error.is_none() {
         error = watch.look(&model, true).err();
     }
@@ -202,11 +220,20 @@ pub fn simulate_observed<O: Observer>(
             let done = max_steps == Some(step)
                 || (max_steps.is_none() && model.time >= duration * (1.0 - 1e-12))
                 || reached.is_some();
-            if step % every == 0 || done {
+            let stop = interrupted();
+            if step % every == 0 || done || stop {
                 recorder.record(&model);
             }
             if let Err(e) = watch.look(&model, step % every == 0 || done) {
                 error = Some(e);
+                break;
+            }
+            if stop {
+                was_interrupted = true;
+                error = Some(format!(
+                    "interrupted (SIGINT or SIGTERM) at the end of cycle {step}: the series hold \
+                     the records up to that cycle; the checks were not judged"
+                ));
                 break;
             }
             if let Some(v) = &mut vtk {
@@ -254,6 +281,7 @@ pub fn simulate_observed<O: Observer>(
         dt: dt_stats,
         wall_seconds: start.elapsed().as_secs_f64(),
         observers,
+        interrupted: was_interrupted,
         error,
         stopped,
     })

@@ -28,6 +28,7 @@ pub fn run_case(
     opts: &RunOptions,
 ) -> Result<(Summary, SeriesTable), CaseError> {
     let file = case.path.display().to_string();
+    prepare_out_dir(out_dir).map_err(|e| CaseError::new(&file, "--out", e))?;
     let sim = crate::run::simulate_observed(
         case,
         None,
@@ -62,6 +63,7 @@ pub fn run_case(
         passed: false,
         error: sim.error.clone(),
         stopped: sim.stopped.clone(),
+        interrupted: sim.interrupted,
         scene: scene(case),
         checks: Vec::new(),
     };
@@ -93,6 +95,28 @@ pub fn run_case(
     Ok((summary, sim.table))
 }
 
+/// Makes `out_dir` ready before the first cycle: creates it, proves it writable (a file is
+/// written, flushed and removed: a read-only or full folder is found now, not after the run),
+/// and removes the previous run's outputs, so that no stale file looks current beside a run
+/// that stops early.
+///
+/// # Errors
+/// The folder that cannot be written, and why.
+pub fn prepare_out_dir(out_dir: &Path) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("{}: cannot write there: {e}", out_dir.display());
+    std::fs::create_dir_all(out_dir).map_err(io)?;
+    let probe = out_dir.join(".ballast-write-test");
+    crate::output::write_atomic(&probe, [0u8; 4096]).map_err(io)?;
+    std::fs::remove_file(&probe).map_err(io)?;
+    for f in ["series.csv", "summary.json", "index.html"] {
+        match std::fs::remove_file(out_dir.join(f)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(e)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Writes the three output files of a run.
 ///
 /// # Errors
@@ -102,7 +126,7 @@ pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> 
     std::fs::create_dir_all(out_dir).map_err(io)?;
     table.write_csv(&out_dir.join("series.csv")).map_err(io)?;
     let json = serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?;
-    std::fs::write(out_dir.join("summary.json"), json).map_err(io)?;
+    crate::output::write_atomic(&out_dir.join("summary.json"), json).map_err(io)?;
     crate::report::write_case_page(out_dir, summary, table).map_err(io)
 }
 

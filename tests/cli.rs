@@ -209,3 +209,124 @@ fn verify_survives_a_closed_pipe_and_a_case_that_cannot_run() {
     }
     assert!(index.contains("memory"), "the huge case's reason is not on the index");
 }
+
+/// A case that runs for hours unless stopped.
+const ENDLESS: &str = r#"
+[run]
+steps = 100000000000
+gravity = [0.0, 0.0, -9.81]
+[timestep]
+mode = "fixed"
+dt = 1e-5
+[material.glass]
+density = 2500.0
+[[contact]]
+between = ["glass", "glass"]
+model = "linear"
+kn = 1e5
+[[ball]]
+pos = [0.0, 0.0, 0.0105]
+radius = 0.01
+material = "glass"
+[[wall]]
+name = "floor"
+material = "glass"
+plane = { center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }
+[output]
+every = 1000
+series = ["ball/1/pos"]
+"#;
+
+/// SIGINT and SIGTERM stop a run at the end of a cycle: it writes what it recorded (the
+/// series up to that cycle, a summary marked interrupted), leaves no temporary file, replaces
+/// the previous run's files, and exits 130.
+#[test]
+fn an_interrupted_run_writes_what_it_recorded() {
+    for signal in ["-INT", "-TERM"] {
+        let d = scratch(&format!("interrupt{signal}"));
+        let case = d.join("endless.toml");
+        std::fs::write(&case, ENDLESS).unwrap();
+        let out = d.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        // the previous run's outputs, which must not survive looking current
+        std::fs::write(out.join("summary.json"), "stale").unwrap();
+        std::fs::write(out.join("series.csv"), "stale").unwrap();
+        let child = ballast()
+            .args(["run"])
+            .arg(&case)
+            .arg("--out")
+            .arg(&out)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // once the stale files are gone, the run is in its loop
+        while out.join("summary.json").exists() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let killed = Command::new("kill")
+            .arg(signal)
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let result = child.wait_with_output().unwrap();
+        assert_eq!(
+            result.status.code(),
+            Some(130),
+            "{signal}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(summary["interrupted"], true, "{signal}");
+        assert_eq!(summary["passed"], false);
+        let steps = summary["steps"].as_u64().unwrap();
+        assert!(steps > 0, "{signal}: no cycle ran");
+        assert!(summary["error"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("cycle {steps}")));
+        // the series end with the state of the last cycle run
+        let csv = std::fs::read_to_string(out.join("series.csv")).unwrap();
+        let last_t: f64 = csv
+            .lines()
+            .last()
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            (last_t - steps as f64 * 1e-5).abs() < 1e-9 * steps as f64,
+            "{signal}: last record at t = {last_t}, {steps} cycles"
+        );
+        for f in std::fs::read_dir(&out).unwrap() {
+            let name = f.unwrap().file_name();
+            assert!(!name.to_string_lossy().ends_with(".tmp"), "{name:?} left");
+        }
+    }
+}
+
+/// An output folder that cannot be written is found before the first cycle (exit 2, naming
+/// --out), not after the run.
+#[test]
+fn an_unwritable_out_is_refused_before_the_run() {
+    let d = scratch("unwritable");
+    let case = d.join("endless.toml");
+    std::fs::write(&case, ENDLESS).unwrap();
+    // a folder inside a regular file cannot exist, whoever runs the test (root too)
+    let out = ballast()
+        .args(["run"])
+        .arg(&case)
+        .arg("--out")
+        .arg(case.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--out") && err.contains("cannot write"), "{err}");
+}

@@ -97,8 +97,24 @@ macro_rules! esay {
     }};
 }
 
+/// Exit code of a run stopped by SIGINT or SIGTERM (128 + 2, the shell's convention).
+const INTERRUPTED: u8 = 130;
+
+/// SIGINT/SIGTERM: the first asks the runs to stop at the end of the cycle and write what they
+/// recorded; the second ends the process at once.
+fn catch_interrupts() {
+    let _ = ctrlc::set_handler(|| {
+        if ballast::run::interrupted() {
+            std::process::exit(INTERRUPTED.into());
+        }
+        ballast::run::interrupt();
+        esay!("interrupted: stopping at the end of this cycle and writing what was recorded (again to quit at once)");
+    });
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    catch_interrupts();
     match cli.command {
         Command::Run { case, out } => run(&case, out),
         Command::Verify { paths } => verify(paths),
@@ -299,7 +315,9 @@ fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
                 );
             }
             say!("report: {}", dir.join("index.html").display());
-            if s.passed {
+            if s.interrupted {
+                ExitCode::from(INTERRUPTED)
+            } else if s.passed {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
@@ -358,6 +376,10 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
         let s = outcome.unwrap_or_else(|p| failed_summary(&f, format!("internal error (a bug of ballast, please report it): {}", panic_text(&p))));
         print_line(&s);
         summaries.push(s);
+        if ballast::run::interrupted() {
+            say!("interrupted: the cases after this one were not run");
+            break;
+        }
     }
     if let Err(e) = ballast::report::write_index(reports, &summaries) {
         esay!("error: {}: {e}", reports.display());
@@ -366,7 +388,9 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
     let passed = summaries.iter().filter(|s| s.passed).count();
     say!("report: {}", reports.join("index.html").display());
     say!("{} passed, {} failed", passed, summaries.len() - passed);
-    if passed == summaries.len() {
+    if ballast::run::interrupted() {
+        ExitCode::from(INTERRUPTED)
+    } else if passed == summaries.len() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
