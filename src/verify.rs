@@ -106,7 +106,7 @@ pub fn prepare_out_dir(out_dir: &Path) -> Result<(), String> {
     let io = |e: std::io::Error| format!("{}: cannot write there: {e}", out_dir.display());
     std::fs::create_dir_all(out_dir).map_err(io)?;
     let probe = out_dir.join(".ballast-write-test");
-    crate::output::write_atomic(&probe, [0u8; 4096]).map_err(io)?;
+    crate::storage::write_atomic(&probe, [0u8; 4096]).map_err(io)?;
     std::fs::remove_file(&probe).map_err(io)?;
     for f in ["series.csv", "summary.json", "index.html"] {
         match std::fs::remove_file(out_dir.join(f)) {
@@ -126,7 +126,7 @@ pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> 
     std::fs::create_dir_all(out_dir).map_err(io)?;
     table.write_csv(&out_dir.join("series.csv")).map_err(io)?;
     let json = serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?;
-    crate::output::write_atomic(&out_dir.join("summary.json"), json).map_err(io)?;
+    crate::storage::write_atomic(&out_dir.join("summary.json"), json).map_err(io)?;
     crate::report::write_case_page(out_dir, summary, table).map_err(io)
 }
 

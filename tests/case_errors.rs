@@ -479,7 +479,10 @@ fn every_fixed_length_array_refuses_a_wrong_length() {
         "between = [\"glass\", \"glass\"]",
         "between = [\"glass\", \"glass\", \"glass\"]",
     ));
-    assert!(msg.contains("between") && msg.contains("exactly 2"), "{msg}");
+    assert!(
+        msg.contains("between") && msg.contains("exactly 2"),
+        "{msg}"
+    );
 }
 
 /// Names become folders and CSV headers: a case name that is not one safe folder name (`..`
@@ -583,10 +586,7 @@ fn a_repeated_id_names_both_owners() {
         Path::new("cases/ok.toml"),
     )
     .unwrap();
-    assert_eq!(
-        case.clumps.iter().map(|c| c.id).collect::<Vec<_>>(),
-        [3, 4]
-    );
+    assert_eq!(case.clumps.iter().map(|c| c.id).collect::<Vec<_>>(), [3, 4]);
 }
 
 /// Input errors are refused when the case is read (exit 2 in `check` and `run`), not found by
@@ -726,7 +726,8 @@ fn blow_ups_are_refused_or_stopped_naming_cycle_body_and_quantity() {
     );
     let msg = run(&hertz_drop("1e-3", "[0.0, 0.0, -5.0]")).expect("dt 1e-3 not stopped");
     assert!(
-        msg.contains("ball 1") && (msg.contains("tunnelling") || msg.contains("energy from nothing")),
+        msg.contains("ball 1")
+            && (msg.contains("tunnelling") || msg.contains("energy from nothing")),
         "{msg}"
     );
     let msg = run(&hertz_drop("2e-5", "[0.0, 0.0, -1e300]")).expect("infinite energy not stopped");
@@ -735,12 +736,86 @@ fn blow_ups_are_refused_or_stopped_naming_cycle_body_and_quantity() {
         "{msg}"
     );
     // two balls crossing at 1,000 m/s with dt 1e-4: 0.1 m per cycle, ten radii
-    let fast = GOOD
-        .replace("dt = 1e-6", "dt = 1e-4")
-        .replacen("material = \"glass\"", "material = \"glass\"\nvel = [1000.0, 0.0, 0.0]", 1);
+    let fast = GOOD.replace("dt = 1e-6", "dt = 1e-4").replacen(
+        "material = \"glass\"",
+        "material = \"glass\"\nvel = [1000.0, 0.0, 0.0]",
+        1,
+    );
     let msg = run(&fast).expect("tunnelling not stopped");
     assert!(
         msg.contains("tunnelling") && msg.contains("ball 1") && msg.starts_with("cycle "),
         "{msg}"
     );
+}
+
+/// A ball resting on a square of two facets (its centre over their shared edge), the square
+/// given by `wall`: the force on the ball and its active facet contacts after the first pass.
+fn ball_on_square(wall: &str, dir: &Path) -> (f64, usize) {
+    let src = format!(
+        "[run]\nsteps = 1\n[timestep]\nmode = \"fixed\"\ndt = 1e-6\n[material.glass]\ndensity = 2500.0\n[[contact]]\nbetween = [\"glass\", \"glass\"]\nmodel = \"linear\"\nkn = 1e5\n[[ball]]\npos = [0.5, 0.5, 0.009]\nradius = 0.01\nmaterial = \"glass\"\n[[wall]]\nname = \"square\"\nmaterial = \"glass\"\n{wall}\n"
+    );
+    let case = parse(&src, &dir.join("case.toml")).unwrap_or_else(|e| panic!("{wall}: {e}"));
+    let mut model = case.build_model(None).unwrap();
+    model.prime().unwrap();
+    (model.balls.force[0].z, model.facet_contacts.active_count())
+}
+
+/// Meshes: an OBJ or inline mesh that repeats the vertices of a seam is welded, so a ball on the
+/// seam gets one contact, the force of the mesh that shares them (not twice it); an ASCII STL
+/// cut inside a facet or before `endsolid`, a binary STL cut short (its header starting with
+/// "solid"), are refused saying so.
+#[test]
+fn mesh_seams_are_welded_and_cut_files_refused() {
+    let dir = std::env::temp_dir().join(format!("ballast_seams_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // the square (0,0)-(1,1) at z = 0, split along its diagonal from (0,0) to (1,1)
+    let shared = "vertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]\nfacets = [[0, 1, 2], [0, 2, 3]]";
+    let repeated = "vertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]\nfacets = [[0, 1, 2], [3, 4, 5]]";
+    std::fs::write(
+        dir.join("seam.obj"),
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 4 5 6\n",
+    )
+    .unwrap();
+    let (force, active) = ball_on_square(shared, &dir);
+    // one contact, overlap 1 mm: kn x 1e-3 = 100 N
+    assert_eq!(active, 1);
+    assert!((force - 100.0).abs() < 1e-9, "{force}");
+    for wall in [repeated, "mesh = \"seam.obj\""] {
+        assert_eq!(ball_on_square(wall, &dir), (force, 1), "{wall}");
+    }
+    // cut files
+    let facet = " facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 1 1 0\n  endloop\n endfacet\n";
+    let whole = format!(
+        "solid s\n{facet}{}endsolid s\n",
+        facet.replace("1 1 0", "0 1 0").replace("1 0 0", "1 1 0")
+    );
+    std::fs::write(dir.join("whole.stl"), &whole).unwrap();
+    ball_on_square("mesh = \"whole.stl\"", &dir);
+    let inside = &whole[..whole.find("endloop").unwrap()];
+    let between = &whole[..whole.find("endsolid").unwrap()];
+    let mut binary = b"solid written by a tool that says solid in binary files".to_vec();
+    binary.resize(80, b' ');
+    binary.extend_from_slice(&2u32.to_le_bytes());
+    binary.extend_from_slice(&[0u8; 50]); // one facet of the two
+    for (name, bytes, words) in [
+        ("inside.stl", inside.as_bytes(), "has no endfacet"),
+        ("between.stl", between.as_bytes(), "no endsolid"),
+        ("short.stl", &binary[..], "cut or padded"),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        let msg = match parse(
+            &format!(
+                "[run]\nsteps = 1\n[timestep]\nmode = \"fixed\"\ndt = 1e-6\n[material.glass]\ndensity = 2500.0\n[[wall]]\nmaterial = \"glass\"\nmesh = \"{name}\"\n"
+            ),
+            &dir.join("case.toml"),
+        ) {
+            Ok(_) => panic!("{name} accepted"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            msg.contains("wall[1].mesh") && msg.contains(words),
+            "{name}: {msg}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -138,6 +138,7 @@ steps = 2000
 [timestep]
 mode = "fixed"
 dt = 1e-3
+allow_above_critical = true
 [material.glass]
 density = 2500.0
 [[contact]]
@@ -170,6 +171,21 @@ material = "glass"
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("stopped: cycle"), "{text}");
+    // without allow_above_critical, the same case is refused before it runs
+    std::fs::write(&f, src.replace("allow_above_critical = true\n", "")).unwrap();
+    let out = ballast()
+        .arg("run")
+        .arg(&f)
+        .arg("--out")
+        .arg(d.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("timestep.dt") && text.contains("critical"),
+        "{text}"
+    );
 }
 
 /// `ballast verify | head -1`: the reader goes away after one line; verify neither panics on
@@ -205,9 +221,15 @@ fn verify_survives_a_closed_pipe_and_a_case_that_cannot_run() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let index = std::fs::read_to_string(d.join("reports/index.html")).unwrap();
     for k in 0..3 {
-        assert!(index.contains(&format!("rest{k}")), "rest{k} missing from the index");
+        assert!(
+            index.contains(&format!("rest{k}")),
+            "rest{k} missing from the index"
+        );
     }
-    assert!(index.contains("memory"), "the huge case's reason is not on the index");
+    assert!(
+        index.contains("memory"),
+        "the huge case's reason is not on the index"
+    );
 }
 
 /// A case that runs for hours unless stopped.
@@ -328,5 +350,8 @@ fn an_unwritable_out_is_refused_before_the_run() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--out") && err.contains("cannot write"), "{err}");
+    assert!(
+        err.contains("--out") && err.contains("cannot write"),
+        "{err}"
+    );
 }

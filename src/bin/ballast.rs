@@ -373,7 +373,15 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
             }
             Err(e) => failed_summary(&f, e.to_string()),
         });
-        let s = outcome.unwrap_or_else(|p| failed_summary(&f, format!("internal error (a bug of ballast, please report it): {}", panic_text(&p))));
+        let s = outcome.unwrap_or_else(|p| {
+            failed_summary(
+                &f,
+                format!(
+                    "internal error (a bug of ballast, please report it): {}",
+                    panic_text(&p)
+                ),
+            )
+        });
         print_line(&s);
         summaries.push(s);
         if ballast::run::interrupted() {

@@ -252,8 +252,12 @@ pub(super) fn parse_clumps(
     let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
     let mut clumps: Vec<ClumpSpec> = Vec::new();
     // each id's ball (its number in the file) or clump: made once, not scanned per clump
-    let ball_no: std::collections::HashMap<u64, usize> =
-        balls.iter().enumerate().rev().map(|(k, b)| (b.id, k)).collect();
+    let ball_no: std::collections::HashMap<u64, usize> = balls
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(k, b)| (b.id, k))
+        .collect();
     let mut clump_no: std::collections::HashMap<u64, usize> = Default::default();
     let mut last_id = balls.iter().map(|b| b.id).max().unwrap_or(0);
     for (k, c) in file.clump.iter().enumerate() {
@@ -310,7 +314,10 @@ pub(super) fn parse_clumps(
         let id = match c.id {
             Some(id) => id,
             None => last_id.checked_add(1).ok_or_else(|| {
-                err(&key("id"), "no id is left after the largest one in use: give one".into())
+                err(
+                    &key("id"),
+                    "no id is left after the largest one in use: give one".into(),
+                )
             })?,
         };
         if let Some(b) = ball_no.get(&id) {

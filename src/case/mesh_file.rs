@@ -58,15 +58,36 @@ pub fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
             return Ok(weld(&tris));
         }
     }
-    let text = String::from_utf8_lossy(bytes);
+    let declared = (bytes.len() >= 84)
+        .then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as usize);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) if !t.contains('\0') => t,
+        // not text: a binary STL whose size does not match its facet count
+        _ => {
+            return Err(match declared {
+                Some(n) => format!(
+                    "a binary STL of {n} facets has 84 + 50 x {n} = {} bytes; this file has {}: it is cut or padded",
+                    84 + 50 * n as u64,
+                    bytes.len()
+                ),
+                None => format!("{} bytes: too short for an STL file", bytes.len()),
+            })
+        }
+    };
     if !text.trim_start().starts_with("solid") {
         return Err("not an STL file: neither binary (size 84 + 50 x facets) nor ASCII (starts with \"solid\")".into());
     }
     let mut tris = Vec::new();
     let mut corners: Vec<Vec3> = Vec::new();
+    // the line where the facet being read began, and whether `endsolid` closed the file
+    let mut open: Option<usize> = None;
+    let mut closed = false;
     for (no, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
         match words.next() {
+            Some("facet") => open = Some(no + 1),
+            Some("endfacet") => open = None,
+            Some("endsolid") => closed = true,
             Some("vertex") => corners.push(point(words, no)?),
             Some("endloop") => {
                 if corners.len() != 3 {
@@ -81,6 +102,14 @@ pub fn stl(bytes: &[u8]) -> Result<RawMesh, String> {
             }
             _ => {}
         }
+    }
+    if let Some(line) = open {
+        return Err(format!(
+            "the facet that begins on line {line} has no endfacet: the file is cut"
+        ));
+    }
+    if !closed {
+        return Err("no endsolid after the last facet: the file is cut".into());
     }
     if tris.is_empty() {
         return Err("the STL file has no facet".into());

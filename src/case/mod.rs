@@ -80,7 +80,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         } else {
             "name (the file's stem)"
         };
-        return Err(err(key, format!("{name:?}: {why} (the name is the case's folder under reports/cases/)")));
+        return Err(err(
+            key,
+            format!("{name:?}: {why} (the name is the case's folder under reports/cases/)"),
+        ));
     }
     let gravity = run::parse_run(&r, &file.run)?;
     let materials = materials::parse_materials(&r, &file)?;
@@ -149,7 +152,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             if !p.is_file() {
                 return Err(err(
                     &format!("check[{}].case", k + 1),
-                    format!("{}: no such case file (a path relative to this case's folder)", p.display()),
+                    format!(
+                        "{}: no such case file (a path relative to this case's folder)",
+                        p.display()
+                    ),
                 ));
             }
         }
@@ -159,7 +165,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         if steps > run::MAX_STEPS as crate::math::Real {
             return Err(err(
                 "run.duration",
-                format!("{steps:.3e} cycles of {dt:e} s: more than {} cycles cannot finish", run::MAX_STEPS),
+                format!(
+                    "{steps:.3e} cycles of {dt:e} s: more than {} cycles cannot finish",
+                    run::MAX_STEPS
+                ),
             ));
         }
     }
@@ -190,7 +199,11 @@ fn refuse_unstable_dt(case: &Case, model: &Model) -> Result<(), String> {
     let Some(dt) = case.fixed_dt() else {
         return Ok(());
     };
-    let allowed = case.file.timestep.as_ref().and_then(|t| t.allow_above_critical);
+    let allowed = case
+        .file
+        .timestep
+        .as_ref()
+        .and_then(|t| t.allow_above_critical);
     if allowed == Some(true) {
         return Ok(());
     }

@@ -55,8 +55,14 @@ pub(super) fn parse_wall(
                 format!("{div:?}: each must be an integer in [1, 10000]"),
             ));
         }
-        crate::storage::fits(2 * (div[0] * div[1]) as u64, crate::storage::FACET_BYTES)
-            .map_err(|e| err("plane.divisions", format!("{div:?} make 2 x {} x {} facets: {e}", div[0], div[1])))?;
+        crate::storage::fits(2 * (div[0] * div[1]) as u64, crate::storage::FACET_BYTES).map_err(
+            |e| {
+                err(
+                    "plane.divisions",
+                    format!("{div:?} make 2 x {} x {} facets: {e}", div[0], div[1]),
+                )
+            },
+        )?;
         geom::plane(
             center,
             normal.normalize(),
@@ -76,8 +82,14 @@ pub(super) fn parse_wall(
                 format!("{div}: must be an integer in [1, 1000]"),
             ));
         }
-        crate::storage::fits(12 * (div * div) as u64, crate::storage::FACET_BYTES)
-            .map_err(|e| err("box.divisions", format!("{div} makes 12 x {div} x {div} facets: {e}")))?;
+        crate::storage::fits(12 * (div * div) as u64, crate::storage::FACET_BYTES).map_err(
+            |e| {
+                err(
+                    "box.divisions",
+                    format!("{div} makes 12 x {div} x {div} facets: {e}"),
+                )
+            },
+        )?;
         geom::closed_box(lo, hi, div as usize)
     } else if let Some(m) = &w.mesh {
         super::mesh_file::read(&dir.join(m)).map_err(|r| err("mesh", r))?
@@ -112,6 +124,8 @@ pub(super) fn parse_wall(
         }
         (vertices, facets)
     };
+    // (an OBJ or inline mesh may repeat a vertex at a seam: welded, as STL corners are)
+    let (vertices, facets) = geom::weld_indexed(&vertices, &facets);
 
     let resolution = match w.resolution.as_deref().unwrap_or("reduced") {
         "reduced" => Resolution::Reduced,

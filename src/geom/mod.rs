@@ -7,7 +7,7 @@ mod triangle;
 mod union;
 
 pub use mesh::{Mesh, MeshError, NONE};
-pub use shapes::{closed_box, plane, plane_axes, weld, RawMesh};
+pub use shapes::{closed_box, plane, plane_axes, weld, weld_indexed, RawMesh};
 pub use triangle::{
     barycentric, closest_point, segment_crosses, Closest, Region, SEGMENT_END, SNAP,
 };

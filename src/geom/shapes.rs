@@ -105,20 +105,31 @@ pub fn closed_box(min: Vec3, max: Vec3, divisions: usize) -> RawMesh {
 /// Joins the corners of a triangle soup that have bit-identical coordinates into shared
 /// vertices (in order of first appearance).
 pub fn weld(triangles: &[[Vec3; 3]]) -> RawMesh {
-    let mut index: HashMap<[u64; 3], u32> = HashMap::new();
-    let mut vertices = Vec::new();
-    let facets = triangles
+    let corners: Vec<Vec3> = triangles.iter().flatten().copied().collect();
+    let facets: Vec<[u32; 3]> = (0..triangles.len() as u32)
+        .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+        .collect();
+    weld_indexed(&corners, &facets)
+}
+
+/// Welds an indexed mesh (OBJ, or `vertices` and `facets` given inline): vertices with
+/// bit-identical coordinates become one, so that two facets meeting at a seam share their edge
+/// (unwelded, a ball on the seam would get a contact from each facet: twice the force). The
+/// vertices keep the order of their first occurrence; facets are renumbered.
+pub fn weld_indexed(vertices: &[Vec3], facets: &[[u32; 3]]) -> RawMesh {
+    let mut index: HashMap<[u64; 3], u32> = HashMap::with_capacity(vertices.len());
+    let mut unique = Vec::with_capacity(vertices.len());
+    let new: Vec<u32> = vertices
         .iter()
-        .map(|t| {
-            t.map(|p| {
-                // NOTE: -0.0 and 0.0 are the same point.
-                let key = [p.x, p.y, p.z].map(|x| (x + 0.0).to_bits());
-                *index.entry(key).or_insert_with(|| {
-                    vertices.push(p);
-                    (vertices.len() - 1) as u32
-                })
+        .map(|p| {
+            // NOTE: -0.0 and 0.0 are the same point.
+            let key = [p.x, p.y, p.z].map(|x| (x + 0.0).to_bits());
+            *index.entry(key).or_insert_with(|| {
+                unique.push(*p);
+                (unique.len() - 1) as u32
             })
         })
         .collect();
-    (vertices, facets)
+    let facets = facets.iter().map(|t| t.map(|v| new[v as usize])).collect();
+    (unique, facets)
 }

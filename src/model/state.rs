@@ -468,7 +468,10 @@ impl Model {
         let world = self.clumps.push(spec, density, first).map_err(bad)?;
         let computed = self.clumps.mass[c];
         let principal = self.clumps.inertial_principal[c];
-        if !(computed.is_finite() && computed > 0.0 && principal.iter().all(|x| x.is_finite() && *x > 0.0)) {
+        if !(computed.is_finite()
+            && computed > 0.0
+            && principal.iter().all(|x| x.is_finite() && *x > 0.0))
+        {
             return Err(bad(format!(
                 "mass {computed:e} kg and principal moments {:?} kg m^2 must be positive finite numbers (pebble radii and density {density:e} kg/m^3)",
                 principal.as_slice()

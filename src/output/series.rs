@@ -44,7 +44,7 @@ impl SeriesTable {
             }
             s.push('\n');
         }
-        super::write_atomic(path, s)
+        crate::storage::write_atomic(path, s)
     }
 
     /// Reads a table written by [`SeriesTable::write_csv`].

@@ -268,5 +268,5 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         "<h2>Files</h2><p><a href=\"series.csv\">series.csv</a> (every recorded series), \
                 <a href=\"summary.json\">summary.json</a> (this page's data).</p></body></html>",
     );
-    crate::output::write_atomic(&dir.join("index.html"), h)
+    crate::storage::write_atomic(&dir.join("index.html"), h)
 }

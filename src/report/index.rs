@@ -42,7 +42,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
         );
     }
     h.push_str("</table></body></html>");
-    crate::output::write_atomic(&reports.join("index.html"), h)?;
+    crate::storage::write_atomic(&reports.join("index.html"), h)?;
     super::stiffness::write_stiffness_page(reports)?;
     super::chung_ooi::write_chung_ooi_page(reports, summaries)?;
     super::full_mode::write_full_mode_page(reports, summaries)?;
