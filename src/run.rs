@@ -12,6 +12,58 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
+/// The run's state at the end of cycle `step`, borrowed for a checkpoint.
+#[allow(clippy::too_many_arguments)]
+fn snapshot<'a, O: Observer>(
+    step: u64,
+    every: Option<u64>,
+    model: &'a Model,
+    recorder: &'a Recorder,
+    dt: &'a DtStats,
+    limits: &std::collections::HashMap<Limit, u64>,
+    watch: &'a crate::cycle::Watch,
+    observers: &[O],
+) -> checkpoint::RunStateRef<'a> {
+    let mut limits: Vec<(Limit, u64)> = limits.iter().map(|(l, n)| (*l, *n)).collect();
+    // (a HashMap's order differs from run to run: the file's bytes should not)
+    limits.sort_by_key(|(l, n)| (format!("{l:?}"), *n));
+    checkpoint::RunStateRef {
+        step,
+        every,
+        model,
+        table: &recorder.table,
+        dt,
+        limits,
+        watch,
+        observers: observers.iter().map(O::save).collect(),
+    }
+}
+
+/// Puts a checkpoint's state in place; returns its watch.
+fn restore<O: Observer>(
+    state: checkpoint::RunState,
+    model: &mut Model,
+    recorder: &mut Recorder,
+    dt: &mut DtStats,
+    limits: &mut std::collections::HashMap<Limit, u64>,
+    observers: &mut [O],
+) -> Result<crate::cycle::Watch, String> {
+    if state.table.columns != recorder.table.columns {
+        return Err("its series are not the ones this case records".into());
+    }
+    if state.observers.len() != observers.len() {
+        return Err("its checks are not the ones of this case".into());
+    }
+    for (o, bytes) in observers.iter_mut().zip(&state.observers) {
+        o.load(bytes)?;
+    }
+    *model = state.model;
+    recorder.table = state.table;
+    *dt = state.dt;
+    *limits = state.limits.into_iter().collect();
+    Ok(state.watch)
+}
+
 /// Set by SIGINT/SIGTERM (the command line's handler calls [`interrupt`]): the run loop then
 /// stops at the end of the cycle it is in, records that state and reports the interruption.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -26,11 +78,25 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+pub mod checkpoint;
+
 /// Something that watches a run cycle by cycle (a check's probe): it sees the model once
 /// before the first cycle and after every cycle.
 pub trait Observer {
     /// Looks at the model.
     fn observe(&mut self, model: &Model);
+    /// Its state, for a checkpoint (nothing, for an observer without one).
+    fn save(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    /// Takes back the state [`Observer::save`] gave.
+    ///
+    /// # Errors
+    /// Bytes it cannot read, as a sentence.
+    fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let _ = bytes;
+        Ok(())
+    }
 }
 
 /// No observer.
@@ -45,6 +111,26 @@ impl<O: Observer> Observer for Option<O> {
             o.observe(model);
         }
     }
+    fn save(&self) -> Vec<u8> {
+        self.as_ref().map(O::save).unwrap_or_default()
+    }
+    fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
+        match self {
+            Some(o) => o.load(bytes),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Where a run keeps its checkpoints and where it resumes from.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Control<'a> {
+    /// The output folder: checkpoints go to its `checkpoints/` (every `[output]
+    /// checkpoint_every` cycles, at the end when that is set, and on an interrupt). None: no
+    /// checkpoint is written.
+    pub out_dir: Option<&'a Path>,
+    /// Resume from this checkpoint instead of starting at cycle 0.
+    pub resume: Option<&'a Path>,
 }
 
 /// A finished (or stopped) run, with the observers that watched it.
@@ -81,7 +167,15 @@ pub fn simulate(
     progress: bool,
     vtk_dir: Option<&Path>,
 ) -> Result<Simulation, CaseError> {
-    simulate_observed(case, dt, extra, progress, vtk_dir, |_| Vec::new())
+    simulate_observed(
+        case,
+        dt,
+        extra,
+        progress,
+        vtk_dir,
+        &Control::default(),
+        |_| Vec::new(),
+    )
 }
 
 /// [`simulate`], watched by the observers `observers` makes from the model before the first
@@ -95,6 +189,7 @@ pub fn simulate_observed<O: Observer>(
     extra: &[String],
     progress: bool,
     vtk_dir: Option<&Path>,
+    control: &Control,
     observers: impl FnOnce(&Model) -> Vec<O>,
 ) -> Result<Simulation<O>, CaseError> {
     let file = case.path.display().to_string();
@@ -170,7 +265,6 @@ pub fn simulate_observed<O: Observer>(
         b.set_message(case.name.clone());
         b
     });
-    let mut error = model.prime().err().map(|e| e.to_string());
     let mut stopped = None;
     let mut dt_stats = DtStats {
         min: Real::INFINITY,
@@ -180,18 +274,40 @@ pub fn simulate_observed<O: Observer>(
         set_by: Vec::new(),
     };
     let mut limits: std::collections::HashMap<Limit, u64> = Default::default();
-    let mut watch = crate::cycle::Watch::new(&model);
     let mut was_interrupted = false;
-    if error.is_none() {
-        error = watch.look(&model, true).err();
-    }
-    if error.is_none() {
-        recorder.record(&model);
-        if let Some(v) = &mut vtk {
-            v.write(&model).map_err(vtk_error)?;
+    let mut step = 0u64;
+    let (mut error, mut watch) = match control.resume {
+        Some(path) => {
+            let state = checkpoint::read(path, case.source_hash)
+                .map_err(|e| CaseError::new(&file, "--resume", e))?;
+            step = state.step;
+            every = state.every;
+            let watch = restore(
+                state,
+                &mut model,
+                &mut recorder,
+                &mut dt_stats,
+                &mut limits,
+                &mut observers,
+            )
+            .map_err(|e| CaseError::new(&file, "--resume", e))?;
+            (None, watch)
         }
-        observers.iter_mut().for_each(|o| o.observe(&model));
-        let mut step = 0u64;
+        None => {
+            let error = model.prime().err().map(|e| e.to_string());
+            let mut watch = crate::cycle::Watch::new(&model);
+            let error = error.or_else(|| watch.look(&model, true).err());
+            (error, watch)
+        }
+    };
+    if error.is_none() {
+        if control.resume.is_none() {
+            recorder.record(&model);
+            if let Some(v) = &mut vtk {
+                v.write(&model).map_err(vtk_error)?;
+            }
+            observers.iter_mut().for_each(|o| o.observe(&model));
+        }
         loop {
             let last = match max_steps {
                 Some(n) => step >= n,
@@ -211,7 +327,7 @@ pub fn simulate_observed<O: Observer>(
             dt_stats.max = dt_stats.max.max(model.last_dt);
             *limits.entry(model.dt_limit).or_default() += 1;
             observers.iter_mut().for_each(|o| o.observe(&model));
-            let every = *every.get_or_insert_with(|| {
+            let period = *every.get_or_insert_with(|| {
                 // Duration with a varying timestep: about DEFAULT_RECORDS records if the
                 // first timestep holds.
                 ((duration / model.last_dt) as u64 / DEFAULT_RECORDS).max(1)
@@ -221,12 +337,50 @@ pub fn simulate_observed<O: Observer>(
                 || (max_steps.is_none() && model.time >= duration * (1.0 - 1e-12))
                 || reached.is_some();
             let stop = interrupted();
-            if step % every == 0 || done || stop {
+            if step % period == 0 || done || stop {
                 recorder.record(&model);
             }
-            if let Err(e) = watch.look(&model, step % every == 0 || done) {
+            if let Err(e) = watch.look(&model, step % period == 0 || done) {
                 error = Some(e);
                 break;
+            }
+            let checkpoint_now =
+                (case.checkpoint_every > 0 && (step % case.checkpoint_every == 0 || done)) || stop;
+            if let Some(out) = control.out_dir.filter(|_| checkpoint_now) {
+                let state = snapshot(
+                    step, every, &model, &recorder, &dt_stats, &limits, &watch, &observers,
+                );
+                if let Err(e) = checkpoint::write(out, &state, case.source_hash) {
+                    error = Some(format!(
+                        "cycle {step}: the checkpoint could not be written: {e}"
+                    ));
+                    break;
+                }
+            }
+            if case.file.run.restart_at == Some(step) {
+                // the restart proof: the whole state through a checkpoint's bytes and back
+                let state = snapshot(
+                    step, every, &model, &recorder, &dt_stats, &limits, &watch, &observers,
+                );
+                let restored = checkpoint::encode(&state, case.source_hash)
+                    .and_then(|bytes| checkpoint::decode(&bytes, case.source_hash));
+                match restored.and_then(|s| {
+                    every = s.every;
+                    restore(
+                        s,
+                        &mut model,
+                        &mut recorder,
+                        &mut dt_stats,
+                        &mut limits,
+                        &mut observers,
+                    )
+                }) {
+                    Ok(w) => watch = w,
+                    Err(e) => {
+                        error = Some(format!("cycle {step}: the restart failed: {e}"));
+                        break;
+                    }
+                }
             }
             if stop {
                 was_interrupted = true;

@@ -53,6 +53,14 @@ pub fn bytes(b: u64) -> String {
     }
 }
 
+/// The 64-bit FNV-1a hash of `bytes` (stable across versions and machines: it names a case
+/// file in its checkpoints and guards a checkpoint's payload).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Gives `v` a capacity of at least `total` in one step (no-op when it has it). The long
 /// lists (contacts, their forces, candidate pairs) get their room this way, in one or two
 /// large steps, instead of doubling a dozen times while a packing forms: every doubling

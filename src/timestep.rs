@@ -25,7 +25,7 @@
 use crate::math::{num, Real};
 
 /// How the timestep of a cycle is chosen.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum TimestepMode {
     /// The same user-given timestep every cycle, s. Cheapest; stability is the user's
     /// responsibility (seed 000, "Fixed Timestep").
@@ -42,7 +42,7 @@ pub enum TimestepMode {
 }
 
 /// Settings of the per-model timestep.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelMode {
     /// Minimum number of steps per loading stage.
     pub loading_steps: Real,
@@ -51,7 +51,7 @@ pub struct ModelMode {
 }
 
 /// Settings of the automatic timestep.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Auto {
     /// Fraction of the critical estimate that is used.
     pub safety: Real,
@@ -64,7 +64,7 @@ pub struct Auto {
 }
 
 /// Settings of timestep scaling.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Scaled {
     /// The scaled timestep (the stable step every DOF is given), s; seed 000's default is 1.
     pub dt: Real,
@@ -81,7 +81,9 @@ pub struct Scaled {
 }
 
 /// What set the timestep of the last cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Limit {
     /// The fixed timestep.
     #[default]
@@ -141,7 +143,7 @@ pub fn kinematic_limit(v: Real, a: Real, eps: Real) -> Real {
 }
 
 /// Which estimate of the critical timestep a mode uses (`[timestep] estimator`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Estimator {
     /// Seed 000, eq. 11: `min sqrt(m / K_ii)` over DOFs. Cheap; not a guarantee.
@@ -164,7 +166,7 @@ impl Estimator {
 /// Per-DOF stiffness of every body (index = [`crate::model::Model::body_of`], then DOF `x, y, z, rx, ry, rz`;
 /// a clump's rotations about its principal axes, pebbles' contacts acting through their lever
 /// arms from the centroid).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct DofStiffness {
     /// Sum of the diagonal contact-stiffness terms, `K_ii` (N/m or N m/rad).
     pub diagonal: Vec<[Real; 6]>,

@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 pub struct RunOptions {
     /// Show a progress bar on a terminal.
     pub progress: bool,
+    /// Resume from this checkpoint (`ballast run --resume`).
+    pub resume: Option<PathBuf>,
 }
 
 /// Runs a case, evaluates its checks and writes `series.csv`, `summary.json` and `index.html`
@@ -28,6 +30,10 @@ pub fn run_case(
     opts: &RunOptions,
 ) -> Result<(Summary, SeriesTable), CaseError> {
     let file = case.path.display().to_string();
+    if let Some(ckpt) = &opts.resume {
+        crate::run::checkpoint::check_header(ckpt, case.source_hash)
+            .map_err(|e| CaseError::new(&file, "--resume", e))?;
+    }
     prepare_out_dir(out_dir).map_err(|e| CaseError::new(&file, "--out", e))?;
     let sim = crate::run::simulate_observed(
         case,
@@ -35,6 +41,10 @@ pub fn run_case(
         &[],
         opts.progress,
         Some(&out_dir.join("vtk")),
+        &crate::run::Control {
+            out_dir: Some(out_dir),
+            resume: opts.resume.as_deref(),
+        },
         |model| case.checks.iter().map(|c| check::probe(c, model)).collect(),
     )?;
     let ctx = Context {

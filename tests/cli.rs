@@ -330,6 +330,12 @@ fn an_interrupted_run_writes_what_it_recorded() {
             let name = f.unwrap().file_name();
             assert!(!name.to_string_lossy().ends_with(".tmp"), "{name:?} left");
         }
+        // and a checkpoint of that cycle, to resume from
+        assert!(
+            out.join(format!("checkpoints/cycle_{steps}.ckpt"))
+                .is_file(),
+            "{signal}: no checkpoint of cycle {steps}"
+        );
     }
 }
 
@@ -354,4 +360,91 @@ fn an_unwritable_out_is_refused_before_the_run() {
         err.contains("--out") && err.contains("cannot write"),
         "{err}"
     );
+}
+
+/// Checkpoint and restart (SPEC 5.2): a run with `checkpoint_every` writes
+/// `checkpoints/cycle_<N>.ckpt`; `run --resume` from one, on one thread or two, gives the same
+/// series.csv (every byte) and the same checks as the run straight through on two; a
+/// checkpoint of another case, of another format or cut short is refused (exit 2) before the
+/// output folder is touched.
+#[test]
+fn a_resumed_run_is_bit_identical_for_any_thread_count() {
+    let d = scratch("resume");
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/restart/settle_straight.toml"),
+    )
+    .unwrap()
+    .replace("[output]", "[output]\ncheckpoint_every = 1000");
+    let case = d.join("settle.toml");
+    std::fs::write(&case, &src).unwrap();
+    let run = |out: &str, resume: Option<&Path>, threads: &str| {
+        let mut cmd = ballast();
+        cmd.env("RAYON_NUM_THREADS", threads)
+            .arg("run")
+            .arg(&case)
+            .arg("--out")
+            .arg(d.join(out));
+        if let Some(r) = resume {
+            cmd.arg("--resume").arg(r);
+        }
+        cmd.output().unwrap()
+    };
+    let straight = run("straight", None, "2");
+    assert_eq!(straight.status.code(), Some(0));
+    let ckpts = d.join("straight/checkpoints");
+    for n in [1000, 2000, 3000] {
+        assert!(ckpts.join(format!("cycle_{n}.ckpt")).is_file(), "cycle_{n}");
+    }
+    let reference = std::fs::read(d.join("straight/series.csv")).unwrap();
+    let summary = |out: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join(out).join("summary.json")).unwrap())
+            .unwrap()
+    };
+    for (n, threads) in [(1000, "1"), (2000, "2")] {
+        let out = format!("resumed_{n}_{threads}");
+        let r = run(&out, Some(&ckpts.join(format!("cycle_{n}.ckpt"))), threads);
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        assert!(
+            std::fs::read(d.join(&out).join("series.csv")).unwrap() == reference,
+            "series.csv resumed at cycle {n} on {threads} thread(s) differs"
+        );
+        assert_eq!(summary(&out)["checks"], summary("straight")["checks"]);
+        assert_eq!(summary(&out)["steps"], 3000);
+    }
+    // refusals: another case text, another format, cut short; the output folder is kept
+    let ckpt = ckpts.join("cycle_1000.ckpt");
+    let bytes = std::fs::read(&ckpt).unwrap();
+    let mut other_format = bytes.clone();
+    other_format[19] = 99;
+    std::fs::write(d.join("format.ckpt"), other_format).unwrap();
+    std::fs::write(d.join("cut.ckpt"), &bytes[..bytes.len() / 2]).unwrap();
+    let edited = d.join("edited.toml");
+    std::fs::write(&edited, src.replace("every = 50", "every = 100")).unwrap();
+    for (case_file, ckpt, words) in [
+        (&edited, ckpt.clone(), "another case file"),
+        (&case, d.join("format.ckpt"), "checkpoint format 99"),
+        (&case, d.join("cut.ckpt"), "cut short"),
+    ] {
+        let out = ballast()
+            .arg("run")
+            .arg(case_file)
+            .arg("--out")
+            .arg(d.join("straight"))
+            .arg("--resume")
+            .arg(&ckpt)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--resume") && err.contains(words), "{err}");
+        assert!(
+            std::fs::read(d.join("straight/series.csv")).unwrap() == reference,
+            "a refused resume touched the output folder"
+        );
+    }
 }

@@ -22,6 +22,10 @@ enum Command {
         /// Output folder (default: reports/cases/<name>/).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Continue the run from this checkpoint (<out>/checkpoints/cycle_<N>.ckpt) to the
+        /// case's end.
+        #[arg(long)]
+        resume: Option<PathBuf>,
     },
     /// Run every case under the given files and folders (default: cases/) and write
     /// reports/index.html.
@@ -116,7 +120,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     catch_interrupts();
     match cli.command {
-        Command::Run { case, out } => run(&case, out),
+        Command::Run { case, out, resume } => run(&case, out, resume),
         Command::Verify { paths } => verify(paths),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
@@ -292,7 +296,7 @@ fn bench(
     }
 }
 
-fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
+fn run(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
     let case = match ballast::case::load(path) {
         Ok(c) => c,
         Err(e) => {
@@ -301,7 +305,11 @@ fn run(path: &Path, out: Option<PathBuf>) -> ExitCode {
         }
     };
     let dir = out.unwrap_or_else(|| Path::new(REPORTS).join("cases").join(&case.name));
-    match run_case(&case, &dir, &RunOptions { progress: true }) {
+    let opts = RunOptions {
+        progress: true,
+        resume,
+    };
+    match run_case(&case, &dir, &opts) {
         Ok((s, _)) => {
             print_line(&s);
             for c in &s.checks {
@@ -366,7 +374,11 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
         let outcome = std::panic::catch_unwind(|| match ballast::case::load(&f) {
             Ok(case) => {
                 let dir = reports.join("cases").join(&case.name);
-                match run_case(&case, &dir, &RunOptions { progress: true }) {
+                let opts = RunOptions {
+                    progress: true,
+                    resume: None,
+                };
+                match run_case(&case, &dir, &opts) {
                     Ok((s, _)) => s,
                     Err(e) => failed_summary(&f, e.to_string()),
                 }

@@ -83,7 +83,7 @@ impl BallSpec {
 ///
 /// Velocities are stored half a timestep out of phase with positions (seed 000, law of motion);
 /// [`crate::model::Model::synchronized_velocity`] gives the velocity at the time of the positions.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Balls {
     /// User-visible identifiers.
     pub id: Vec<u64>,

@@ -79,7 +79,7 @@ pub struct ClumpSpec {
 }
 
 /// Every clump of the model (structure of arrays, index = clump index).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Clumps {
     /// User-visible identifiers.
     pub id: Vec<u64>,

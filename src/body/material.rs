@@ -3,7 +3,7 @@
 use crate::math::Real;
 
 /// A material, referred to by pieces through its index in [`crate::model::Model::materials`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Material {
     /// Name used in case files and reports.
     pub name: String,

@@ -15,7 +15,7 @@ pub mod side {
 }
 
 /// How the contacts between a ball and a wall are resolved (seed 001).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Resolution {
     /// The associative logic only (the default): cheap, right when wall features are not much
     /// smaller than the balls.
@@ -26,7 +26,7 @@ pub enum Resolution {
 }
 
 /// How a wall moves.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum WallMotion {
     /// Rigid motion: the pivot moves at `vel` (m/s) and the wall turns about the pivot at
     /// `spin` (rad/s). Both zero: a fixed wall.
@@ -68,7 +68,7 @@ pub struct WallSpec {
 }
 
 /// A faceted wall of the model.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Wall {
     /// Unique name.
     pub name: String,

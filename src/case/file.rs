@@ -66,6 +66,9 @@ pub struct RunSection {
     pub sort_every: Option<u64>,
     /// The order of the renumbering: "rows" (default) or "morton".
     pub sort_order: Option<String>,
+    /// At the end of this cycle, save the run's whole state as a checkpoint in memory, drop it
+    /// and go on from the checkpoint (a proof of restart: the rest must be bit-identical).
+    pub restart_at: Option<u64>,
 }
 
 /// `[timestep]`.
@@ -271,6 +274,8 @@ pub struct OutputSection {
     pub series: Option<Vec<String>>,
     /// VTK output period in cycles (0: off).
     pub vtk_every: Option<u64>,
+    /// Write a checkpoint every N cycles (and at the end); 0 or absent: only on an interrupt.
+    pub checkpoint_every: Option<u64>,
 }
 
 /// `[[wall]]`: exactly one of `plane`, `box`, `mesh`, and `vertices` with `facets`.

@@ -118,6 +118,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         every: out.every,
         series: out.series,
         checks: Vec::new(),
+        checkpoint_every: out.checkpoint_every,
+        source_hash: crate::storage::fnv1a(source.as_bytes()),
     };
     for (k, t) in case.file.check.clone().iter().enumerate() {
         case.checks.push(CheckSpec::parse(f, k + 1, t)?);

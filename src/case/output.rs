@@ -12,6 +12,8 @@ pub(super) struct Output {
     pub(super) vtk_every: u64,
     /// The series to record.
     pub(super) series: Vec<String>,
+    /// Write a checkpoint every N cycles and at the end (0: only on an interrupt).
+    pub(super) checkpoint_every: u64,
 }
 
 /// Reads `[output]`; the default series follow the first `balls` (none when the balls are
@@ -27,6 +29,7 @@ pub(super) fn parse_output(
         every: None,
         series: None,
         vtk_every: None,
+        checkpoint_every: None,
     });
     if out.every == Some(0) {
         return Err(err("output.every", "must be at least 1".into()));
@@ -40,6 +43,7 @@ pub(super) fn parse_output(
         every: out.every,
         vtk_every: out.vtk_every.unwrap_or(0),
         series,
+        checkpoint_every: out.checkpoint_every.unwrap_or(0),
     })
 }
 

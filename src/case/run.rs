@@ -36,6 +36,14 @@ pub(super) fn parse_run(r: &Reader, run: &RunSection) -> Result<Vec3, CaseError>
         }
         _ => {}
     }
+    if let (Some(at), steps) = (run.restart_at, run.steps) {
+        if at == 0 || steps.is_some_and(|n| at >= n) {
+            return Err(err(
+                "run.restart_at",
+                format!("{at}: must be a cycle of the run, from 1 to one before its last"),
+            ));
+        }
+    }
     if let Some(r) = run.solve_ratio {
         if !(r.is_finite() && r > 0.0) {
             return Err(err(

@@ -16,7 +16,7 @@ use crate::model::Model;
 use crate::record::CheckOutcome;
 
 /// The other body of a collision, by index in the model.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Body {
     /// A ball index.
     Ball(usize),
@@ -25,7 +25,7 @@ pub enum Body {
 }
 
 /// One collision between two balls, as seen cycle by cycle.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Collision {
     /// Time the overlap became positive, s (interpolated between cycles).
     pub t_start: Option<Real>,
@@ -55,7 +55,7 @@ pub struct Collision {
 }
 
 /// Watches the first collision of two balls.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct CollisionProbe {
     a: usize,
     b: Body,

@@ -19,7 +19,7 @@ use crate::stiffness::{
 use crate::timestep::Estimator;
 
 /// The estimates and the exact value at one cycle.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct CriticalSnapshot {
     /// Cycle at which they were computed.
     pub cycle: u64,
@@ -57,7 +57,7 @@ impl CriticalSnapshot {
 }
 
 /// Takes a [`CriticalSnapshot`] at the given cycle (0: after priming, before the first cycle).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct CriticalProbe {
     at_step: u64,
     /// The snapshot, once taken.

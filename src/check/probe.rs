@@ -39,7 +39,7 @@ pub fn probe(spec: &CheckSpec, model: &Model) -> Option<Probe> {
 }
 
 /// Something that watches a run cycle by cycle for a check.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Probe {
     /// Watches a collision.
     Collision(CollisionProbe),
@@ -66,5 +66,12 @@ impl Probe {
 impl Observer for Probe {
     fn observe(&mut self, model: &Model) {
         Probe::observe(self, model);
+    }
+    fn save(&self) -> Vec<u8> {
+        bincode::serialize(self).unwrap_or_default()
+    }
+    fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
+        *self = bincode::deserialize(bytes).map_err(|e| format!("a check's probe: {e}"))?;
+        Ok(())
     }
 }

@@ -11,7 +11,7 @@ use crate::output::Source;
 use crate::record::CheckOutcome;
 
 /// Watches the active-contact count of one ball-wall interaction.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ActiveProbe {
     ball: usize,
     wall: usize,
@@ -128,7 +128,7 @@ pub fn evaluate_active(ball: u64, wall: &str, p: &ActiveProbe, out: &mut CheckOu
 }
 
 /// Watches how far a unit-vector series turns per cycle.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct TurnProbe {
     source: Source,
     buf: Vec<Real>,

@@ -6,7 +6,7 @@ use crate::law::ContactModel;
 use crate::math::Vec3;
 
 /// The contact list, sorted by [`Contact::key`], merged in place at each rebuild.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contacts {
     /// The contacts, sorted by pair.
     pub list: Vec<Contact>,

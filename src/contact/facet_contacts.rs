@@ -30,7 +30,7 @@ impl FullStats {
 
 /// A contact between a ball and one facet of a wall (seed 001, "Faceted Wall Contact
 /// Resolution").
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct FacetContact {
     /// Ball index.
     pub ball: u32,
@@ -119,7 +119,7 @@ impl FacetContact {
 }
 
 /// The resultant of one ball-wall interaction.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct WallInteraction {
     /// Ball index.
     pub ball: u32,
@@ -148,7 +148,7 @@ pub struct WallInteraction {
 }
 
 /// Every ball-facet contact and the interactions they form.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FacetContacts {
     /// The contacts, sorted by (ball, wall, facet).
     pub list: Vec<FacetContact>,

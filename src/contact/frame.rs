@@ -33,7 +33,7 @@ use crate::math::{Real, Vec3};
 use nalgebra::Matrix3;
 
 /// The approximation flags and the branch-vector choice of the frame update (seed 002).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FrameFlags {
     /// Branch vectors `b_1 = r_1 n`, `b_2 = -r_2 n` instead of the vectors from each centre to
     /// the contact point ("noRatch": relative velocity independent of the overlap). NOTE: then a
@@ -56,7 +56,7 @@ pub struct FrameFlags {
 }
 
 /// The local frame of one contact and its generalized displacements.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     /// Local axes as rows: normal (from piece 1 to piece 2), then the two tangential axes.
     pub axes: Matrix3<Real>,

@@ -3,7 +3,7 @@
 
 /// Where each entry of a merged list comes from: an old entry (its index) or a new candidate
 /// (its index), see [`merge_plan`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Slot {
     /// The old list's entry at this index, kept with its state.
     Old(u32),

@@ -19,7 +19,7 @@
 use super::Contact;
 
 /// The split of a contact list into ranges of balls (module documentation).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Partition {
     /// For how many threads it was made (0: to be made).
     pub threads: usize,

@@ -19,7 +19,7 @@ use crate::model::Model;
 pub const WATCH_EVERY: u64 = 100;
 
 /// What the watch knows of the start, and the largest potential energy change seen.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Watch {
     /// `K0 + U0`, J.
     start: Real,

@@ -17,7 +17,7 @@ use crate::math::{Real, Vec3};
 const MAX_CELLS_PER_PIECE: usize = 8;
 
 /// The reusable buffers and the reference positions of the last build.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct BroadPhase {
     ref_pos: Vec<Vec3>,
     cell_of: Vec<u32>,

@@ -103,7 +103,7 @@ pub fn morton(i: u64, j: u64, k: u64) -> u64 {
 }
 
 /// The work arrays of a renumbering (`Model::sort_balls`), kept between renumberings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Scratch {
     /// The balls in their new order (old indices).
     pub(crate) order: Vec<u32>,
@@ -123,7 +123,7 @@ impl Scratch {
 }
 
 /// The order the balls are renumbered in (`[run] sort_order`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SortOrder {
     /// Rows of cells (`"rows"`, the default): by cell, the axis with the most cells slowest
     /// and the one with the fewest fastest (ties: x before y before z). LAMMPS sorts its atoms

@@ -89,7 +89,7 @@ pub enum MeshError {
 ///
 /// Facet normals follow the right-hand rule on the vertex order (seed 001):
 /// `n = (V_2 - V_1) x (V_3 - V_2) / |...|`, i.e. counter-clockwise seen from the normal side.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Mesh {
     /// Vertex positions (world frame), m.
     pub vertices: Vec<Vec3>,

@@ -10,7 +10,7 @@ use crate::math::{Real, Vec3};
 
 /// Where on a triangle a closest point lies. Edge `k` joins vertex `k` to vertex `(k + 1) % 3`
 /// (seed 001: `E_1 = V_2 - V_1`, numbered from 0 here).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Region {
     /// Inside the face.
     Face,

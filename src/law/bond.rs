@@ -16,7 +16,7 @@ use super::{elastic_loss, spring_energy, ContactForce, FrictionLimit, Kinematics
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear bond.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LinearBond {
     /// Normal stiffness, N/m.
     pub kn: Real,

@@ -5,7 +5,7 @@ use crate::math::{Real, Vec3};
 
 /// How the Coulomb limit bounds the tangential force of a model with a shear dashpot
 /// (`[[contact]] friction_limit`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FrictionLimit {
     /// The default: the total tangential force, spring plus dashpot, never exceeds
     /// `friction |F_n|`, with `F_n` the normal force the model applies (after its clamp).

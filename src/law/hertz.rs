@@ -38,7 +38,7 @@ use super::{ContactForce, FrictionLimit, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 /// The elastic constants of a pair of materials.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HertzPair {
     /// Effective Young's modulus E*, Pa.
     pub e_star: Real,
@@ -58,7 +58,7 @@ impl HertzPair {
 }
 
 /// Parameters of the Hertz-Mindlin model (moduli already multiplied by the softening factor).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Hertz {
     /// Effective moduli.
     pub pair: HertzPair,

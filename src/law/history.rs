@@ -39,7 +39,7 @@ pub fn damping_factor(restitution: Real) -> Real {
 }
 
 /// Hertz-Mindlin with a tangential history spring (LIGGGHTS `model hertz tangential history`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HertzHistory {
     /// Effective moduli.
     pub pair: HertzPair,
@@ -55,7 +55,7 @@ pub struct HertzHistory {
 
 /// Linear spring-dashpot with a tangential history spring (LIGGGHTS `model hooke/stiffness
 /// tangential history`, `absolute_damping on`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HookeHistory {
     /// Normal stiffness, N/m.
     pub kn: Real,

@@ -14,7 +14,7 @@ use super::{ContactForce, FrictionLimit, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 /// Parameters of the hysteretic model.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Hysteretic {
     /// Loading stiffness, N/m.
     pub kn: Real,

@@ -24,7 +24,7 @@ use super::{
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear model (stiffnesses already multiplied by the softening factor).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Linear {
     /// Normal stiffness, N/m.
     pub kn: Real,

@@ -17,7 +17,7 @@ use super::{ContactForce, FrictionLimit, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear spring-dashpot model.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LinearDashpot {
     /// Normal stiffness, N/m.
     pub kn: Real,

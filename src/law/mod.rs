@@ -37,7 +37,7 @@ use crate::math::{num, Real, Vec3, PI};
 /// factor).
 ///
 /// Dispatch is by `match` on this enum (no trait object per contact).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ContactModel {
     /// The PFC linear model ([`Linear`]).
     Linear(Linear),

@@ -33,7 +33,7 @@ pub struct Kinematics {
 
 /// The state a model keeps per contact, in local coordinates (32 bytes: the force loop streams
 /// it every cycle inside each contact record).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LawState {
     /// The shear spring: what [`LawState::shear_force`] or [`LawState::shear_displacement`]
     /// reads, whichever the contact's model keeps (never both).

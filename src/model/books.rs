@@ -35,7 +35,7 @@ use crate::math::Real;
 
 /// The running accounts of a model's energy (docs/CASES.md, section 13), kept when asked for
 /// ([`super::Model::keep_energy_books`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct EnergyBooks {
     /// Energy removed by the dashpots since the start, J.
     pub dashpots: Real,
@@ -74,7 +74,7 @@ impl EnergyBooks {
 }
 
 /// The powers of one cycle's forces at the velocities of the time of the positions.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Powers {
     /// Power the dashpots dissipate, W.
     pub(crate) dashpots: Real,

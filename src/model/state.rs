@@ -11,7 +11,7 @@ use crate::math::{Real, Vec3, PI};
 use crate::timestep::TimestepMode;
 
 /// Settings that apply to the whole model.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// Gravitational acceleration, m/s^2.
     pub gravity: Vec3,
@@ -179,7 +179,7 @@ fn finite_state(
 /// let z = model.balls.pos[0].z;
 /// assert!((z - (-0.5 * 9.81 * 0.01f64.powi(2))).abs() < 1e-12);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Model {
     /// Model-wide settings.
     pub settings: Settings,

@@ -6,7 +6,7 @@ use crate::model::Model;
 use std::path::Path;
 
 /// Columns of recorded values, one row per record.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SeriesTable {
     /// Column names (without `t`).
     pub columns: Vec<String>,

@@ -4,7 +4,7 @@ use crate::math::Real;
 use crate::model::Model;
 
 /// A quantity of one ball.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum BallQuantity {
     /// Centroid position, m.
     Pos,
@@ -19,7 +19,7 @@ pub enum BallQuantity {
 }
 
 /// A quantity of the interaction between two balls.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum PairQuantity {
     /// Number of active contacts (0 or 1 for two balls).
     Active,
@@ -37,7 +37,7 @@ pub enum PairQuantity {
 }
 
 /// A quantity of one clump (project extension of `ball/<id>/...`, docs/CASES.md, section 13).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ClumpQuantity {
     /// A quantity that balls have too, about the centroid.
     Body(BallQuantity),
@@ -50,7 +50,7 @@ pub enum ClumpQuantity {
 }
 
 /// A quantity of one wall.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum WallQuantity {
     /// Total contact force on the wall, N.
     Force,
@@ -61,7 +61,7 @@ pub enum WallQuantity {
 }
 
 /// Where a recorded series comes from.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Source {
     /// `ball/<id>/<quantity>`.
     Ball(usize, BallQuantity),

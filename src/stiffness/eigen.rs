@@ -17,7 +17,7 @@ use nalgebra::DVector;
 pub const DENSE_LIMIT: usize = 1500;
 
 /// How the largest eigenvalue was computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
     /// Dense symmetric eigen-decomposition.
@@ -27,7 +27,7 @@ pub enum Method {
 }
 
 /// The exact critical timestep of a model.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ExactCritical {
     /// Largest natural angular frequency, rad/s (0 when nothing is connected).
     pub omega_max: Real,

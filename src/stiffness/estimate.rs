@@ -22,7 +22,7 @@ use crate::model::Model;
 use crate::timestep::{DofStiffness, Estimator};
 
 /// The estimate of a critical timestep and the DOF that sets it.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CriticalEstimate {
     /// The estimated critical timestep, s (infinite when no free DOF has stiffness).
     pub dt: Real,

@@ -1,0 +1,207 @@
+//! Checkpoints: a run's whole state at the end of a cycle, in a versioned binary file that
+//! names its case file by a hash (docs/CASES.md, section 15). A run resumed from one goes on
+//! bit for bit as the run that wrote it would have: the model (balls, clumps, walls and their
+//! motion, every contact with its history and frame, the candidate pairs, the timestep state,
+//! the energy books), the series recorded so far, the timestep statistics, the blow-up watch
+//! and the checks' probes.
+//!
+//! The file: the 19 bytes `BALLAST-CHECKPOINT\n`, then little-endian u32 format version, u64
+//! hash of the case file's text, u64 cycle, u64 payload length, the payload (bincode), and u64
+//! FNV-1a hash of the payload. A file from another case, another format or cut short is
+//! refused with the reason.
+
+use crate::cycle::Watch;
+use crate::model::Model;
+use crate::output::SeriesTable;
+use crate::record::DtStats;
+use crate::storage::fnv1a;
+use crate::timestep::Limit;
+use std::path::{Path, PathBuf};
+
+/// The format version this ballast writes and reads.
+pub const FORMAT: u32 = 1;
+
+const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
+
+/// Bytes before the payload.
+const HEAD: usize = 19 + 4 + 8 + 8 + 8;
+
+/// What a run is at the end of a cycle.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct RunState {
+    /// Cycles run.
+    pub step: u64,
+    /// Record every this many cycles (None until the first cycle fixes it).
+    pub every: Option<u64>,
+    /// The model.
+    pub model: Model,
+    /// The series recorded so far.
+    pub table: SeriesTable,
+    /// Timestep statistics so far.
+    pub dt: DtStats,
+    /// What set the timestep, and in how many cycles.
+    pub limits: Vec<(Limit, u64)>,
+    /// The blow-up watch.
+    pub watch: Watch,
+    /// Each observer's state, as it saved it.
+    pub observers: Vec<Vec<u8>>,
+}
+
+/// [`RunState`] borrowed, to write without copying the model (the same fields in the same
+/// order: bincode reads it back as a [`RunState`]).
+#[derive(serde::Serialize)]
+pub struct RunStateRef<'a> {
+    /// Cycles run.
+    pub step: u64,
+    /// Record every this many cycles.
+    pub every: Option<u64>,
+    /// The model.
+    pub model: &'a Model,
+    /// The series recorded so far.
+    pub table: &'a SeriesTable,
+    /// Timestep statistics so far.
+    pub dt: &'a DtStats,
+    /// What set the timestep, and in how many cycles.
+    pub limits: Vec<(Limit, u64)>,
+    /// The blow-up watch.
+    pub watch: &'a Watch,
+    /// Each observer's state.
+    pub observers: Vec<Vec<u8>>,
+}
+
+/// The bytes of a checkpoint of `state` for the case whose text hashes to `case`.
+///
+/// # Errors
+/// A state that cannot be encoded, as a sentence.
+pub fn encode(state: &RunStateRef, case: u64) -> Result<Vec<u8>, String> {
+    let payload = bincode::serialize(state).map_err(|e| format!("cannot encode the state: {e}"))?;
+    let mut out = Vec::with_capacity(HEAD + payload.len() + 8);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&case.to_le_bytes());
+    out.extend_from_slice(&state.step.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+    Ok(out)
+}
+
+/// The state in checkpoint `bytes`, when it was written by this format for the case whose text
+/// hashes to `case`.
+///
+/// # Errors
+/// Not a checkpoint, another format version, another case, cut short or damaged: the reason.
+pub fn decode(bytes: &[u8], case: u64) -> Result<RunState, String> {
+    let (cycle, len) = decode_header(bytes, bytes.len() as u64, case)?;
+    let u64_at = |o: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[o..o + 8]);
+        u64::from_le_bytes(b)
+    };
+    let payload = &bytes[HEAD..HEAD + len as usize];
+    if u64_at(HEAD + len as usize) != fnv1a(payload) {
+        return Err(format!(
+            "damaged: the state of cycle {cycle} does not match its hash"
+        ));
+    }
+    let state: RunState = bincode::deserialize(payload).map_err(|e| format!("damaged: {e}"))?;
+    if state.step != cycle {
+        return Err(format!(
+            "damaged: the header says cycle {cycle}, the state {}",
+            state.step
+        ));
+    }
+    Ok(state)
+}
+
+/// Writes the checkpoint of `state` to `<out>/checkpoints/cycle_<N>.ckpt` (whole or not at
+/// all); returns its path.
+///
+/// # Errors
+/// I/O errors, as a sentence.
+pub fn write(out: &Path, state: &RunStateRef, case: u64) -> Result<PathBuf, String> {
+    let dir = out.join("checkpoints");
+    let path = dir.join(format!("cycle_{}.ckpt", state.step));
+    let bytes = encode(state, case)?;
+    std::fs::create_dir_all(&dir)
+        .and_then(|_| crate::storage::write_atomic(&path, bytes))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Checks what can be checked of the checkpoint at `path` without reading its state (the
+/// header, and that the file is long enough): done before an output folder is cleared for the
+/// resumed run, so that a wrong checkpoint loses nothing.
+///
+/// # Errors
+/// As [`read`], except a damaged state.
+pub fn check_header(path: &Path, case: u64) -> Result<(), String> {
+    use std::io::Read as _;
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let meta = std::fs::metadata(path).map_err(|e| at(&e))?;
+    if !meta.is_file() {
+        return Err(at(&"not a regular file"));
+    }
+    let mut head = vec![0u8; HEAD];
+    let n = std::fs::File::open(path)
+        .and_then(|f| f.take(HEAD as u64).read(&mut head))
+        .map_err(|e| at(&e))?;
+    head.truncate(n);
+    // (the header alone, with the file's real length standing for the rest)
+    match decode_header(&head, meta.len(), case) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(at(&e)),
+    }
+}
+
+/// The cycle and payload length of a checkpoint whose first bytes are `head` and whose
+/// length is `len`, when its header fits this format and case.
+fn decode_header(head: &[u8], len: u64, case: u64) -> Result<(u64, u64), String> {
+    if head.len() < HEAD || &head[..19] != MAGIC {
+        return Err("not a ballast checkpoint (it does not start with BALLAST-CHECKPOINT)".into());
+    }
+    let u64_at = |o: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&head[o..o + 8]);
+        u64::from_le_bytes(b)
+    };
+    let format = u32::from_le_bytes([head[19], head[20], head[21], head[22]]);
+    if format != FORMAT {
+        return Err(format!(
+            "written in checkpoint format {format}; this ballast ({}) reads format {FORMAT}",
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+    let written_for = u64_at(23);
+    if written_for != case {
+        return Err(format!(
+            "written for another case file (its text hashes to {written_for:016x}, this one's \
+             to {case:016x}): a run resumes only with the case file that started it, unchanged"
+        ));
+    }
+    let cycle = u64_at(31);
+    let payload = u64_at(39);
+    let have = len - HEAD as u64;
+    if have < payload.saturating_add(8) {
+        return Err(format!(
+            "cut short: the checkpoint of cycle {cycle} holds {payload} bytes of state and its \
+             hash, the file has {have} after its header"
+        ));
+    }
+    Ok((cycle, payload))
+}
+
+/// Reads the checkpoint at `path` for the case whose text hashes to `case`.
+///
+/// # Errors
+/// A file that cannot be read, or as [`decode`].
+pub fn read(path: &Path, case: u64) -> Result<RunState, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{}: not a regular file", path.display()));
+    }
+    crate::storage::fits(meta.len(), 4)
+        .map_err(|e| format!("{}: {} bytes: {e}", path.display(), meta.len()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    decode(&bytes, case).map_err(|e| format!("{}: {e}", path.display()))
+}
