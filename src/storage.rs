@@ -61,6 +61,28 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// A hasher for ids (u64 keys we make or read, never chosen to collide): one multiply and a
+/// rotation, several times faster than the default SipHash on a million ids.
+#[derive(Clone, Copy, Default)]
+pub struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// A set of ids hashed by [`IdHasher`].
+pub type IdSet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<IdHasher>>;
+
 /// Gives `v` a capacity of at least `total` in one step (no-op when it has it). The long
 /// lists (contacts, their forces, candidate pairs) get their room this way, in one or two
 /// large steps, instead of doubling a dozen times while a packing forms: every doubling

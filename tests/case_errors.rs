@@ -819,3 +819,61 @@ fn mesh_seams_are_welded_and_cut_files_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file of many `[[ball]]` tables (a packing written by a script) is read by a fast path
+/// that takes the plain tables directly (case/fast_balls.rs): it must give the balls the TOML
+/// parser gives, in every notation it accepts; a table it does not take (a multi-line array)
+/// sends the file to the parser whole, and an error keeps the parser's line number.
+#[test]
+fn many_ball_tables_read_as_the_toml_parser_reads_them() {
+    let head = GOOD.split("[[ball]]").next().unwrap().to_string();
+    let n = 12_000;
+    let mut src = head.clone();
+    for k in 0..n {
+        let x = k as f64 * 0.03;
+        // the notations the fast path reads: exponents, signs, integers, comments, ids,
+        // velocities, forces, a trailing comma, blank lines
+        src += &match k % 4 {
+            0 => format!("[[ball]]\npos = [{x}, 0.0, 0.0]\nradius = 0.01\nmaterial = \"glass\"\n"),
+            1 => format!("[[ball]]\n# a comment\nid = {}\npos = [{:e}, -0.0, +1e-3]\nradius = 1e-2 # m\nmaterial = \"glass\"\nvel = [1, -2, 3,]\n\n", k + 1, x),
+            2 => format!("[[ball]]\npos = [{x}, 1E+0, 0]\nradius = 0.010\nmaterial = \"glass\"\nforce = [0.5, 0.0, -9.81]\n"),
+            _ => format!("[[ball]]\nmaterial = \"glass\"\nradius = 0.01\npos = [{x}, 2.0, 0.0]\nspin = [0.0, 1.5, 0.0]\n"),
+        };
+    }
+    let fast = parse(&src, Path::new("cases/many.toml")).unwrap();
+    let slow: ballast::case::CaseFile = toml::from_str(&src).unwrap();
+    assert_eq!(fast.balls.len(), n);
+    assert_eq!(slow.ball.len(), n);
+    for (k, (b, s)) in fast.balls.iter().zip(&slow.ball).enumerate() {
+        assert_eq!(b.id, s.id.unwrap_or(k as u64 + 1), "ball {k}");
+        assert_eq!(b.pos.as_slice(), &s.pos[..], "ball {k}");
+        assert_eq!(b.radius, s.radius, "ball {k}");
+        let v = s.vel.clone().unwrap_or(vec![0.0; 3]);
+        assert_eq!(b.vel.as_slice(), &v[..], "ball {k}");
+        let f = s.force.clone().unwrap_or(vec![0.0; 3]);
+        assert_eq!(b.applied_force.as_slice(), &f[..], "ball {k}");
+        if k % 4 == 3 {
+            assert_eq!(b.spin.y, 1.5);
+        }
+    }
+    // a table the fast path does not take: the parser reads the file whole, same balls
+    let multi = src.replacen(
+        "pos = [0, 0.0, 0.0]",
+        "pos = [\n  0.0,\n  0.0,\n  0.0,\n]",
+        1,
+    );
+    assert_ne!(multi, src);
+    let whole = parse(&multi, Path::new("cases/many.toml")).unwrap();
+    assert_eq!(whole.balls.len(), n);
+    assert_eq!(whole.balls[0].pos, fast.balls[0].pos);
+    // an unknown key in the last table: the parser's error, at its line
+    let bad = format!(
+        "{src}[[ball]]\npos = [0.0, 5.0, 0.0]\nradius = 0.01\nmaterial = \"glass\"\ncolour = 1\n"
+    );
+    let line = bad.lines().count();
+    let msg = error_of(&bad);
+    assert!(
+        msg.contains(&format!("line {line}")) && msg.contains("colour"),
+        "{msg}"
+    );
+}

@@ -2,7 +2,7 @@
 
 use super::materials::material_index;
 use super::reader::{dofs, finite3, positive, Reader};
-use super::{CaseError, CaseFile};
+use super::{BallSection, CaseError, CaseFile};
 use crate::body::{dof, BallSpec, ClumpSpec, MassSpec, Material, PebbleSpec};
 use crate::math::{Real, Vec3};
 
@@ -18,7 +18,12 @@ pub(super) fn parse_balls(
     let point = |key: &str, v: &[f64]| r.point(key, v);
     let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
     let mut balls: Vec<BallSpec> = Vec::new();
+    balls.reserve_exact(file.ball.len());
     for (k, b) in file.ball.iter().enumerate() {
+        if let Some(spec) = plain_ball(b, k, dim, materials) {
+            balls.push(spec);
+            continue;
+        }
         let key = |s: &str| format!("ball[{}].{s}", k + 1);
         let material = material_index(&key("material"), &b.material)?;
         positive(f, &key("radius"), b.radius)?;
@@ -80,16 +85,60 @@ pub(super) fn parse_balls(
             mass,
         });
     }
-    let mut first = std::collections::HashMap::with_capacity(balls.len());
-    for (k, b) in balls.iter().enumerate() {
-        if let Some(j) = first.insert(b.id, k) {
-            return Err(err(
-                &format!("ball[{}].id", k + 1),
-                format!("id {} is already used by ball[{}]", b.id, j + 1),
-            ));
+    // repeated ids: sorted by (id, position), a repeat sits after its first owner; the one
+    // reported is the earliest repeat in the file
+    let mut order: Vec<(u64, usize)> = balls.iter().enumerate().map(|(k, b)| (b.id, k)).collect();
+    order.sort_unstable();
+    let mut repeat: Option<(usize, usize)> = None;
+    let mut first = 0;
+    for w in 1..order.len() {
+        if order[w].0 != order[w - 1].0 {
+            first = w;
+        } else if repeat.is_none_or(|(k, _)| order[w].1 < k) {
+            repeat = Some((order[w].1, order[first].1));
         }
     }
+    if let Some((k, j)) = repeat {
+        return Err(err(
+            &format!("ball[{}].id", k + 1),
+            format!("id {} is already used by ball[{}]", balls[k].id, j + 1),
+        ));
+    }
     Ok(balls)
+}
+
+/// A ball with nothing to check beyond the plain (a known material, a positive finite radius,
+/// finite position, velocity and force of the model's dimension; no spin, fixed DOFs or mass),
+/// read without making the error keys the checks would need (most balls of a large packing).
+/// None: the full checks must run.
+fn plain_ball(b: &BallSection, k: usize, dim: usize, materials: &[Material]) -> Option<BallSpec> {
+    if b.spin.is_some() || b.fix.is_some() || b.mass.is_some() || b.inertia.is_some() {
+        return None;
+    }
+    if !(b.radius.is_finite() && b.radius > 0.0) {
+        return None;
+    }
+    let material = materials.iter().position(|m| m.name == b.material)?;
+    let vector = |v: Option<&Vec<f64>>| -> Option<Vec3> {
+        match v {
+            None => Some(Vec3::zeros()),
+            Some(v) if v.len() == dim && v.iter().all(|x| x.is_finite()) => {
+                Some(Vec3::new(v[0], v[1], if dim == 3 { v[2] } else { 0.0 }))
+            }
+            Some(_) => None,
+        }
+    };
+    Some(BallSpec {
+        id: b.id.unwrap_or(k as u64 + 1),
+        pos: vector(Some(&b.pos))?,
+        radius: b.radius,
+        material,
+        vel: vector(b.vel.as_ref())?,
+        spin: Vec3::zeros(),
+        applied_force: vector(b.force.as_ref())?,
+        fixed: 0,
+        mass: None,
+    })
 }
 
 /// Adds the generated balls to `balls` (ids after the largest so far); refuses a lattice ball

@@ -68,6 +68,7 @@ impl Case {
         }
         let pebbles: usize = self.clumps.iter().map(|c| c.pebbles.len()).sum();
         model.balls.make_room(self.balls.len() + pebbles);
+        model.ids.reserve(self.balls.len() + self.clumps.len());
         for b in &self.balls {
             model
                 .add_ball(b)

@@ -8,6 +8,7 @@ mod checks;
 mod contact;
 mod error;
 mod exact;
+mod fast_balls;
 mod file;
 mod frame;
 mod materials;
@@ -51,8 +52,18 @@ pub fn load(path: &Path) -> Result<Case, CaseError> {
 pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let label = path.display().to_string();
     let f = label.as_str();
-    let mut file: CaseFile =
-        toml::from_str(source).map_err(|e| CaseError::from_toml(f, source, &e, ""))?;
+    // (a file of many plain [[ball]] tables reads them directly: case/fast_balls.rs)
+    let fast = fast_balls::split(source).and_then(|(rest, balls)| {
+        let mut file: CaseFile = toml::from_str(&rest).ok()?;
+        file.ball.is_empty().then(|| {
+            file.ball = balls;
+            file
+        })
+    });
+    let mut file: CaseFile = match fast {
+        Some(file) => file,
+        None => toml::from_str(source).map_err(|e| CaseError::from_toml(f, source, &e, ""))?,
+    };
     let err = |key: &str, reason: String| CaseError::new(f, key, reason);
 
     let dim = match file.dim.unwrap_or(3) {

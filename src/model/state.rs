@@ -236,7 +236,7 @@ pub struct Model {
     /// The energy books, when kept ([`Model::keep_energy_books`]).
     pub(crate) books: Option<super::EnergyBooks>,
     /// Every ball and clump id in use (a repeated id is found in O(1), not by a scan).
-    pub(crate) ids: std::collections::HashSet<u64>,
+    pub(crate) ids: crate::storage::IdSet,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
