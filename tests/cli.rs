@@ -7,6 +7,17 @@ fn ballast() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ballast"))
 }
 
+/// `ballast run CASE --out OUT`, finished.
+fn run_to(case: impl AsRef<Path>, out: impl AsRef<Path>) -> std::process::Output {
+    ballast()
+        .arg("run")
+        .arg(case.as_ref())
+        .arg("--out")
+        .arg(out.as_ref())
+        .output()
+        .unwrap()
+}
+
 fn scratch(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("cli")
@@ -41,13 +52,7 @@ fn run_exits_0_1_2_for_pass_fail_and_bad_input() {
     let d = scratch("run");
     let good = d.join("rest.toml");
     std::fs::write(&good, CASE).unwrap();
-    let out = ballast()
-        .args(["run"])
-        .arg(&good)
-        .arg("--out")
-        .arg(d.join("out"))
-        .output()
-        .unwrap();
+    let out = run_to(&good, d.join("out"));
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -59,13 +64,7 @@ fn run_exits_0_1_2_for_pass_fail_and_bad_input() {
     }
     let failing = d.join("moved.toml");
     std::fs::write(&failing, CASE.replace("expected = 0.0", "expected = 1.0")).unwrap();
-    let out = ballast()
-        .arg("run")
-        .arg(&failing)
-        .arg("--out")
-        .arg(d.join("out2"))
-        .output()
-        .unwrap();
+    let out = run_to(&failing, d.join("out2"));
     assert_eq!(out.status.code(), Some(1));
     let bad = d.join("bad.toml");
     std::fs::write(&bad, CASE.replace("radius = 0.01", "radius = -0.01")).unwrap();
@@ -161,25 +160,13 @@ radius = 0.01
 material = "glass"
 "#;
     std::fs::write(&f, src).unwrap();
-    let out = ballast()
-        .arg("run")
-        .arg(&f)
-        .arg("--out")
-        .arg(d.join("out"))
-        .output()
-        .unwrap();
+    let out = run_to(&f, d.join("out"));
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("stopped: cycle"), "{text}");
     // without allow_above_critical, the same case is refused before it runs
     std::fs::write(&f, src.replace("allow_above_critical = true\n", "")).unwrap();
-    let out = ballast()
-        .arg("run")
-        .arg(&f)
-        .arg("--out")
-        .arg(d.join("out"))
-        .output()
-        .unwrap();
+    let out = run_to(&f, d.join("out"));
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -347,13 +334,7 @@ fn an_unwritable_out_is_refused_before_the_run() {
     let case = d.join("endless.toml");
     std::fs::write(&case, ENDLESS).unwrap();
     // a folder inside a regular file cannot exist, whoever runs the test (root too)
-    let out = ballast()
-        .args(["run"])
-        .arg(&case)
-        .arg("--out")
-        .arg(case.join("out"))
-        .output()
-        .unwrap();
+    let out = run_to(&case, case.join("out"));
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
