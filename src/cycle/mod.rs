@@ -55,6 +55,11 @@ impl Model {
         if !finite {
             self.check_finite()?;
         }
+        if checked && moved {
+            // a ball that moves more than its radius in a cycle moves more than the margin:
+            // the broad phase rebuilds in that cycle, and this test sees it
+            self.check_tunnelling(dt)?;
+        }
         let t = self.lap(t, |p| &mut p.checks);
         self.detect_after(checked.then_some(moved));
         let t = self.lap(t, |p| &mut p.detect);
@@ -121,6 +126,24 @@ impl Model {
                     wall: self.walls[c.wall as usize].name.clone(),
                     facet: c.facet,
                     distance,
+                    radius: b.radius[i],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn check_tunnelling(&self, dt: crate::math::Real) -> Result<(), ModelError> {
+        let b = &self.balls;
+        for i in 0..b.len() {
+            let speed2 = b.vel[i].norm_squared();
+            if speed2 * dt * dt > b.radius[i] * b.radius[i] {
+                let speed = speed2.sqrt();
+                return Err(ModelError::Tunnelling {
+                    cycle: self.cycles,
+                    body: self.piece_label(i),
+                    step: speed * dt,
+                    speed,
                     radius: b.radius[i],
                 });
             }

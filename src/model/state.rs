@@ -91,6 +91,20 @@ pub enum ModelError {
         /// The overlap, m.
         overlap: Real,
     },
+    /// A ball that moved more than its radius in one cycle: it can pass through other pieces.
+    #[error("cycle {cycle}: {body} moved {step:.4e} m in one cycle ({speed:.4e} m/s), more than its radius {radius:.4e} m: it can pass through other pieces (tunnelling); lower the timestep")]
+    Tunnelling {
+        /// Cycle number.
+        cycle: u64,
+        /// The piece ("ball 3").
+        body: String,
+        /// Its displacement in the cycle, m.
+        step: Real,
+        /// Its speed, m/s.
+        speed: Real,
+        /// Its radius, m.
+        radius: Real,
+    },
     /// A ball whose centre starts closer than half its radius to a facet of a wall (on it, the
     /// contact has no normal; that deep, no contact law holds).
     #[error("{ball} starts with its centre {distance:.3e} m from facet {facet} of wall \"{wall}\", closer than half its radius {radius:.3e} m: move it out of the wall")]
