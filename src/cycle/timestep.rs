@@ -27,7 +27,7 @@ impl Model {
                     },
                 );
                 if let Some(eps) = a.kinematic_eps {
-                    best = self.kinematic(eps, best);
+                    best = self.kinematic(eps, best, a.cap.unwrap_or(Real::INFINITY));
                 }
                 if let Some(cap) = a.cap {
                     if cap < best.0 {
@@ -53,7 +53,7 @@ impl Model {
                 self.scale_masses(&s);
                 let mut best = (s.dt, Limit::Cap);
                 if let Some(eps) = s.kinematic_eps {
-                    best = self.kinematic(eps, best);
+                    best = self.kinematic(eps, best, Real::INFINITY);
                 }
                 best
             }
@@ -141,13 +141,33 @@ impl Model {
     /// The smaller of `best` and the kinematic time limits of every ball and every moving wall
     /// (seed 000, eq. 4: a wall has no acceleration, its limit is `eps / v` with `v` the
     /// largest speed of its facets' peripheries, [`crate::body::Wall::max_speed`]).
-    fn kinematic(&self, eps: Real, mut best: (Real, Limit)) -> (Real, Limit) {
-        for i in 0..self.balls.len() {
-            if self.balls.is_pebble(i) {
+    fn kinematic(&self, eps: Real, mut best: (Real, Limit), cap: Real) -> (Real, Limit) {
+        let b = &self.balls;
+        let g = &self.settings.gravity;
+        let h = 0.5 * self.last_dt;
+        for i in 0..b.len() {
+            if b.is_pebble(i) {
                 continue;
             }
+            // A ball whose limit is surely above the best so far and the cap applied after
+            // this (it could not set the step) is passed over without its square roots: its
+            // displacement in the time T = min(best, cap) is v T + a T^2 / 2 with
+            // v <= |vel| + |a| h and |a| <= |F| / m, and (x + y + z)^2 <= 3 (x^2 + y^2 + z^2)
+            // bounds its square; at or under eps^2 (less a margin for rounding) the ball's
+            // limit is above T.
+            let t2 = best.0.min(cap).powi(2);
+            if t2.is_finite() {
+                // (the bound times m^2, |a|^2 m^2 = |F|^2: no quotient)
+                let f2 = (b.force[i] + g * b.mass[i] + b.applied_force[i]).norm_squared();
+                let m2 = b.inertial_mass[i] * b.inertial_mass[i];
+                let v2 = b.vel[i].norm_squared();
+                let bound = 3.0 * (v2 * t2 * m2 + f2 * (h * h * t2 + 0.25 * t2 * t2));
+                if bound <= eps * eps * (1.0 - 1e-9) * m2 {
+                    continue;
+                }
+            }
             let a = self.acceleration(i);
-            let v = self.balls.vel[i] + a * (0.5 * self.last_dt);
+            let v = b.vel[i] + a * h;
             let t = kinematic_limit(v.norm(), a.norm(), eps);
             if t < best.0 {
                 best = (t, Limit::Kinematic { ball: i as u32 });

@@ -158,6 +158,15 @@ impl DofStiffness {
             for (i, d) in self.diagonal.iter().enumerate().take(balls.len()) {
                 let fixed = balls.fixed[i];
                 let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
+                // (a ball whose every ratio is surely above the smallest so far, by a margin
+                // of four roundings, cannot change it: six products instead of six quotients)
+                let above = |k: usize| {
+                    fixed & (1 << k) != 0
+                        || masses[k / 3] > smallest * d[k] * (1.0 + 4.0 * Real::EPSILON)
+                };
+                if (0..6).all(above) {
+                    continue;
+                }
                 let ratio: [Real; 6] = std::array::from_fn(|k| {
                     if fixed & (1 << k) == 0 {
                         masses[k / 3] / d[k]
