@@ -416,6 +416,15 @@ pub fn simulate_observed<O: Observer>(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // a restart proof whose cycle never came proves nothing: say so
+    if let Some(at) = case.file.run.restart_at {
+        if error.is_none() && model.cycles < at {
+            error = Some(format!(
+                "[run] restart_at = {at} was never reached: the run ended at cycle {}",
+                model.cycles
+            ));
+        }
+    }
     if let Some(v) = &vtk {
         v.finish().map_err(vtk_error)?;
     }

@@ -642,6 +642,16 @@ fn input_errors_are_refused_before_the_run() {
             &["run.steps", "cannot finish"],
         ),
         (
+            "a restart after the last cycle",
+            GOOD.replace("steps = 10", "steps = 10\nrestart_at = 10"),
+            &["run.restart_at", "one before its last"],
+        ),
+        (
+            "a restart after the last cycle of a duration",
+            GOOD.replace("steps = 10", "duration = 1e-5\nrestart_at = 20"),
+            &["run.restart_at", "the run has 10 cycles"],
+        ),
+        (
             "a duration of 1e300 s at 1e-6 s",
             GOOD.replace("steps = 10", "duration = 1e300"),
             &["run.duration", "cannot finish"],
@@ -875,6 +885,22 @@ fn many_ball_tables_read_as_the_toml_parser_reads_them() {
     let msg = error_of(&bad);
     assert!(
         msg.contains(&format!("line {line}")) && msg.contains("colour"),
+        "{msg}"
+    );
+}
+
+/// A restart proof (`[run] restart_at`) whose cycle the run never reaches (a duration with an
+/// automatic timestep ends first) fails the run instead of passing without a restart.
+#[test]
+fn a_restart_that_never_happens_fails_the_run() {
+    let src = GOOD
+        .replace("steps = 10", "duration = 1e-5\nrestart_at = 1000000")
+        .replace("mode = \"fixed\"\ndt = 1e-6", "mode = \"auto\"\ndt = 1e-6");
+    let case = parse(&src, Path::new("cases/restart.toml")).unwrap();
+    let sim = ballast::run::simulate(&case, None, &[], false, None).unwrap();
+    let msg = sim.error.expect("the run passed without its restart");
+    assert!(
+        msg.contains("restart_at = 1000000 was never reached"),
         "{msg}"
     );
 }

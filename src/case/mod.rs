@@ -173,6 +173,21 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             }
         }
     }
+    if let (Some(at), Some(_), Some(dt)) = (
+        case.file.run.restart_at,
+        case.file.run.duration,
+        case.fixed_dt(),
+    ) {
+        if at >= case.steps_for(dt) {
+            return Err(err(
+                "run.restart_at",
+                format!(
+                    "{at}: the run has {} cycles; restart at one before its last",
+                    case.steps_for(dt)
+                ),
+            ));
+        }
+    }
     if let Some(dt) = case.fixed_dt() {
         let steps = case.file.run.duration.map(|d| d / dt).unwrap_or(0.0);
         if steps > run::MAX_STEPS as crate::math::Real {
