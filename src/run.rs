@@ -219,12 +219,7 @@ pub fn simulate_observed<O: Observer>(
         Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
     let mut observers = observers(&model);
     // Run length: a number of cycles, or a duration (reached by time when dt varies).
-    let fixed_dt = case.fixed_dt().filter(|_| dt.is_none()).or(dt);
-    let max_steps = match (case.file.run.steps, case.file.run.duration, fixed_dt) {
-        (Some(s), _, _) => Some(s),
-        (None, Some(_), Some(d)) => Some(case.steps_for(d)),
-        _ => None,
-    };
+    let max_steps = case.cycles(dt);
     let duration = case.file.run.duration.unwrap_or(Real::INFINITY);
     let solve_ratio = case.file.run.solve_ratio;
     let mut every = case

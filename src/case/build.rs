@@ -36,6 +36,18 @@ impl Case {
         }
     }
 
+    /// Number of cycles the run will have, when it is known before it runs: `steps`, or the
+    /// duration over a fixed timestep (`dt` overrides the case's); None when the timestep
+    /// varies.
+    pub fn cycles(&self, dt: Option<Real>) -> Option<u64> {
+        let fixed = dt.or(self.fixed_dt());
+        match (self.file.run.steps, self.file.run.duration, fixed) {
+            (Some(s), _, _) => Some(s),
+            (None, Some(_), Some(d)) => Some(self.steps_for(d)),
+            _ => None,
+        }
+    }
+
     /// Builds a fresh model of the case, optionally with another fixed timestep.
     ///
     /// # Errors

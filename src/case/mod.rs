@@ -173,33 +173,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             }
         }
     }
-    if let (Some(at), Some(_), Some(dt)) = (
-        case.file.run.restart_at,
-        case.file.run.duration,
-        case.fixed_dt(),
-    ) {
-        if at >= case.steps_for(dt) {
-            return Err(err(
-                "run.restart_at",
-                format!(
-                    "{at}: the run has {} cycles; restart at one before its last",
-                    case.steps_for(dt)
-                ),
-            ));
-        }
-    }
-    if let Some(dt) = case.fixed_dt() {
-        let steps = case.file.run.duration.map(|d| d / dt).unwrap_or(0.0);
-        if steps > run::MAX_STEPS as crate::math::Real {
-            return Err(err(
-                "run.duration",
-                format!(
-                    "{steps:.3e} cycles of {dt:e} s: more than {} cycles cannot finish",
-                    run::MAX_STEPS
-                ),
-            ));
-        }
-    }
+    check_run_length(&case).map_err(|(key, reason)| err(key, reason))?;
     if model.sort_every > 0 {
         validate_sorting(&case, &model).map_err(|r| err("run.sort_every", r))?;
     }
@@ -218,6 +192,37 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         }
     }
     Ok(case)
+}
+
+/// The run's length, when it is known before the run (`steps`, or `duration` over a fixed
+/// `dt`): at most [`run::MAX_STEPS`] cycles, and `restart_at` one of them but the last.
+fn check_run_length(case: &Case) -> Result<(), (&'static str, String)> {
+    let key = if case.file.run.steps.is_some() {
+        "run.steps"
+    } else {
+        "run.duration"
+    };
+    let cycles = case.cycles(None);
+    if let Some(n) = cycles.filter(|&n| n > run::MAX_STEPS) {
+        return Err((
+            key,
+            format!(
+                "{n} cycles: more than {} cannot finish (days at the fastest rate of one ball)",
+                run::MAX_STEPS
+            ),
+        ));
+    }
+    match (case.file.run.restart_at, cycles) {
+        (Some(0), _) => Err((
+            "run.restart_at",
+            "0: must be a cycle of the run, from 1".into(),
+        )),
+        (Some(at), Some(n)) if at >= n => Err((
+            "run.restart_at",
+            format!("{at}: the run has {n} cycles; restart at one before its last"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A fixed timestep above the critical estimate (the diagonal estimator, seed 000 eq. 11) of

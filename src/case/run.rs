@@ -22,12 +22,6 @@ pub(super) fn parse_run(r: &Reader, run: &RunSection) -> Result<Vec3, CaseError>
         }
         (None, None) => return Err(err("run", "give one of `steps` and `duration`".into())),
         (Some(0), None) => return Err(err("run.steps", "must be at least 1".into())),
-        (Some(n), None) if n > MAX_STEPS => {
-            return Err(err(
-                "run.steps",
-                format!("{n}: more than {MAX_STEPS} cycles cannot finish (days at the fastest rate of one ball)"),
-            ))
-        }
         (None, Some(d)) if !(d.is_finite() && d > 0.0) => {
             return Err(err(
                 "run.duration",
@@ -35,14 +29,6 @@ pub(super) fn parse_run(r: &Reader, run: &RunSection) -> Result<Vec3, CaseError>
             ))
         }
         _ => {}
-    }
-    if let (Some(at), steps) = (run.restart_at, run.steps) {
-        if at == 0 || steps.is_some_and(|n| at >= n) {
-            return Err(err(
-                "run.restart_at",
-                format!("{at}: must be a cycle of the run, from 1 to one before its last"),
-            ));
-        }
     }
     if let Some(r) = run.solve_ratio {
         if !(r.is_finite() && r > 0.0) {

@@ -86,6 +86,13 @@ pub fn encode(state: &RunStateRef, case: u64) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The little-endian u64 at offset `o` of `bytes` (the caller checked the length).
+fn u64_at(bytes: &[u8], o: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[o..o + 8]);
+    u64::from_le_bytes(b)
+}
+
 /// The state in checkpoint `bytes`, when it was written by this format for the case whose text
 /// hashes to `case`.
 ///
@@ -93,13 +100,8 @@ pub fn encode(state: &RunStateRef, case: u64) -> Result<Vec<u8>, String> {
 /// Not a checkpoint, another format version, another case, cut short or damaged: the reason.
 pub fn decode(bytes: &[u8], case: u64) -> Result<RunState, String> {
     let (cycle, len) = decode_header(bytes, bytes.len() as u64, case)?;
-    let u64_at = |o: usize| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&bytes[o..o + 8]);
-        u64::from_le_bytes(b)
-    };
     let payload = &bytes[HEAD..HEAD + len as usize];
-    if u64_at(HEAD + len as usize) != fnv1a(payload) {
+    if u64_at(bytes, HEAD + len as usize) != fnv1a(payload) {
         return Err(format!(
             "damaged: the state of cycle {cycle} does not match its hash"
         ));
@@ -160,11 +162,6 @@ fn decode_header(head: &[u8], len: u64, case: u64) -> Result<(u64, u64), String>
     if head.len() < HEAD || &head[..19] != MAGIC {
         return Err("not a ballast checkpoint (it does not start with BALLAST-CHECKPOINT)".into());
     }
-    let u64_at = |o: usize| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&head[o..o + 8]);
-        u64::from_le_bytes(b)
-    };
     let format = u32::from_le_bytes([head[19], head[20], head[21], head[22]]);
     if format != FORMAT {
         return Err(format!(
@@ -172,15 +169,15 @@ fn decode_header(head: &[u8], len: u64, case: u64) -> Result<(u64, u64), String>
             env!("CARGO_PKG_VERSION")
         ));
     }
-    let written_for = u64_at(23);
+    let written_for = u64_at(head, 23);
     if written_for != case {
         return Err(format!(
             "written for another case file (its text hashes to {written_for:016x}, this one's \
              to {case:016x}): a run resumes only with the case file that started it, unchanged"
         ));
     }
-    let cycle = u64_at(31);
-    let payload = u64_at(39);
+    let cycle = u64_at(head, 31);
+    let payload = u64_at(head, 39);
     let have = len - HEAD as u64;
     if have < payload.saturating_add(8) {
         return Err(format!(
