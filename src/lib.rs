@@ -35,6 +35,8 @@ pub mod check;
 pub mod contact;
 pub mod cycle;
 pub mod detect;
+pub mod distribution;
+pub mod flow;
 pub mod force;
 pub mod generate;
 pub mod geom;

@@ -75,6 +75,21 @@ pub struct Scene {
     pub geometry: String,
 }
 
+/// What one insertion or outlet did in a run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct FlowSummary {
+    /// "insert" or "outlet".
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// Balls placed (insert) or removed (outlet).
+    pub count: u64,
+    /// Their mass, kg.
+    pub mass: Real,
+    /// Insert: balls due and not placed when the run ended (kilograms at a mass rate).
+    pub pending: Real,
+}
+
 /// Everything a run reports (docs/CASES.md, section 15, names the required fields).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
@@ -112,6 +127,9 @@ pub struct Summary {
     pub interrupted: bool,
     /// What was simulated.
     pub scene: Scene,
+    /// Insertions and outlets: what each did (absent when the case has none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flow: Vec<FlowSummary>,
     /// The checks and their verdicts.
     pub checks: Vec<CheckOutcome>,
 }

@@ -4,7 +4,7 @@ use crate::math::Real;
 
 /// SplitMix64 (Steele, Lea and Flood 2014): a tiny, fast, well-mixed 64-bit generator whose
 /// stream is fully determined by its seed, on every platform.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SplitMix64 {
     state: u64,
 }

@@ -207,7 +207,7 @@ pub fn simulate_observed<O: Observer>(
     }
     names.extend(extra.iter().cloned());
     for c in &case.checks {
-        names.extend(c.extra_series().iter().map(|s| s.to_string()));
+        names.extend(c.extra_series());
     }
     let books = names.iter().any(|n| {
         crate::output::Source::parse(base_series(n), &model).is_ok_and(|s| s.needs_energy_books())

@@ -75,6 +75,7 @@ pub fn run_case(
         stopped: sim.stopped.clone(),
         interrupted: sim.interrupted,
         scene: scene(case),
+        flow: flow_summary(&sim.model),
         checks: Vec::new(),
     };
     let stopped = |kind: &str, e: &str| CheckOutcome {
@@ -103,6 +104,26 @@ pub fn run_case(
     summary.passed = summary.error.is_none() && summary.checks.iter().all(|c| c.passed);
     write_outputs(out_dir, &summary, &sim.table).map_err(|e| CaseError::new(&file, "", e))?;
     Ok((summary, sim.table))
+}
+
+/// What each insertion and outlet of a model did.
+fn flow_summary(model: &crate::model::Model) -> Vec<crate::record::FlowSummary> {
+    let f = &model.flow;
+    let inserts = f.inserts.iter().map(|i| crate::record::FlowSummary {
+        kind: "insert".into(),
+        name: i.spec.name.clone(),
+        count: i.placed,
+        mass: i.placed_mass,
+        pending: i.pending,
+    });
+    let outlets = f.outlets.iter().map(|o| crate::record::FlowSummary {
+        kind: "outlet".into(),
+        name: o.name.clone(),
+        count: o.count,
+        mass: o.mass,
+        pending: 0.0,
+    });
+    inserts.chain(outlets).collect()
 }
 
 /// Makes `out_dir` ready before the first cycle: creates it, proves it writable (a file is

@@ -904,3 +904,50 @@ fn a_restart_that_never_happens_fails_the_run() {
         "{msg}"
     );
 }
+
+/// `[[insert]]` and `[[outlet]]`: each bad key is refused naming it, before the run.
+#[test]
+fn insertions_and_outlets_are_validated() {
+    let insert = |body: &str| {
+        format!(
+            "{GOOD}[[insert]]\nname = \"feed\"\nmaterial = \"glass\"\nregion = {{ box = {{ min = [0.0, 0.0, 0.1], max = [0.1, 0.1, 0.2] }} }}\n{body}\n"
+        )
+    };
+    let ok = "rate = 100.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }";
+    parse(&insert(ok), Path::new("cases/good.toml")).unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        ("no rate, no count", "radius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].count"),
+        ("both rates", "rate = 1.0\nmass_rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].mass_rate"),
+        ("unknown kind", "rate = 1.0\nradius = { kind = \"weibull\", min = 0.002, max = 0.003 }", "insert[1].radius.kind"),
+        ("key of another kind", "rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003, sigma = 0.1 }", "insert[1].radius.sigma"),
+        ("max below min", "rate = 1.0\nradius = { kind = \"uniform\", min = 0.003, max = 0.002 }", "insert[1].radius.max"),
+        ("fractions", "count = 5\nradius = { kind = \"discrete\", radii = [0.002, 0.003], fractions = [1.0] }", "insert[1].radius.fractions"),
+        ("by", "count = 5\nradius = { kind = \"discrete\", radii = [0.002], fractions = [1.0], by = \"volume\" }", "insert[1].radius.by"),
+        ("truncation keeps nothing", "rate = 1.0\nradius = { kind = \"normal\", mean = 0.001, std = 0.0001, min = 0.003, max = 0.004 }", "insert[1].radius"),
+        ("too large for the region", "rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.06 }", "insert[1].region"),
+        ("stop before start", "rate = 1.0\nstart = 0.5\nstop = 0.1\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].stop"),
+        ("count zero", "count = 0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].count"),
+        ("count beyond memory", "count = 9000000000000000\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].count"),
+    ];
+    for (what, body, key) in cases {
+        let e = error_of(&insert(body));
+        assert!(e.contains(key) && e.contains("cases/bad.toml"), "{what}: {e}");
+    }
+    // a region that is not exactly one of box and cylinder
+    let e = error_of(&insert(ok).replace(
+        "region = { box = { min = [0.0, 0.0, 0.1], max = [0.1, 0.1, 0.2] } }",
+        "region = { all = true }",
+    ));
+    assert!(e.contains("insert[1].region") && e.contains("box"), "{e}");
+    // an outlet: a series that follows a ball by index is refused (removal renumbers)
+    let outlet = format!(
+        "{GOOD}[[outlet]]\nregion = {{ cylinder = {{ base = [0.0, 0.0, -1.0], axis = [0.0, 0.0, 1.0], radius = 0.1, height = 0.1 }} }}\n[output]\nseries = [\"ball/1/pos\"]\n"
+    );
+    let e = error_of(&outlet);
+    assert!(e.contains("outlet") && e.contains("ball/1/pos"), "{e}");
+    // an unknown insertion in a series or a check
+    let e = error_of(&format!("{}[output]\nseries = [\"insert/fed/count\"]\n", insert(ok)));
+    assert!(e.contains("no insertion named \"fed\""), "{e}");
+    let e = error_of(&format!("{}[[check]]\nkind = \"radius_distribution\"\ninsert = \"fed\"\n", insert(ok)));
+    assert!(e.contains("check[1]") && e.contains("fed"), "{e}");
+}

@@ -15,13 +15,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The engine's top-level modules.
-const ENGINE: [&str; 17] = [
+const ENGINE: [&str; 19] = [
     "math",
     "par",
     "rng",
     "storage",
     "geom",
     "generate",
+    "distribution",
+    "flow",
     "timestep",
     "body",
     "law",

@@ -250,6 +250,19 @@ impl Balls {
         for_each_array!(self, |v| crate::storage::room(v, n));
     }
 
+    /// Keeps the balls `i` with `keep[i]` true, in their order, and drops the others from
+    /// every per-ball array.
+    pub fn keep(&mut self, keep: &[bool]) {
+        debug_assert_eq!(keep.len(), self.len());
+        for_each_array!(self, |v| {
+            let mut k = 0;
+            v.retain(|_| {
+                k += 1;
+                keep[k - 1]
+            })
+        });
+    }
+
     /// Appends pebble `pos`, `radius` of clump `clump` (index) with id `id` (the clump's) and the
     /// clump's mass: no mass of its own, every DOF fixed (the clump moves it), the clump's mass
     /// as the inertial mass a contact sees. Returns its index.

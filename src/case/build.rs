@@ -104,6 +104,16 @@ impl Case {
                 CaseError::new(&f, format!("wall \"{}\"", w.name), reason)
             })?;
         }
+        for i in &self.inserts {
+            model
+                .add_insert(i.clone())
+                .map_err(|e| CaseError::new(&f, format!("insert \"{}\"", i.name), e.to_string()))?;
+        }
+        for (name, zone) in &self.outlets {
+            model
+                .add_outlet(name, zone.clone())
+                .map_err(|e| CaseError::new(&f, format!("outlet \"{name}\""), e.to_string()))?;
+        }
         model
             .check_contact_models()
             .map_err(|e| CaseError::new(&f, "contact", e.to_string()))?;

@@ -52,6 +52,25 @@ pub enum CheckSpec {
         /// Relative tolerance.
         tolerance: Real,
     },
+    /// The radii an insertion placed against its distribution: the Kolmogorov-Smirnov
+    /// statistic, by number or by mass (project extension).
+    RadiusDistribution {
+        /// The insertion's name.
+        insert: String,
+        /// Weigh each ball by its mass (r^3) instead of counting it.
+        by_mass: bool,
+        /// Confidence of the test (the critical value's level), in (0, 1).
+        confidence: Real,
+    },
+    /// A signed sum of series that must stay zero at every record (project extension).
+    Identity {
+        /// (sign, column) of each term.
+        terms: Vec<(Real, String)>,
+        /// Largest |sum| allowed.
+        abs_tolerance: Real,
+        /// What the identity says.
+        formula: Option<String>,
+    },
     /// The last recorded value of a series.
     FinalValue {
         /// Column judged.
@@ -213,6 +232,22 @@ struct CollisionKeys {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RadiusKeys {
+    insert: String,
+    by: Option<String>,
+    confidence: Option<Real>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IdentityKeys {
+    terms: Vec<String>,
+    abs_tolerance: Real,
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct FinalKeys {
     series: String,
     expected: Real,
@@ -370,6 +405,40 @@ impl CheckSpec {
                     other,
                     expected: c.expected,
                     tolerance: nonneg("tolerance", c.tolerance).map_err(err)?,
+                }
+            }
+            "radius_distribution" => {
+                let k: RadiusKeys = keys(value).map_err(err)?;
+                let by_mass = match k.by.as_deref().unwrap_or("number") {
+                    "number" => false,
+                    "mass" => true,
+                    o => return Err(err(format!("by = \"{o}\": expected \"number\" or \"mass\""))),
+                };
+                let confidence = k.confidence.unwrap_or(0.99);
+                if !(confidence > 0.0 && confidence < 1.0) {
+                    return Err(err(format!("confidence = {confidence}: must lie in (0, 1)")));
+                }
+                CheckSpec::RadiusDistribution {
+                    insert: k.insert,
+                    by_mass,
+                    confidence,
+                }
+            }
+            "identity" => {
+                let k: IdentityKeys = keys(value).map_err(err)?;
+                if k.terms.is_empty() {
+                    return Err(err("terms: give at least one series".into()));
+                }
+                let terms = (k.terms.iter())
+                    .map(|t| match t.strip_prefix('-') {
+                        Some(rest) => (-1.0, rest.to_string()),
+                        None => (1.0, t.strip_prefix('+').unwrap_or(t).to_string()),
+                    })
+                    .collect();
+                CheckSpec::Identity {
+                    terms,
+                    abs_tolerance: nonneg("abs_tolerance", k.abs_tolerance).map_err(err)?,
+                    formula: k.formula,
                 }
             }
             "final_value" => {
@@ -541,7 +610,7 @@ impl CheckSpec {
             "" => return Err(CaseError::new(file, key, "missing `kind`")),
             other => {
                 return Err(CaseError::new(file, format!("{key}.kind"), format!(
-                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, energy_balance, analytic, convergence, drift, cycles_ratio, active_count, max_turn, drops)"
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, energy_balance, analytic, convergence, drift, cycles_ratio, active_count, max_turn, drops, radius_distribution, identity)"
                 )))
             }
         };
@@ -554,6 +623,8 @@ impl CheckSpec {
             CheckSpec::Harmonic { .. } => "harmonic",
             CheckSpec::Collision { measure, .. } => measure.kind(),
             CheckSpec::FinalValue { .. } => "final_value",
+            CheckSpec::RadiusDistribution { .. } => "radius_distribution",
+            CheckSpec::Identity { .. } => "identity",
             CheckSpec::Analytic { .. } => "analytic",
             CheckSpec::SameSeries { .. } => "same_series",
             CheckSpec::Convergence { .. } => "convergence",
@@ -582,10 +653,16 @@ impl CheckSpec {
     }
 
     /// Further series this check reads (recorded for it).
-    pub fn extra_series(&self) -> &'static [&'static str] {
+    pub fn extra_series(&self) -> Vec<String> {
         match self {
-            CheckSpec::EnergyBalance { .. } => &ENERGY_SERIES,
-            _ => &[],
+            CheckSpec::EnergyBalance { .. } => {
+                ENERGY_SERIES.iter().map(|s| s.to_string()).collect()
+            }
+            CheckSpec::Identity { terms, .. } => terms
+                .iter()
+                .map(|(_, s)| base_series(s).to_string())
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -618,6 +695,21 @@ impl CheckSpec {
                 .ok_or_else(|| format!("there is no wall named \"{w}\""))
         };
         match self {
+            CheckSpec::RadiusDistribution { insert, .. }
+                if !model.flow.inserts.iter().any(|i| &i.spec.name == insert) =>
+            {
+                return Err(format!("there is no insertion named \"{insert}\""));
+            }
+            CheckSpec::Identity { terms, .. } => {
+                for (_, s) in terms {
+                    let source = crate::output::Source::parse(base_series(s), model)?;
+                    if source.is_vector() == (base_series(s) == s) {
+                        return Err(format!(
+                            "series \"{s}\": name a column: a vector series takes .x, .y or .z, a scalar one none"
+                        ));
+                    }
+                }
+            }
             CheckSpec::Collision { ball, other, .. } => {
                 ball_of(ball)?;
                 match other {

@@ -36,6 +36,12 @@ pub struct CaseFile {
     /// Faceted walls.
     #[serde(default)]
     pub wall: Vec<WallSection>,
+    /// Balls inserted during the run.
+    #[serde(default)]
+    pub insert: Vec<InsertSection>,
+    /// Zones where balls leave the run.
+    #[serde(default)]
+    pub outlet: Vec<OutletSection>,
     /// Local contact frame options (project extension, seed 002).
     pub frame: Option<FrameSection>,
     /// What to record.
@@ -369,6 +375,113 @@ pub struct MotionSection {
     /// Deformable: one velocity per unique vertex, m/s.
     #[serde(default, deserialize_with = "super::exact::opt_vec")]
     pub vertex_vel: Option<Vec<[f64; 3]>>,
+}
+
+/// `region = { box = { min, max } }` or `{ cylinder = { base, axis, radius, height } }`
+/// (measurements also `{ all = true }`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionSection {
+    /// An axis-aligned box.
+    #[serde(rename = "box")]
+    pub box_: Option<ZoneBoxSection>,
+    /// A finite cylinder.
+    pub cylinder: Option<CylinderSection>,
+    /// Everything (measurements only).
+    pub all: Option<bool>,
+}
+
+/// `box = { min, max }` of a region.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneBoxSection {
+    /// Lower corner, m.
+    #[serde(deserialize_with = "super::exact::arr")]
+    pub min: [f64; 3],
+    /// Upper corner, m.
+    #[serde(deserialize_with = "super::exact::arr")]
+    pub max: [f64; 3],
+}
+
+/// `cylinder = { base, axis, radius, height }` of a region.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CylinderSection {
+    /// Centre of the base disk, m.
+    #[serde(deserialize_with = "super::exact::arr")]
+    pub base: [f64; 3],
+    /// Direction from the base to the top (need not be unit).
+    #[serde(deserialize_with = "super::exact::arr")]
+    pub axis: [f64; 3],
+    /// Radius, m.
+    pub radius: f64,
+    /// Length along the axis, m.
+    pub height: f64,
+}
+
+/// `radius = { kind = ..., ... }` of an insertion.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadiusSection {
+    /// "uniform", "normal", "lognormal" or "discrete".
+    pub kind: String,
+    /// Smallest radius, m (continuous kinds).
+    pub min: Option<f64>,
+    /// Largest radius, m (continuous kinds).
+    pub max: Option<f64>,
+    /// Mean, m (normal).
+    pub mean: Option<f64>,
+    /// Standard deviation, m (normal).
+    pub std: Option<f64>,
+    /// Median, m (lognormal).
+    pub median: Option<f64>,
+    /// Standard deviation of ln r (lognormal).
+    pub sigma: Option<f64>,
+    /// The radii, m (discrete).
+    pub radii: Option<Vec<f64>>,
+    /// Their fractions (discrete).
+    pub fractions: Option<Vec<f64>>,
+    /// "number" (default) or "mass" (discrete).
+    pub by: Option<String>,
+}
+
+/// `[[insert]]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InsertSection {
+    /// Unique name (default `insert<k>`).
+    pub name: Option<String>,
+    /// Where the balls appear.
+    pub region: RegionSection,
+    /// Material name.
+    pub material: String,
+    /// Balls per second.
+    pub rate: Option<f64>,
+    /// Kilograms per second.
+    pub mass_rate: Option<f64>,
+    /// Number of balls (all at once at `start` without a rate).
+    pub count: Option<i64>,
+    /// Time of the first ball, s (default 0).
+    pub start: Option<f64>,
+    /// No ball after this time, s.
+    pub stop: Option<f64>,
+    /// The radius distribution.
+    pub radius: RadiusSection,
+    /// Initial velocity, m/s (default 0).
+    #[serde(default, deserialize_with = "super::exact::opt")]
+    pub vel: Option<[f64; 3]>,
+    /// Seed of the stream of radii and positions (default 1).
+    pub seed: Option<i64>,
+}
+
+/// `[[outlet]]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutletSection {
+    /// Unique name (default `outlet<k>`).
+    pub name: Option<String>,
+    /// Balls whose centre enters it are removed.
+    pub region: RegionSection,
 }
 
 /// Default `[timestep] loading_steps` of mode "model": steps per loading stage.

@@ -10,6 +10,7 @@ mod error;
 mod exact;
 mod fast_balls;
 mod file;
+mod flow;
 mod frame;
 mod materials;
 mod mesh_file;
@@ -103,7 +104,9 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     balls::parse_generate(&r, &file, &materials, &mut balls)?;
     let clumps = balls::parse_clumps(&r, &file, &materials, &balls)?;
     let walls = wall::parse_walls(&r, &file, &materials, path)?;
-    let margin = run::parse_margin(&r, &file.run, &balls)?;
+    let inserts = flow::parse_inserts(&r, &file, &materials)?;
+    let outlets = flow::parse_outlets(&r, &file)?;
+    let margin = run::parse_margin(&r, &file.run, &balls, &inserts)?;
     let timestep = timestep::parse_timestep(f, file.timestep.as_ref(), margin)?;
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
     let out = output::parse_output(&r, &file, &balls, &walls)?;
@@ -125,6 +128,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         balls,
         clumps,
         walls,
+        inserts,
+        outlets,
         vtk_every: out.vtk_every,
         every: out.every,
         series: out.series,
@@ -175,7 +180,18 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     }
     check_run_length(&case).map_err(|(key, reason)| err(key, reason))?;
     if model.sort_every > 0 {
-        validate_sorting(&case, &model).map_err(|r| err("run.sort_every", r))?;
+        if !model.can_sort_balls() {
+            return Err(err(
+                "run.sort_every",
+                "the balls can be renumbered only in 3D".into(),
+            ));
+        }
+        refuse_followers(&case, &model, "renumbering", "sort_every")
+            .map_err(|r| err("run.sort_every", r))?;
+    }
+    if !case.outlets.is_empty() {
+        refuse_followers(&case, &model, "removing balls in an outlet", "the outlet")
+            .map_err(|r| err("outlet[1]", r))?;
     }
     if let Some(o) = &case.file.run.sort_order {
         if SortOrder::parse(o).is_none() {
@@ -255,18 +271,15 @@ fn refuse_unstable_dt(case: &Case, model: &Model) -> Result<(), String> {
     Ok(())
 }
 
-/// `[run] sort_every`: the model must allow renumbering ([`Model::can_sort_balls`]), and no
-/// output or check may follow one ball by its index (the index changes; the id moves with the
-/// ball, but these keep the index they found when the run starts).
-fn validate_sorting(case: &Case, model: &Model) -> Result<(), String> {
-    if !model.can_sort_balls() {
-        return Err("the balls can be renumbered only in 3D".into());
-    }
+/// `[run] sort_every` and `[[outlet]]`: no output or check may follow one ball by its index
+/// (`what` changes the indices; the id moves with the ball, but these keep the index they
+/// found when the run starts); `remedy` is what the user can remove instead.
+fn refuse_followers(case: &Case, model: &Model, what: &str, remedy: &str) -> Result<(), String> {
     for (k, s) in case.series.iter().enumerate() {
         if crate::output::Source::parse(s, model).is_ok_and(|src| src.follows_pieces()) {
             return Err(format!(
-                "output.series[{}] \"{s}\" follows one body by its index, which renumbering \
-                 changes: remove the series or sort_every",
+                "output.series[{}] \"{s}\" follows one body by its index, which {what} \
+                 changes: remove the series or {remedy}",
                 k + 1
             ));
         }
@@ -277,8 +290,8 @@ fn validate_sorting(case: &Case, model: &Model) -> Result<(), String> {
             CheckSpec::Collision { .. } | CheckSpec::ActiveCount { .. }
         ) {
             return Err(format!(
-                "check[{}] follows one ball by its index, which renumbering changes: remove \
-                 the check or sort_every",
+                "check[{}] follows one ball by its index, which {what} changes: remove \
+                 the check or {remedy}",
                 k + 1
             ));
         }

@@ -38,6 +38,10 @@ pub struct Case {
     pub clumps: Vec<ClumpSpec>,
     /// The faceted walls.
     pub walls: Vec<WallSpec>,
+    /// Insertions (`[[insert]]`).
+    pub inserts: Vec<crate::flow::InsertSpec>,
+    /// Outlets (`[[outlet]]`): name and zone.
+    pub outlets: Vec<(String, crate::geom::Zone)>,
     /// Write VTK files every N cycles (0: never).
     pub vtk_every: u64,
     /// Record every N cycles (None: about [`super::DEFAULT_RECORDS`] records).

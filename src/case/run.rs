@@ -50,6 +50,7 @@ pub(super) fn parse_margin(
     r: &Reader,
     run: &RunSection,
     balls: &[BallSpec],
+    inserted: &[crate::flow::InsertSpec],
 ) -> Result<Real, CaseError> {
     let err = |key: &str, reason: String| r.err(key, reason);
     let margin = match run.margin {
@@ -65,6 +66,7 @@ pub(super) fn parse_margin(
                 * balls
                     .iter()
                     .map(|b| b.radius)
+                    .chain(inserted.iter().map(|i| i.radii.range().0))
                     .fold(Real::INFINITY, Real::min)
                     .min(1.0)
         }

@@ -11,6 +11,7 @@ mod critical;
 mod cycles;
 mod drift;
 mod energy;
+mod flow;
 mod golden;
 mod harmonic;
 mod probe;
@@ -20,6 +21,7 @@ pub mod walls;
 pub use collision::{Body, Collision, CollisionProbe, HERTZ_LOADING};
 pub use context::Context;
 pub use critical::{CriticalProbe, CriticalSnapshot};
+pub use flow::{ks_critical, ks_statistic, RadiiProbe};
 pub use golden::{golden_record, read_snapshot};
 pub use harmonic::upward_crossings;
 pub use probe::{probe, Probe};
@@ -85,6 +87,33 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             }
             out.code.push("src/contact/ball_ball.rs".into());
             out.code.push(file("collision"));
+        }
+        CheckSpec::RadiusDistribution {
+            insert,
+            by_mass,
+            confidence,
+        } => {
+            match probe {
+                Some(Probe::Radii(p)) => {
+                    flow::evaluate_radii(p, insert, *by_mass, *confidence, &mut out)
+                }
+                _ => out.fail(format!("insertion {insert} was not watched")),
+            }
+            out.code.push("src/distribution.rs".into());
+            out.code.push("src/flow/mod.rs".into());
+            out.code.push(file("flow"));
+        }
+        CheckSpec::Identity {
+            terms,
+            abs_tolerance,
+            formula,
+        } => {
+            out.formula = formula
+                .clone()
+                .unwrap_or_else(|| "the sum is zero (an identity)".into());
+            flow::evaluate_identity(ctx, terms, *abs_tolerance, &mut out);
+            out.code.push("src/cycle/exchange.rs".into());
+            out.code.push(file("flow"));
         }
         CheckSpec::FinalValue {
             series,

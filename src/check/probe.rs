@@ -34,6 +34,13 @@ pub fn probe(spec: &CheckSpec, model: &Model) -> Option<Probe> {
             crate::output::Source::parse(series, model).ok()?,
         ))),
         CheckSpec::CriticalTimestep(c) => Some(Probe::Critical(CriticalProbe::new(c.at_step))),
+        CheckSpec::RadiusDistribution { insert, .. } => Some(Probe::Radii(super::RadiiProbe::new(
+            model
+                .flow
+                .inserts
+                .iter()
+                .position(|i| &i.spec.name == insert)?,
+        ))),
         _ => None,
     }
 }
@@ -49,6 +56,8 @@ pub enum Probe {
     Active(walls::ActiveProbe),
     /// Follows the direction of a vector series.
     Turn(walls::TurnProbe),
+    /// Keeps the radii an insertion placed.
+    Radii(super::RadiiProbe),
 }
 
 impl Probe {
@@ -59,6 +68,7 @@ impl Probe {
             Probe::Critical(p) => p.observe(model),
             Probe::Active(p) => p.observe(model),
             Probe::Turn(p) => p.observe(model),
+            Probe::Radii(p) => p.observe(model),
         }
     }
 }

@@ -192,6 +192,46 @@ impl Contacts {
         self.list_changed();
     }
 
+    /// Removes balls: ball `i` becomes `new_of[i]`, or is gone when that is `u32::MAX` (its
+    /// contacts go; the numbering keeps the order of the balls that stay, so every kept
+    /// contact keeps its two roles, its frame and its state, and the list stays sorted).
+    /// Forces are zero until the next force update.
+    pub(crate) fn drop_balls(&mut self, new_of: &[u32]) {
+        let (framed, planar) = (!self.frames.is_empty(), !self.normals.is_empty());
+        let mut w = 0;
+        for k in 0..self.list.len() {
+            let c = &self.list[k];
+            let (a, b) = (new_of[c.a as usize], new_of[c.b as usize]);
+            if a == u32::MAX || b == u32::MAX {
+                continue;
+            }
+            self.list.swap(w, k);
+            (self.list[w].a, self.list[w].b) = (a, b);
+            if framed {
+                self.frames.swap(w, k);
+            }
+            if planar {
+                self.normals.swap(w, k);
+            }
+            w += 1;
+        }
+        self.list.truncate(w);
+        if framed {
+            self.frames.truncate(w);
+        }
+        if planar {
+            self.normals.truncate(w);
+        }
+        self.list_changed();
+    }
+
+    /// After the balls changed in number (added at the end): the split between threads and
+    /// the incidence lists are made again.
+    pub(crate) fn balls_changed(&mut self) {
+        self.partition.threads = 0;
+        self.incidence_of = None;
+    }
+
     /// After the list changed: zero forces and contact points (if kept), partition and
     /// incidence list to be made again.
     fn list_changed(&mut self) {

@@ -237,6 +237,30 @@ impl FacetContacts {
         self.rebuild_interactions();
     }
 
+    /// Removes balls: ball `i` becomes `new_of[i]`, or is gone (with its contacts) when that
+    /// is `u32::MAX`; the order of the kept contacts does not change.
+    pub(crate) fn drop_balls(&mut self, new_of: &[u32]) {
+        let framed = !self.frames.is_empty();
+        let mut w = 0;
+        for k in 0..self.list.len() {
+            let ball = new_of[self.list[k].ball as usize];
+            if ball == u32::MAX {
+                continue;
+            }
+            self.list.swap(w, k);
+            self.list[w].ball = ball;
+            if framed {
+                self.frames.swap(w, k);
+            }
+            w += 1;
+        }
+        self.list.truncate(w);
+        if framed {
+            self.frames.truncate(w);
+        }
+        self.rebuild_interactions();
+    }
+
     /// For groups of consecutive interactions cut at `cuts` (interaction indices, first 0,
     /// last their number): where each group's contacts start in the list (and the list's
     /// length), and the same for the frames (all 0 when no frames are kept, so that every

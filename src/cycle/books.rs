@@ -26,6 +26,7 @@ impl Model {
         let Some(b) = &self.books else { return 0.0 };
         self.kinetic_energy() + self.strain_energy() + self.potential_energy() + b.dissipated()
             - b.work()
+            - self.flow.exchanged
             - b.initial
     }
 

@@ -3,6 +3,7 @@
 
 mod books;
 mod detect;
+mod exchange;
 mod timestep;
 mod watch;
 
@@ -22,6 +23,7 @@ impl Model {
         if !self.primed {
             self.prime()?;
         }
+        self.exchange()?;
         let t = self.clock();
         let dt = self.choose_timestep()?;
         // (the law of motion makes the broad phase's displacement test, unless clumps move

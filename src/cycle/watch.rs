@@ -79,7 +79,8 @@ impl Watch {
         if !self.energy {
             return Ok(());
         }
-        let work = model.energy_books().map_or(0.0, |b| b.work());
+        // (balls that entered or left brought or took their energy: counted as work)
+        let work = model.energy_books().map_or(0.0, |b| b.work()) + model.flow.exchanged;
         self.fall = self.fall.max((potential - self.potential).abs());
         let created = kinetic + (potential - self.potential) - self.start - work;
         let available = self.start + work.abs() + self.fall;

@@ -51,6 +51,12 @@ impl BroadPhase {
         }
     }
 
+    /// Forgets the positions of the last build (balls were removed or added): the next test
+    /// asks for a rebuild.
+    pub fn invalidate(&mut self) {
+        self.ref_pos.clear();
+    }
+
     /// The positions of the last build, when they are those of `n` pieces (else the pairs
     /// must be rebuilt anyway): for a caller that makes the test of [`BroadPhase::needs_rebuild`]
     /// itself ([`crate::motion::step`]).

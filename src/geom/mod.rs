@@ -2,11 +2,13 @@
 //! with their adjacency and validation, and meshes built from a few numbers.
 
 mod mesh;
+mod region;
 mod shapes;
 mod triangle;
 mod union;
 
 pub use mesh::{Mesh, MeshError, NONE};
+pub use region::{lens_area, quadrant_area, rectangle_area, Zone};
 pub use shapes::{closed_box, plane, plane_axes, weld, weld_indexed, RawMesh};
 pub use triangle::{
     barycentric, closest_point, segment_crosses, Closest, Region, SEGMENT_END, SNAP,

@@ -151,6 +151,14 @@ pub enum ModelError {
         /// What is wrong.
         reason: String,
     },
+    /// An insertion or outlet that cannot be built.
+    #[error("\"{name}\": {reason}")]
+    BadFlow {
+        /// Its name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A timestep that is not a positive finite number.
     #[error("timestep {0} s must be a positive finite number")]
     BadTimestep(Real),
@@ -251,6 +259,8 @@ pub struct Model {
     pub(crate) books: Option<super::EnergyBooks>,
     /// Every ball and clump id in use (a repeated id is found in O(1), not by a scan).
     pub(crate) ids: crate::storage::IdSet,
+    /// Insertions and outlets: balls that enter and leave during the run (`cycle/exchange.rs`).
+    pub flow: crate::flow::Flow,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
@@ -299,6 +309,7 @@ impl Model {
             sort_scratch: Default::default(),
             books: None,
             ids: Default::default(),
+            flow: Default::default(),
         }
     }
 
@@ -672,6 +683,10 @@ impl Model {
                 continue;
             }
             count[m as usize] += 1;
+        }
+        // (an insertion's balls meet each other and everything else)
+        for ins in &self.flow.inserts {
+            count[ins.spec.material] += 2;
         }
         for a in 0..n {
             for b in a..n {

@@ -121,6 +121,23 @@ pub enum Source {
     /// `energy/models`: the contact models' share of `energy/dissipated` (slip, hysteresis,
     /// breakage, springs released with their state; project extension), J.
     Models,
+    /// `energy/exchanged`: kinetic and potential energy brought by inserted balls less what
+    /// removed balls took away (with their contacts' strain energy), J (project extension).
+    Exchanged,
+    /// `insert/<name>/count` (insertion index): balls placed so far.
+    InsertCount(usize),
+    /// `insert/<name>/mass`: their mass, kg.
+    InsertMass(usize),
+    /// `insert/<name>/pending`: balls due and not placed (kg at a mass rate; project extension).
+    InsertPending(usize),
+    /// `outlet/<name>/count` (outlet index): balls removed so far.
+    OutletCount(usize),
+    /// `outlet/<name>/mass`: their mass, kg.
+    OutletMass(usize),
+    /// `balls/count`: balls in the model (pebbles are not balls).
+    BallsCount,
+    /// `balls/mass`: their mass, kg.
+    BallsMass,
     /// `dt`, s.
     Dt,
     /// `force/unbalanced_ratio`: mean unbalanced force over the mean contact force
@@ -283,6 +300,50 @@ impl Source {
             ["energy", "integrator"] => Source::Integrator,
             ["energy", "dashpots"] => Source::Dashpots,
             ["energy", "models"] => Source::Models,
+            ["energy", "exchanged"] => Source::Exchanged,
+            ["balls", "count"] => Source::BallsCount,
+            ["balls", "mass"] => Source::BallsMass,
+            ["insert", n, q] => {
+                let names: Vec<&str> = (model.flow.inserts.iter())
+                    .map(|i| i.spec.name.as_str())
+                    .collect();
+                let k = names.iter().position(|x| x == n).ok_or_else(|| {
+                    format!(
+                        "\"{name}\": no insertion named \"{n}\" (defined: {})",
+                        names.join(", ")
+                    )
+                })?;
+                match *q {
+                    "count" => Source::InsertCount(k),
+                    "mass" => Source::InsertMass(k),
+                    "pending" => Source::InsertPending(k),
+                    _ => {
+                        return Err(format!(
+                            "\"{name}\": unknown quantity \"{q}\" (count, mass, pending)"
+                        ))
+                    }
+                }
+            }
+            ["outlet", n, q] => {
+                let names: Vec<&str> = (model.flow.outlets.iter())
+                    .map(|o| o.name.as_str())
+                    .collect();
+                let k = names.iter().position(|x| x == n).ok_or_else(|| {
+                    format!(
+                        "\"{name}\": no outlet named \"{n}\" (defined: {})",
+                        names.join(", ")
+                    )
+                })?;
+                match *q {
+                    "count" => Source::OutletCount(k),
+                    "mass" => Source::OutletMass(k),
+                    _ => {
+                        return Err(format!(
+                            "\"{name}\": unknown quantity \"{q}\" (count, mass)"
+                        ))
+                    }
+                }
+            }
             ["dt"] => Source::Dt,
             ["force", "unbalanced_ratio"] => Source::UnbalancedRatio,
             _ => {
@@ -456,6 +517,14 @@ impl Source {
             Source::Integrator => out.push(model.energy_books().map_or(0.0, |b| b.integrator)),
             Source::Dashpots => out.push(model.energy_books().map_or(0.0, |b| b.dashpots)),
             Source::Models => out.push(model.energy_books().map_or(0.0, |b| b.contacts)),
+            Source::Exchanged => out.push(model.flow.exchanged),
+            Source::InsertCount(k) => out.push(model.flow.inserts[k].placed as Real),
+            Source::InsertMass(k) => out.push(model.flow.inserts[k].placed_mass),
+            Source::InsertPending(k) => out.push(model.flow.inserts[k].pending),
+            Source::OutletCount(k) => out.push(model.flow.outlets[k].count as Real),
+            Source::OutletMass(k) => out.push(model.flow.outlets[k].mass),
+            Source::BallsCount => out.push(model.ball_count_and_mass().0 as Real),
+            Source::BallsMass => out.push(model.ball_count_and_mass().1),
             Source::Dt => out.push(model.last_dt),
             Source::UnbalancedRatio => out.push(model.unbalanced_ratio()),
         }
