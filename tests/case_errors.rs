@@ -931,7 +931,10 @@ fn insertions_and_outlets_are_validated() {
     ];
     for (what, body, key) in cases {
         let e = error_of(&insert(body));
-        assert!(e.contains(key) && e.contains("cases/bad.toml"), "{what}: {e}");
+        assert!(
+            e.contains(key) && e.contains("cases/bad.toml"),
+            "{what}: {e}"
+        );
     }
     // a region that is not exactly one of box and cylinder
     let e = error_of(&insert(ok).replace(
@@ -946,8 +949,51 @@ fn insertions_and_outlets_are_validated() {
     let e = error_of(&outlet);
     assert!(e.contains("outlet") && e.contains("ball/1/pos"), "{e}");
     // an unknown insertion in a series or a check
-    let e = error_of(&format!("{}[output]\nseries = [\"insert/fed/count\"]\n", insert(ok)));
+    let e = error_of(&format!(
+        "{}[output]\nseries = [\"insert/fed/count\"]\n",
+        insert(ok)
+    ));
     assert!(e.contains("no insertion named \"fed\""), "{e}");
-    let e = error_of(&format!("{}[[check]]\nkind = \"radius_distribution\"\ninsert = \"fed\"\n", insert(ok)));
+    let e = error_of(&format!(
+        "{}[[check]]\nkind = \"radius_distribution\"\ninsert = \"fed\"\n",
+        insert(ok)
+    ));
     assert!(e.contains("check[1]") && e.contains("fed"), "{e}");
+}
+
+/// Programmed wall motions: a key of another kind, a schedule out of order, a servo without
+/// one target, a zero direction are refused naming the key.
+#[test]
+fn programmed_wall_motions_are_validated() {
+    let wall = |motion: &str| {
+        format!(
+            "{GOOD}[[wall]]\nname = \"p\"\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, -0.02], normal = [0.0, 0.0, 1.0], size = [0.1, 0.1] }}\nmotion = {motion}\n"
+        )
+    };
+    for ok in [
+        "{ kind = \"rigid\", schedule = [ { t = 0.0 }, { t = 0.1, vel = [0.0, 0.0, 1.0] } ] }",
+        "{ kind = \"oscillate\", direction = [0.0, 0.0, 2.0], amplitude = 1e-3, frequency = 10.0 }",
+        "{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_stress = 100.0, gain = 1e-3, max_speed = 0.1 }",
+    ] {
+        parse(&wall(ok), Path::new("cases/good.toml")).unwrap();
+    }
+    let cases: &[(&str, &str)] = &[
+        ("{ kind = \"rigid\", vel = [0.0, 0.0, 1.0], schedule = [ { t = 0.0 } ] }", "wall[1].motion.schedule"),
+        ("{ kind = \"rigid\", schedule = [ { t = 0.2 }, { t = 0.1 } ] }", "wall[1].motion.schedule[2].t"),
+        ("{ kind = \"rigid\", schedule = [ { t = 0.0, speed = 1.0 } ] }", "speed"),
+        ("{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3 }", "wall[1].motion.frequency"),
+        ("{ kind = \"oscillate\", direction = [0.0, 0.0, 0.0], amplitude = 1e-3, frequency = 1.0 }", "wall[1].motion.direction"),
+        ("{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3, frequency = 1.0, gain = 1.0 }", "wall[1].motion.gain"),
+        ("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], gain = 1e-3, max_speed = 0.1 }", "wall[1].motion.target_force"),
+        ("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = 1.0, target_stress = 1.0, gain = 1e-3, max_speed = 0.1 }", "wall[1].motion.target_force"),
+        ("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = 1.0, gain = -1.0, max_speed = 0.1 }", "wall[1].motion.gain"),
+        ("{ kind = \"wobble\" }", "wall[1].motion.kind"),
+    ];
+    for (motion, key) in cases {
+        let e = error_of(&wall(motion));
+        assert!(
+            e.contains(key) && e.contains("cases/bad.toml"),
+            "{motion}: {e}"
+        );
+    }
 }

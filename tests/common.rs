@@ -73,6 +73,7 @@ pub fn fixed_wall(
         pivot: Vec3::zeros(),
         resolution,
         cutoff_angle: cutoff_deg.to_radians(),
+        program: None,
     }
 }
 

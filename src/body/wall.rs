@@ -44,6 +44,62 @@ pub enum WallMotion {
     },
 }
 
+/// One entry of a velocity schedule: from time `t` on, the pivot moves at `vel` and the wall
+/// turns at `spin` (until the next entry's time).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduleEntry {
+    /// Time from which the entry holds, s.
+    pub t: Real,
+    /// Velocity of the pivot, m/s.
+    pub vel: Vec3,
+    /// Angular velocity about the pivot, rad/s.
+    pub spin: Vec3,
+}
+
+/// What a servo-controlled wall holds: a force, or a stress over its projected area.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum ServoTarget {
+    /// The load of the balls on the wall against its direction of motion, N.
+    Force(Real),
+    /// That load over the wall's area projected on the plane normal to the direction, Pa.
+    Stress(Real),
+}
+
+/// A rigid motion that changes during the run: what sets the wall's velocity and spin at the
+/// start of each cycle ([`Wall::plan`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Program {
+    /// Velocity and spin piecewise constant: each entry from its time on (at rest before the
+    /// first). A change takes effect at the first cycle that starts at or after its time.
+    Schedule(Vec<ScheduleEntry>),
+    /// Translation along `direction` (unit) by `amplitude sin(2 pi frequency t)` from the
+    /// starting pivot: the position is set from the formula at every cycle (no drift), and the
+    /// velocity the contacts see in a cycle is the displacement over the step.
+    Oscillate {
+        /// Unit direction.
+        direction: Vec3,
+        /// Amplitude, m.
+        amplitude: Real,
+        /// Frequency, Hz.
+        frequency: Real,
+        /// The pivot at t = 0, m.
+        origin: Vec3,
+    },
+    /// Translation along `direction` (unit) at `v = gain (target - F . (-direction))`, capped
+    /// at `max_speed`, where `F` is the force of the balls on the wall at the end of the last
+    /// cycle (the load against the direction of motion).
+    Servo {
+        /// Unit direction in which the wall advances when the load is below the target.
+        direction: Vec3,
+        /// What it holds.
+        target: ServoTarget,
+        /// Speed per newton of error, m/(s N).
+        gain: Real,
+        /// Largest speed, m/s.
+        max_speed: Real,
+    },
+}
+
 /// What a user gives to create a wall.
 #[derive(Clone, Debug)]
 pub struct WallSpec {
@@ -65,6 +121,9 @@ pub struct WallSpec {
     pub resolution: Resolution,
     /// Theta of the full mode, rad.
     pub cutoff_angle: Real,
+    /// A rigid motion that changes during the run (then `motion` is rigid and holds the
+    /// velocity of the current cycle).
+    pub program: Option<Program>,
 }
 
 /// A faceted wall of the model.
@@ -95,8 +154,14 @@ pub struct Wall {
     rest: Vec<Vec3>,
     /// Bound on how far any point of the wall moved since the last broad-phase build, m.
     pub(crate) travel: Real,
-    /// True when the motion is not zero (set once: the motion never changes).
+    /// True when the motion is not zero, or programmed (set once).
     moving: bool,
+    /// A rigid motion that changes during the run.
+    pub program: Option<Program>,
+    /// The time at the start of the current cycle, s (set by [`Wall::plan`]).
+    clock: Real,
+    /// The area projected on the plane normal to a servo's direction, m^2 (0 without a servo).
+    pub projected_area: Real,
 }
 
 impl Wall {
@@ -108,9 +173,22 @@ impl Wall {
             inactive[f] |= bits;
         }
         let rest = mesh.vertices.iter().map(|v| v - spec.pivot).collect();
-        let moving = match &spec.motion {
-            WallMotion::Rigid { vel, spin } => *vel != Vec3::zeros() || *spin != Vec3::zeros(),
-            WallMotion::Deformable { vertex_vel } => vertex_vel.iter().any(|v| *v != Vec3::zeros()),
+        let moving = spec.program.is_some()
+            || match &spec.motion {
+                WallMotion::Rigid { vel, spin } => *vel != Vec3::zeros() || *spin != Vec3::zeros(),
+                WallMotion::Deformable { vertex_vel } => {
+                    vertex_vel.iter().any(|v| *v != Vec3::zeros())
+                }
+            };
+        // sum over facets of area |n . d|: a flat plate's area normal to d
+        let projected_area = match &spec.program {
+            Some(Program::Servo { direction, .. }) => (0..mesh.len())
+                .map(|f| {
+                    let c = mesh.corners(f);
+                    0.5 * (c[1] - c[0]).cross(&(c[2] - c[0])).dot(direction).abs()
+                })
+                .sum(),
+            _ => 0.0,
         };
         Wall {
             name: spec.name.clone(),
@@ -126,7 +204,57 @@ impl Wall {
             rest,
             travel: 0.0,
             moving,
+            program: spec.program.clone(),
+            clock: 0.0,
+            projected_area,
         }
+    }
+
+    /// Sets the velocity and spin of the cycle that starts at `time` from the wall's program
+    /// (none: nothing changes); `load` is the force of the balls on the wall at the end of the
+    /// last cycle, N (read by a servo only).
+    pub fn plan(&mut self, time: Real, load: Vec3) {
+        self.clock = time;
+        let Some(program) = &self.program else {
+            return;
+        };
+        let (vel, spin) = match program {
+            Program::Schedule(entries) => entries
+                .iter()
+                .rev()
+                // (a time summed step by step lands a few ulps either side of an entry's time:
+                // within 1e-12 of it counts as reached)
+                .find(|e| e.t <= time + 1e-12 * time.abs())
+                .map_or((Vec3::zeros(), Vec3::zeros()), |e| (e.vel, e.spin)),
+            Program::Oscillate {
+                direction,
+                amplitude,
+                frequency,
+                ..
+            } => {
+                // (the velocity at the start of the step, for the timestep's kinematic bound;
+                // the step replaces it by the displacement over the step)
+                let w = 2.0 * crate::math::PI * frequency;
+                (
+                    direction * (amplitude * w * (w * time).cos()),
+                    Vec3::zeros(),
+                )
+            }
+            Program::Servo {
+                direction,
+                target,
+                gain,
+                max_speed,
+            } => {
+                let target = match target {
+                    ServoTarget::Force(f) => *f,
+                    ServoTarget::Stress(s) => s * self.projected_area,
+                };
+                let v = (gain * (target - load.dot(&-direction))).clamp(-max_speed, *max_speed);
+                (direction * v, Vec3::zeros())
+            }
+        };
+        self.motion = WallMotion::Rigid { vel, spin };
     }
 
     /// True when the wall moves.
@@ -147,6 +275,37 @@ impl Wall {
                     acc + vertex_vel[t[k] as usize] * w[k]
                 })
             }
+        }
+    }
+
+    /// Velocity and acceleration of the wall at a point of facet `f` at time `t`, the time of
+    /// the positions, m/s and m/s^2 (what the energy books take for a dashpot's relative
+    /// velocity): those of the formula for an oscillating wall (its velocity over a step is
+    /// the displacement over the step, [`Wall::step`]); else [`Wall::velocity_at`] and no
+    /// acceleration (a scheduled or servo velocity is constant within each step).
+    pub fn motion_at(&self, f: usize, p: &Vec3, t: Real) -> (Vec3, Vec3) {
+        if let Some(Program::Oscillate {
+            direction,
+            amplitude,
+            frequency,
+            ..
+        }) = &self.program
+        {
+            let w = 2.0 * crate::math::PI * frequency;
+            let (s, c) = (w * t).sin_cos();
+            return (
+                direction * (amplitude * w * c),
+                direction * (-amplitude * w * w * s),
+            );
+        }
+        (self.velocity_at(f, p), Vec3::zeros())
+    }
+
+    /// Velocity of the pivot and angular velocity, m/s and rad/s (zeros for a deformable wall).
+    pub fn rigid_velocity(&self) -> (Vec3, Vec3) {
+        match &self.motion {
+            WallMotion::Rigid { vel, spin } => (*vel, *spin),
+            WallMotion::Deformable { .. } => (Vec3::zeros(), Vec3::zeros()),
         }
     }
 
@@ -184,6 +343,30 @@ impl Wall {
     /// its velocity times `dt`.
     pub fn step(&mut self, dt: Real) {
         if !self.is_moving() {
+            return;
+        }
+        if let Some(Program::Oscillate {
+            direction,
+            amplitude,
+            frequency,
+            origin,
+        }) = &self.program
+        {
+            // the position from the formula at the end of the step; the velocity the contacts
+            // see is the displacement over the step
+            let at = |t: Real| {
+                origin + direction * (amplitude * (2.0 * crate::math::PI * frequency * t).sin())
+            };
+            let target = at(self.clock + dt);
+            self.motion = WallMotion::Rigid {
+                vel: (target - self.pivot) / dt,
+                spin: Vec3::zeros(),
+            };
+            self.travel += (target - self.pivot).norm();
+            self.pivot = target;
+            for (v, r) in self.mesh.vertices.iter_mut().zip(&self.rest) {
+                *v = self.pivot + self.rotation * r;
+            }
             return;
         }
         self.travel += self.max_speed() * dt;

@@ -92,6 +92,8 @@ pub enum CheckSpec {
         tolerance: Tolerance,
         /// How the reference was derived.
         formula: Option<String>,
+        /// Only the records at or after this time, s (0: all).
+        after: Real,
     },
     /// The same series from another case.
     SameSeries {
@@ -264,6 +266,7 @@ struct AnalyticKeys {
     tolerance: Option<Real>,
     abs_tolerance: Option<Real>,
     formula: Option<String>,
+    after: Option<Real>,
 }
 
 #[derive(Deserialize)]
@@ -456,11 +459,16 @@ impl CheckSpec {
             "analytic" => {
                 let a: AnalyticKeys = keys(value).map_err(err)?;
                 a.reference.validate().map_err(err)?;
+                let after = a.after.unwrap_or(0.0);
+                if !(after.is_finite() && after >= 0.0) {
+                    return Err(err(format!("after = {after}: must be a finite time >= 0 (s)")));
+                }
                 CheckSpec::Analytic {
                     series: a.series,
                     reference: a.reference,
                     tolerance: tolerance_of(a.tolerance, a.abs_tolerance).map_err(err)?,
                     formula: a.formula,
+                    after,
                 }
             }
             "same_series" => {

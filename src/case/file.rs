@@ -375,6 +375,37 @@ pub struct MotionSection {
     /// Deformable: one velocity per unique vertex, m/s.
     #[serde(default, deserialize_with = "super::exact::opt_vec")]
     pub vertex_vel: Option<Vec<[f64; 3]>>,
+    /// Rigid: velocity and spin piecewise constant in time.
+    pub schedule: Option<Vec<ScheduleSection>>,
+    /// Oscillate, servo: direction of motion (need not be unit).
+    #[serde(default, deserialize_with = "super::exact::opt")]
+    pub direction: Option<[f64; 3]>,
+    /// Oscillate: amplitude, m.
+    pub amplitude: Option<f64>,
+    /// Oscillate: frequency, Hz.
+    pub frequency: Option<f64>,
+    /// Servo: the load to hold, N.
+    pub target_force: Option<f64>,
+    /// Servo: the stress to hold over the projected area, Pa.
+    pub target_stress: Option<f64>,
+    /// Servo: speed per newton of error, m/(s N).
+    pub gain: Option<f64>,
+    /// Servo: largest speed, m/s.
+    pub max_speed: Option<f64>,
+}
+
+/// One entry of `schedule = [ { t, vel, spin } ]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleSection {
+    /// From this time on, s.
+    pub t: f64,
+    /// Velocity of the pivot, m/s (default 0).
+    #[serde(default, deserialize_with = "super::exact::opt")]
+    pub vel: Option<[f64; 3]>,
+    /// Angular velocity, rad/s (default 0).
+    #[serde(default, deserialize_with = "super::exact::opt")]
+    pub spin: Option<[f64; 3]>,
 }
 
 /// `region = { box = { min, max } }` or `{ cylinder = { base, axis, radius, height } }`

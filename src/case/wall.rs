@@ -2,9 +2,9 @@
 
 use super::materials::material_index;
 use super::reader::{finite3, positive, Reader};
-use super::{CaseError, CaseFile, WallSection};
+use super::{CaseError, CaseFile, MotionSection, WallSection};
 use crate::body::Material;
-use crate::body::{side, Resolution, WallMotion, WallSpec};
+use crate::body::{side, Program, Resolution, ScheduleEntry, ServoTarget, WallMotion, WallSpec};
 use crate::geom;
 use crate::math::{Real, Vec3};
 use std::path::Path;
@@ -177,60 +177,15 @@ pub(super) fn parse_wall(
         Some(p) => finite3(f, &key("motion.pivot"), p)?,
         None => centroid,
     };
-    let motion = match &w.motion {
-        None => WallMotion::Rigid {
-            vel: Vec3::zeros(),
-            spin: Vec3::zeros(),
-        },
-        Some(m) => match m.kind.as_str() {
-            "rigid" => {
-                if m.vertex_vel.is_some() {
-                    return Err(err(
-                        "motion.vertex_vel",
-                        "applies to kind = \"deformable\" only".into(),
-                    ));
-                }
-                WallMotion::Rigid {
-                    vel: finite3(f, &key("motion.vel"), m.vel.unwrap_or([0.0; 3]))?,
-                    spin: finite3(f, &key("motion.spin"), m.spin.unwrap_or([0.0; 3]))?,
-                }
-            }
-            "deformable" => {
-                if m.vel.is_some() || m.spin.is_some() {
-                    return Err(err(
-                        "motion",
-                        "vel and spin apply to kind = \"rigid\"; a deformable wall takes vertex_vel".into(),
-                    ));
-                }
-                let vv = m.vertex_vel.as_ref().ok_or_else(|| {
-                    err(
-                        "motion.vertex_vel",
-                        "a deformable wall needs one velocity per unique vertex".into(),
-                    )
-                })?;
-                if vv.len() != vertices.len() {
-                    return Err(err(
-                        "motion.vertex_vel",
-                        format!(
-                            "{} velocities for {} unique vertices",
-                            vv.len(),
-                            vertices.len()
-                        ),
-                    ));
-                }
-                let mut vertex_vel = Vec::with_capacity(vv.len());
-                for (i, v) in vv.iter().enumerate() {
-                    vertex_vel.push(finite3(f, &key(&format!("motion.vertex_vel[{i}]")), *v)?);
-                }
-                WallMotion::Deformable { vertex_vel }
-            }
-            other => {
-                return Err(err(
-                    "motion.kind",
-                    format!("unknown motion \"{other}\" (expected \"rigid\" or \"deformable\")"),
-                ))
-            }
-        },
+    let (motion, program) = match &w.motion {
+        None => (
+            WallMotion::Rigid {
+                vel: Vec3::zeros(),
+                spin: Vec3::zeros(),
+            },
+            None,
+        ),
+        Some(m) => parse_motion(f, k, m, vertices.len(), pivot)?,
     };
     // NOTE: the mesh itself is validated when the model is built (Model::add_wall), which the
     // parser does once for every case.
@@ -244,7 +199,178 @@ pub(super) fn parse_wall(
         pivot,
         resolution,
         cutoff_angle: cutoff.to_radians(),
+        program,
     })
+}
+
+/// `motion = { kind = ... }` of wall `k`: its motion (the velocity of a programmed wall is set
+/// each cycle) and its program; `vertices` is the number of unique vertices.
+fn parse_motion(
+    f: &str,
+    k: usize,
+    m: &MotionSection,
+    vertices: usize,
+    pivot: Vec3,
+) -> Result<(WallMotion, Option<Program>), CaseError> {
+    let key = |s: &str| format!("wall[{k}].motion.{s}");
+    let err = |s: &str, r: String| CaseError::new(f, key(s), r);
+    let rest = WallMotion::Rigid {
+        vel: Vec3::zeros(),
+        spin: Vec3::zeros(),
+    };
+    // the keys each kind takes
+    let given: [(&str, bool); 11] = [
+        ("vel", m.vel.is_some()),
+        ("spin", m.spin.is_some()),
+        ("vertex_vel", m.vertex_vel.is_some()),
+        ("schedule", m.schedule.is_some()),
+        ("direction", m.direction.is_some()),
+        ("amplitude", m.amplitude.is_some()),
+        ("frequency", m.frequency.is_some()),
+        ("target_force", m.target_force.is_some()),
+        ("target_stress", m.target_stress.is_some()),
+        ("gain", m.gain.is_some()),
+        ("max_speed", m.max_speed.is_some()),
+    ];
+    let takes: &[&str] = match m.kind.as_str() {
+        "rigid" => &["vel", "spin", "schedule"],
+        "deformable" => &["vertex_vel"],
+        "oscillate" => &["direction", "amplitude", "frequency"],
+        "servo" => &["direction", "target_force", "target_stress", "gain", "max_speed"],
+        other => {
+            return Err(err(
+                "kind",
+                format!("unknown motion \"{other}\" (expected \"rigid\", \"deformable\", \"oscillate\" or \"servo\")"),
+            ))
+        }
+    };
+    for (name, present) in given {
+        if present && !takes.contains(&name) {
+            return Err(err(
+                name,
+                format!(
+                    "not a key of kind = \"{}\" (its keys: {}, pivot)",
+                    m.kind,
+                    takes.join(", ")
+                ),
+            ));
+        }
+    }
+    let direction = || -> Result<Vec3, CaseError> {
+        let d = m
+            .direction
+            .ok_or_else(|| err("direction", "missing".into()))?;
+        let d = finite3(f, &key("direction"), d)?;
+        if d.norm() == 0.0 {
+            return Err(err("direction", "must not be the zero vector".into()));
+        }
+        Ok(d.normalize())
+    };
+    let need = |name: &str, v: Option<f64>| -> Result<Real, CaseError> {
+        positive(f, &key(name), v.ok_or_else(|| err(name, "missing".into()))?)
+    };
+    Ok(match m.kind.as_str() {
+        "rigid" => match &m.schedule {
+            None => (
+                WallMotion::Rigid {
+                    vel: finite3(f, &key("vel"), m.vel.unwrap_or([0.0; 3]))?,
+                    spin: finite3(f, &key("spin"), m.spin.unwrap_or([0.0; 3]))?,
+                },
+                None,
+            ),
+            Some(entries) => {
+                if m.vel.is_some() || m.spin.is_some() {
+                    return Err(err(
+                        "schedule",
+                        "give vel and spin in the schedule's entries, not beside it".into(),
+                    ));
+                }
+                if entries.is_empty() {
+                    return Err(err("schedule", "needs at least one entry".into()));
+                }
+                let mut out: Vec<ScheduleEntry> = Vec::new();
+                for (j, e) in entries.iter().enumerate() {
+                    let at = |s: &str| key(&format!("schedule[{}].{s}", j + 1));
+                    let later = out.last().map_or(e.t >= 0.0, |p| e.t > p.t);
+                    if !(e.t.is_finite() && later) {
+                        return Err(CaseError::new(
+                            f,
+                            at("t"),
+                            format!("{}: times must be finite, >= 0 and increasing (s)", e.t),
+                        ));
+                    }
+                    out.push(ScheduleEntry {
+                        t: e.t,
+                        vel: finite3(f, &at("vel"), e.vel.unwrap_or([0.0; 3]))?,
+                        spin: finite3(f, &at("spin"), e.spin.unwrap_or([0.0; 3]))?,
+                    });
+                }
+                (rest, Some(Program::Schedule(out)))
+            }
+        },
+        "deformable" => {
+            let vv = m.vertex_vel.as_ref().ok_or_else(|| {
+                err(
+                    "vertex_vel",
+                    "a deformable wall needs one velocity per unique vertex".into(),
+                )
+            })?;
+            if vv.len() != vertices {
+                return Err(err(
+                    "vertex_vel",
+                    format!("{} velocities for {} unique vertices", vv.len(), vertices),
+                ));
+            }
+            let mut vertex_vel = Vec::with_capacity(vv.len());
+            for (i, v) in vv.iter().enumerate() {
+                vertex_vel.push(finite3(f, &key(&format!("vertex_vel[{i}]")), *v)?);
+            }
+            (WallMotion::Deformable { vertex_vel }, None)
+        }
+        "oscillate" => (
+            rest,
+            Some(Program::Oscillate {
+                direction: direction()?,
+                amplitude: need("amplitude", m.amplitude)?,
+                frequency: need("frequency", m.frequency)?,
+                origin: pivot,
+            }),
+        ),
+        _ => {
+            let target = match (m.target_force, m.target_stress) {
+                (Some(x), None) => ServoTarget::Force(finite(f, &key("target_force"), x)?),
+                (None, Some(x)) => ServoTarget::Stress(finite(f, &key("target_stress"), x)?),
+                _ => {
+                    return Err(err(
+                        "target_force",
+                        "give exactly one of target_force (N) and target_stress (Pa)".into(),
+                    ))
+                }
+            };
+            (
+                rest,
+                Some(Program::Servo {
+                    direction: direction()?,
+                    target,
+                    gain: need("gain", m.gain)?,
+                    max_speed: need("max_speed", m.max_speed)?,
+                }),
+            )
+        }
+    })
+}
+
+/// A finite number.
+fn finite(f: &str, key: &str, v: Real) -> Result<Real, CaseError> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(CaseError::new(
+            f,
+            key,
+            format!("{v}: must be a finite number"),
+        ))
+    }
 }
 
 /// The walls, with unique names; mesh files are found relative to the case file's `path`.

@@ -132,9 +132,10 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             reference,
             tolerance,
             formula,
+            after,
         } => {
             out.formula = reference.formula_with(formula.as_deref());
-            series::analytic(ctx, series, reference, *tolerance, &mut out);
+            series::analytic(ctx, series, reference, *tolerance, *after, &mut out);
             out.code.push(file("series"));
         }
         CheckSpec::SameSeries {

@@ -36,6 +36,7 @@ pub fn analytic(
     series: &str,
     reference: &Reference,
     tol: Tolerance,
+    after: Real,
     out: &mut CheckOutcome,
 ) {
     let Some(y) = ctx.series.column(series) else {
@@ -43,22 +44,30 @@ pub fn analytic(
     };
     let t = &ctx.series.t;
     let r: Vec<Real> = t.iter().map(|&s| reference.eval(s)).collect();
-    let err = y
-        .iter()
-        .zip(&r)
-        .map(|(a, b)| (a - b).abs())
+    // (only the records from `after` on are judged)
+    let judged = || (t.iter().zip(y).zip(&r)).filter(|((s, _), _)| **s >= after);
+    let n = judged().count();
+    if n == 0 {
+        return out.fail(format!("no record at or after t = {after} s"));
+    }
+    let err = judged()
+        .map(|((_, a), b)| (a - b).abs())
         .fold(0.0, Real::max);
-    let scale = r.iter().map(|v| v.abs()).fold(0.0, Real::max);
+    let scale = judged().map(|(_, v)| v.abs()).fold(0.0, Real::max);
+    let from = if after > 0.0 {
+        format!(" from t = {after} s")
+    } else {
+        String::new()
+    };
     let value = match tol {
         Tolerance::Relative(_) => {
             out.what = format!(
-                "largest |{series} − y(t)| over {} records, divided by the largest |y(t)|",
-                t.len()
+                "largest |{series} − y(t)| over {n} records{from}, divided by the largest |y(t)|"
             );
             err / scale
         }
         Tolerance::Absolute(_) => {
-            out.what = format!("largest |{series} − y(t)| over {} records", t.len());
+            out.what = format!("largest |{series} − y(t)| over {n} records{from}");
             err
         }
     };

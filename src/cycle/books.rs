@@ -46,6 +46,12 @@ impl Model {
         books.contacts += last.models * 0.5 * dt + last.models_accel * 0.25 * dt * dt;
         books.walls += last.walls * 0.5 * dt;
         books.constraints += last.constraints * 0.5 * dt;
+        // programmed walls: the loads of the last cycle over this step's motion
+        let loads = std::mem::take(&mut books.wall_loads);
+        for (w, (f, m)) in loads.iter().enumerate() {
+            let (v, s) = self.walls[w].rigid_velocity();
+            books.walls += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+        }
         // the first half step of this cycle's powers
         let p = self.powers(&mut books);
         books.dashpots += p.dashpots * 0.5 * dt - p.dashpots_accel * 0.25 * dt * dt;
@@ -79,6 +85,10 @@ impl Model {
     /// its work, exactly).
     fn powers(&self, books: &mut EnergyBooks) -> Powers {
         let mut p = Powers::default();
+        books.wall_loads.clear();
+        books
+            .wall_loads
+            .resize(self.walls.len(), Default::default());
         let b = &self.balls;
         let g = self.settings.gravity;
         let dt = self.last_dt;
@@ -140,15 +150,31 @@ impl Model {
             let normal = -c.normal * law.elastic_normal(c.overlap, r, &c.state);
             let f_d = c.force - (normal + spring);
             let (v, a) = motion(i, &c.point);
-            let v_wall = self.walls[c.wall as usize].velocity_at(c.facet as usize, &c.point);
-            p.dashpots -= f_d.dot(&(v - v_wall));
-            p.dashpots_accel -= f_d.dot(&a);
+            let wall = &self.walls[c.wall as usize];
+            let v_wall = wall.velocity_at(c.facet as usize, &c.point);
+            let (v_now, a_now) = wall.motion_at(c.facet as usize, &c.point, self.time);
+            p.dashpots -= f_d.dot(&(v - v_now));
+            p.dashpots_accel -= f_d.dot(&(a - a_now));
             if c.pc == c.facet {
                 // a proximity contact's normal force (see `ball_facet::update_force`)
-                p.models -= normal.dot(&(v - v_wall));
-                p.models_accel -= normal.dot(&a);
+                p.models -= normal.dot(&(v - v_now));
+                p.models_accel -= normal.dot(&(a - a_now));
             }
-            p.walls += c.force.dot(&v_wall);
+            let w = c.wall as usize;
+            if self.walls[w].program.is_some() {
+                let pivot = self.walls[w].pivot;
+                let load = &mut books.wall_loads[w];
+                load.0 += c.force;
+                load.1 += (c.point - pivot).cross(&c.force);
+            } else {
+                p.walls += c.force.dot(&v_wall);
+            }
+        }
+        // (programmed walls: the first half step at once, with this step's velocity; the
+        // second with the next step's, at the next cycle)
+        for (w, (f, m)) in books.wall_loads.iter().enumerate() {
+            let (v, s) = self.walls[w].rigid_velocity();
+            books.walls += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
         }
         // the bodies: the integrator's sum, the constraints' power, the applied forces' work
         for i in 0..b.len() {

@@ -24,6 +24,7 @@ impl Model {
             self.prime()?;
         }
         self.exchange()?;
+        self.plan_walls();
         let t = self.clock();
         let dt = self.choose_timestep()?;
         // (the law of motion makes the broad phase's displacement test, unless clumps move
@@ -71,6 +72,19 @@ impl Model {
         let r = self.check_overlaps();
         self.lap(t, |p| &mut p.checks);
         r
+    }
+
+    /// Sets the velocity of every programmed wall for the cycle that starts now (schedules,
+    /// oscillation, servo control on the load of the last cycle).
+    fn plan_walls(&mut self) {
+        for w in 0..self.walls.len() {
+            let load = match &self.walls[w].program {
+                None => continue,
+                Some(crate::body::Program::Servo { .. }) => self.wall_resultant(w).0,
+                Some(_) => Vec3::zeros(),
+            };
+            self.walls[w].plan(self.time, load);
+        }
     }
 
     /// The time now, when phases are measured.

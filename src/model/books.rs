@@ -59,6 +59,12 @@ pub struct EnergyBooks {
     pub initial: Real,
     /// The powers of the last cycle whose second half step is still to be booked.
     pub(crate) pending: Powers,
+    /// For each wall with a programmed motion (else zeros): the resultant force and moment
+    /// (about its pivot) of its contacts on the balls at the last cycle, booked for the
+    /// second half step with the velocity of that step (a programmed velocity changes from
+    /// step to step: the trapezoidal rule takes each step's own displacement).
+    #[serde(default)]
+    pub(crate) wall_loads: Vec<(crate::math::Vec3, crate::math::Vec3)>,
 }
 
 impl EnergyBooks {

@@ -643,6 +643,50 @@ impl Model {
                 }
             }
         }
+        if let Some(p) = &spec.program {
+            use crate::body::{Program, ServoTarget};
+            if !matches!(spec.motion, WallMotion::Rigid { .. }) {
+                return Err(bad("a programmed motion moves the wall rigidly".into()));
+            }
+            let ok = match p {
+                Program::Schedule(e) => {
+                    !e.is_empty()
+                        && e.iter()
+                            .all(|x| x.t.is_finite() && finite(&x.vel) && finite(&x.spin))
+                        && e.windows(2).all(|w| w[0].t < w[1].t)
+                }
+                Program::Oscillate {
+                    direction,
+                    amplitude,
+                    frequency,
+                    origin,
+                } => {
+                    (direction.norm() - 1.0).abs() < 1e-12
+                        && amplitude.is_finite()
+                        && frequency.is_finite()
+                        && finite(origin)
+                }
+                Program::Servo {
+                    direction,
+                    target,
+                    gain,
+                    max_speed,
+                } => {
+                    let t = match target {
+                        ServoTarget::Force(x) | ServoTarget::Stress(x) => *x,
+                    };
+                    (direction.norm() - 1.0).abs() < 1e-12
+                        && t.is_finite()
+                        && gain.is_finite()
+                        && *gain > 0.0
+                        && max_speed.is_finite()
+                        && *max_speed > 0.0
+                }
+            };
+            if !ok {
+                return Err(bad("motion: the program's values must be finite (unit direction, increasing schedule times, positive gain and speed)".into()));
+            }
+        }
         if self.planar {
             // 2D: a wall is a faceted extrusion across the plane z = 0, met by the disks as
             // spheres in that plane: normals in the plane, every facet crossing it.

@@ -58,6 +58,10 @@ pub enum WallQuantity {
     Moment,
     /// Rotation vector (axis times angle) since the start, rad.
     Rotation,
+    /// Position of the pivot, m.
+    Pos,
+    /// Velocity of the pivot in the last cycle, m/s (rigid motion; zero for a deformable wall).
+    Vel,
 }
 
 /// Where a recorded series comes from.
@@ -275,9 +279,11 @@ impl Source {
                     "force" => WallQuantity::Force,
                     "moment" => WallQuantity::Moment,
                     "rotation" => WallQuantity::Rotation,
+                    "pos" => WallQuantity::Pos,
+                    "vel" => WallQuantity::Vel,
                     _ => {
                         return Err(format!(
-                            "\"{name}\": unknown wall quantity \"{q}\" (force, moment, rotation)"
+                            "\"{name}\": unknown wall quantity \"{q}\" (force, moment, rotation, pos, vel)"
                         ))
                     }
                 };
@@ -482,6 +488,11 @@ impl Source {
                     WallQuantity::Force => model.wall_resultant(w).0,
                     WallQuantity::Moment => model.wall_resultant(w).1,
                     WallQuantity::Rotation => model.walls[w].rotation.scaled_axis(),
+                    WallQuantity::Pos => model.walls[w].pivot,
+                    WallQuantity::Vel => match &model.walls[w].motion {
+                        crate::body::WallMotion::Rigid { vel, .. } => *vel,
+                        crate::body::WallMotion::Deformable { .. } => crate::math::Vec3::zeros(),
+                    },
                 };
                 out.extend_from_slice(v.as_slice());
             }
