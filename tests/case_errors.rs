@@ -997,3 +997,24 @@ fn programmed_wall_motions_are_validated() {
         );
     }
 }
+
+/// `[[measure]]`: a region with `all = false` or two shapes, a repeated name, a series of a
+/// region that does not exist, a tensor column without its two axes.
+#[test]
+fn measurement_regions_are_validated() {
+    let with = |body: &str| format!("{GOOD}{body}");
+    let ok = "[[measure]]\nname = \"m\"\nregion = { all = true }\n[output]\nseries = [\"measure/m/stress\", \"measure/m/porosity\"]\n";
+    parse(&with(ok), Path::new("cases/good.toml")).unwrap();
+    let cases: &[(&str, &str)] = &[
+        ("[[measure]]\nregion = { all = false }\n", "measure[1].region.all"),
+        ("[[measure]]\nregion = { all = true, box = { min = [0.0, 0.0, 0.0], max = [1.0, 1.0, 1.0] } }\n", "measure[1].region"),
+        ("[[measure]]\nregion = { box = { min = [0.0, 0.0, 0.0], max = [1.0, 0.0, 1.0] } }\n", "measure[1].region.box.max"),
+        ("[[measure]]\nname = \"a\"\nregion = { all = true }\n[[measure]]\nname = \"a\"\nregion = { all = true }\n", "measure[2].name"),
+        ("[[measure]]\nname = \"a\"\nregion = { all = true }\n[output]\nseries = [\"measure/b/stress\"]\n", "no measurement region named \"b\""),
+        ("[[measure]]\nname = \"a\"\nregion = { all = true }\n[[check]]\nkind = \"final_value\"\nseries = \"measure/a/stress.z\"\nexpected = 1.0\ntolerance = 0.1\n", "name a column"),
+    ];
+    for (body, key) in cases {
+        let e = error_of(&with(body));
+        assert!(e.contains(key), "{body}: {e}");
+    }
+}

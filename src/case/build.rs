@@ -114,6 +114,7 @@ impl Case {
                 .add_outlet(name, zone.clone())
                 .map_err(|e| CaseError::new(&f, format!("outlet \"{name}\""), e.to_string()))?;
         }
+        model.measures = self.measures.clone();
         model
             .check_contact_models()
             .map_err(|e| CaseError::new(&f, "contact", e.to_string()))?;

@@ -686,9 +686,9 @@ impl CheckSpec {
     ) -> Result<(), String> {
         if let Some(s) = self.series() {
             let source = crate::output::Source::parse(base_series(s), model)?;
-            if source.is_vector() == (base_series(s) == s) {
+            if !source.names_column(s, model.planar) {
                 return Err(format!(
-                    "series \"{s}\": name a column: a vector series takes .x, .y or .z, a scalar one none"
+                    "series \"{s}\": name a column: a vector series takes .x, .y or .z (2D: .x, .y; an angular one .z), a tensor .xx, .yy, .zz, .xy, .yz or .xz, a scalar one none"
                 ));
             }
         }
@@ -711,9 +711,9 @@ impl CheckSpec {
             CheckSpec::Identity { terms, .. } => {
                 for (_, s) in terms {
                     let source = crate::output::Source::parse(base_series(s), model)?;
-                    if source.is_vector() == (base_series(s) == s) {
+                    if !source.names_column(s, model.planar) {
                         return Err(format!(
-                            "series \"{s}\": name a column: a vector series takes .x, .y or .z, a scalar one none"
+                            "series \"{s}\": name a column: a vector series takes .x, .y or .z (2D: .x, .y; an angular one .z), a tensor .xx, .yy, .zz, .xy, .yz or .xz, a scalar one none"
                         ));
                     }
                 }

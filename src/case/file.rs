@@ -42,6 +42,9 @@ pub struct CaseFile {
     /// Zones where balls leave the run.
     #[serde(default)]
     pub outlet: Vec<OutletSection>,
+    /// Measurement regions.
+    #[serde(default)]
+    pub measure: Vec<MeasureSection>,
     /// Local contact frame options (project extension, seed 002).
     pub frame: Option<FrameSection>,
     /// What to record.
@@ -503,6 +506,16 @@ pub struct InsertSection {
     pub vel: Option<[f64; 3]>,
     /// Seed of the stream of radii and positions (default 1).
     pub seed: Option<i64>,
+}
+
+/// `[[measure]]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeasureSection {
+    /// Unique name (default `measure<k>`).
+    pub name: Option<String>,
+    /// The region: a box, a cylinder or everything.
+    pub region: RegionSection,
 }
 
 /// `[[outlet]]`.

@@ -331,3 +331,31 @@ pub(super) fn parse_outlets(r: &Reader, file: &CaseFile) -> Result<Vec<(String, 
     }
     Ok(out)
 }
+
+/// Every `[[measure]]`.
+pub(super) fn parse_measures(
+    r: &Reader,
+    file: &CaseFile,
+) -> Result<Vec<crate::model::Measure>, CaseError> {
+    let mut out: Vec<crate::model::Measure> = Vec::new();
+    for (n, s) in file.measure.iter().enumerate() {
+        let key = |x: &str| format!("measure[{}].{x}", n + 1);
+        if r.dim == 2 {
+            return Err(r.err(
+                &format!("measure[{}]", n + 1),
+                "[[measure]] is 3D only (dim = 3)".into(),
+            ));
+        }
+        let taken: Vec<String> = out.iter().map(|m| m.name.clone()).collect();
+        let name = parse_flow_name(
+            r,
+            &key("name"),
+            &s.name,
+            format!("measure{}", n + 1),
+            &taken,
+        )?;
+        let zone = parse_region(r, &key("region"), &s.region, true)?;
+        out.push(crate::model::Measure { name, zone });
+    }
+    Ok(out)
+}

@@ -106,6 +106,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let walls = wall::parse_walls(&r, &file, &materials, path)?;
     let inserts = flow::parse_inserts(&r, &file, &materials)?;
     let outlets = flow::parse_outlets(&r, &file)?;
+    let measures = flow::parse_measures(&r, &file)?;
     let margin = run::parse_margin(&r, &file.run, &balls, &inserts)?;
     let timestep = timestep::parse_timestep(f, file.timestep.as_ref(), margin)?;
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
@@ -130,6 +131,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         walls,
         inserts,
         outlets,
+        measures,
         vtk_every: out.vtk_every,
         every: out.every,
         series: out.series,

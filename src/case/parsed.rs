@@ -42,6 +42,8 @@ pub struct Case {
     pub inserts: Vec<crate::flow::InsertSpec>,
     /// Outlets (`[[outlet]]`): name and zone.
     pub outlets: Vec<(String, crate::geom::Zone)>,
+    /// Measurement regions (`[[measure]]`).
+    pub measures: Vec<crate::model::Measure>,
     /// Write VTK files every N cycles (0: never).
     pub vtk_every: u64,
     /// Record every N cycles (None: about [`super::DEFAULT_RECORDS`] records).

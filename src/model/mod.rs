@@ -5,4 +5,4 @@ pub(crate) mod books;
 mod state;
 
 pub use books::EnergyBooks;
-pub use state::{Model, ModelError, Phases, Settings};
+pub use state::{Measure, Model, ModelError, Phases, Settings};

@@ -261,6 +261,18 @@ pub struct Model {
     pub(crate) ids: crate::storage::IdSet,
     /// Insertions and outlets: balls that enter and leave during the run (`cycle/exchange.rs`).
     pub flow: crate::flow::Flow,
+    /// Measurement regions (`[[measure]]`; what they measure: `output/measure.rs`).
+    pub measures: Vec<Measure>,
+}
+
+/// A measurement region: the bodies whose reference point (a ball's centre, a clump's
+/// centroid) lies in the zone, or every body.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Measure {
+    /// Unique name (series `measure/<name>/...`).
+    pub name: String,
+    /// The zone, or None: everything.
+    pub zone: Option<crate::geom::Zone>,
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
@@ -310,6 +322,7 @@ impl Model {
             books: None,
             ids: Default::default(),
             flow: Default::default(),
+            measures: Vec::new(),
         }
     }
 

@@ -1,20 +1,14 @@
 //! What a run writes: recorded series (`series.csv`), the run summary (`summary.json`), and
 //! VTK files for ParaView.
 
+mod measure;
 mod series;
 mod source;
 mod vtk;
 
+pub use measure::{measure, region_of, Measured};
 pub use series::{Recorder, SeriesTable};
-pub use source::{BallQuantity, PairQuantity, Source, WallQuantity};
+pub use source::{
+    base_series, BallQuantity, MeasureQuantity, PairQuantity, Source, WallQuantity, TENSOR_COLUMNS,
+};
 pub use vtk::VtkWriter;
-
-/// The series a vector-or-scalar column name belongs to: `ball/1/pos.z` -> `ball/1/pos`.
-pub fn base_series(column: &str) -> &str {
-    for suffix in [".x", ".y", ".z"] {
-        if let Some(base) = column.strip_suffix(suffix) {
-            return base;
-        }
-    }
-    column
-}

@@ -138,10 +138,14 @@ impl Recorder {
             if sources.contains(&s) {
                 continue;
             }
-            let pick = s.components(model.planar);
-            if s.is_vector() {
-                for &c in &pick {
-                    columns.push(format!("{name}.{}", ["x", "y", "z"][c]));
+            let pick: Vec<usize> = if s.is_tensor() {
+                (0..6).collect()
+            } else {
+                s.components(model.planar)
+            };
+            if s.has_columns() {
+                for suffix in s.suffixes(model.planar) {
+                    columns.push(format!("{name}.{suffix}"));
                 }
             } else {
                 columns.push(name.clone());
@@ -166,7 +170,7 @@ impl Recorder {
     pub fn record(&mut self, model: &Model) {
         self.row.clear();
         for (s, pick) in self.sources.iter().zip(&self.picks) {
-            if s.is_vector() {
+            if s.has_columns() {
                 self.sample.clear();
                 s.sample(model, &mut self.sample);
                 self.row.extend(pick.iter().map(|&c| self.sample[c]));

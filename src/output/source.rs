@@ -64,6 +64,24 @@ pub enum WallQuantity {
     Vel,
 }
 
+/// A quantity of a measurement region (`measure/<name>/<quantity>`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum MeasureQuantity {
+    /// Love-Weber average stress, Pa (a tensor: `.xx .yy .zz .xy .yz .xz`).
+    Stress,
+    /// Force-carrying contacts per body.
+    Coordination,
+    /// Fabric tensor (`.xx` ... `.xz`).
+    Fabric,
+    /// Porosity.
+    Porosity,
+    /// Mass of the bodies in the region, kg.
+    Mass,
+}
+
+/// The columns of a tensor series.
+pub const TENSOR_COLUMNS: [&str; 6] = ["xx", "yy", "zz", "xy", "yz", "xz"];
+
 /// Where a recorded series comes from.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Source {
@@ -142,6 +160,8 @@ pub enum Source {
     BallsCount,
     /// `balls/mass`: their mass, kg.
     BallsMass,
+    /// `measure/<name>/<quantity>` (measure index).
+    Measure(usize, MeasureQuantity),
     /// `dt`, s.
     Dt,
     /// `force/unbalanced_ratio`: mean unbalanced force over the mean contact force
@@ -350,6 +370,24 @@ impl Source {
                     }
                 }
             }
+            ["measure", n, q] => {
+                let names: Vec<&str> = model.measures.iter().map(|m| m.name.as_str()).collect();
+                let k = names.iter().position(|x| x == n).ok_or_else(|| {
+                    format!(
+                        "\"{name}\": no measurement region named \"{n}\" (defined: {})",
+                        names.join(", ")
+                    )
+                })?;
+                let q = match *q {
+                    "stress" => MeasureQuantity::Stress,
+                    "coordination" => MeasureQuantity::Coordination,
+                    "fabric" => MeasureQuantity::Fabric,
+                    "porosity" => MeasureQuantity::Porosity,
+                    "mass" => MeasureQuantity::Mass,
+                    _ => return Err(format!("\"{name}\": unknown quantity \"{q}\" (stress, coordination, fabric, porosity, mass)")),
+                };
+                Source::Measure(k, q)
+            }
             ["dt"] => Source::Dt,
             ["force", "unbalanced_ratio"] => Source::UnbalancedRatio,
             _ => {
@@ -374,6 +412,44 @@ impl Source {
                 | Source::FixedForce
                 | Source::MeanPos
         )
+    }
+
+    /// True for tensor series (six columns `.xx .yy .zz .xy .yz .xz`).
+    pub fn is_tensor(&self) -> bool {
+        matches!(
+            self,
+            Source::Measure(_, MeasureQuantity::Stress | MeasureQuantity::Fabric)
+        )
+    }
+
+    /// The suffixes of the columns recorded (`x`, `y`, `z` of a vector, those of
+    /// [`TENSOR_COLUMNS`] of a tensor; none for a scalar).
+    pub fn suffixes(&self, planar: bool) -> Vec<&'static str> {
+        if self.is_tensor() {
+            TENSOR_COLUMNS.to_vec()
+        } else if self.is_vector() {
+            self.components(planar)
+                .iter()
+                .map(|&c| ["x", "y", "z"][c])
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// True when `column` names a column of this series: the series itself for a scalar, one
+    /// of its suffixed columns for a vector or a tensor.
+    pub fn names_column(&self, column: &str, planar: bool) -> bool {
+        let base = base_series(column);
+        match column.strip_prefix(base).and_then(|s| s.strip_prefix('.')) {
+            None => !self.has_columns(),
+            Some(suffix) => self.suffixes(planar).contains(&suffix),
+        }
+    }
+
+    /// True when the series is recorded as columns with suffixes (a vector or a tensor).
+    pub fn has_columns(&self) -> bool {
+        self.is_vector() || self.is_tensor()
     }
 
     /// The components of a vector series that are recorded: all three in 3D; in 2D (docs/CASES.md
@@ -536,6 +612,16 @@ impl Source {
             Source::OutletMass(k) => out.push(model.flow.outlets[k].mass),
             Source::BallsCount => out.push(model.ball_count_and_mass().0 as Real),
             Source::BallsMass => out.push(model.ball_count_and_mass().1),
+            Source::Measure(k, q) => {
+                let m = super::measure::measure(model, &model.measures[k]);
+                match q {
+                    MeasureQuantity::Stress => out.extend_from_slice(&m.stress),
+                    MeasureQuantity::Fabric => out.extend_from_slice(&m.fabric),
+                    MeasureQuantity::Coordination => out.push(m.coordination),
+                    MeasureQuantity::Porosity => out.push(m.porosity),
+                    MeasureQuantity::Mass => out.push(m.mass),
+                }
+            }
             Source::Dt => out.push(model.last_dt),
             Source::UnbalancedRatio => out.push(model.unbalanced_ratio()),
         }
@@ -672,4 +758,14 @@ fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut 
         // Refused by `parse`.
         PairQuantity::Touching => out.push(Real::NAN),
     }
+}
+
+/// The series a vector, tensor or scalar column name belongs to: `ball/1/pos.z` -> `ball/1/pos`.
+pub fn base_series(column: &str) -> &str {
+    for suffix in [".xx", ".yy", ".zz", ".xy", ".yz", ".xz", ".x", ".y", ".z"] {
+        if let Some(base) = column.strip_suffix(suffix) {
+            return base;
+        }
+    }
+    column
 }

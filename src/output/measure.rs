@@ -1,0 +1,181 @@
+//! What a measurement region (`[[measure]]`, docs/CASES.md) reads from a model: the
+//! Love-Weber average stress, the coordination number, the fabric tensor, the porosity and
+//! the mass of the bodies in it.
+//!
+//! A body is in the region when its reference point is: a ball's centre, a clump's centroid
+//! (its pebbles count as the clump). With `V` the region's volume and, for every contact `c`
+//! of a body `p` in it, `f` the force on `p` and `l = x_c - x_p` the branch vector from the
+//! body's reference point to the contact point, the stress is
+//! `sigma = -(1/V) sum_p sum_c f (x) l` (compression positive; ball-ball and ball-wall contacts
+//! alike), reported as its symmetric part. For a static packing it is the volume average of the
+//! stress in the grains (Love 1927, Weber 1966); for the whole of a packing at rest under
+//! gravity, `V sigma_zz` equals `sum_p m_p g z_p` less the wall contacts' `sum f_z z_c` (the
+//! virial identity the column case tests).
+
+use crate::geom::Zone;
+use crate::math::{Real, Vec3};
+use crate::model::{Measure, Model};
+
+/// What one region measures at one time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// Stress, Pa, compression positive: xx, yy, zz, xy, yz, xz.
+    pub stress: [Real; 6],
+    /// Contacts carrying force per body (ball-ball and ball-wall).
+    pub coordination: Real,
+    /// Fabric tensor, the mean of n (x) n over those contacts: xx, yy, zz, xy, yz, xz.
+    pub fabric: [Real; 6],
+    /// 1 - the volume of the balls (pebbles) inside the region (each sphere cut exactly by its
+    /// boundary) over the region's volume.
+    pub porosity: Real,
+    /// Mass of the bodies in the region, kg.
+    pub mass: Real,
+}
+
+/// The region's zone and volume: its own, or for `all` the box that holds the walls (or, with
+/// no wall, the balls' extents).
+pub fn region_of(model: &Model, m: &Measure) -> Zone {
+    if let Some(z) = &m.zone {
+        return z.clone();
+    }
+    let mut lo = Vec3::repeat(Real::INFINITY);
+    let mut hi = Vec3::repeat(-Real::INFINITY);
+    if model.walls.is_empty() {
+        let b = &model.balls;
+        for i in 0..b.len() {
+            lo = lo.inf(&(b.pos[i] - Vec3::repeat(b.radius[i])));
+            hi = hi.sup(&(b.pos[i] + Vec3::repeat(b.radius[i])));
+        }
+    } else {
+        for w in &model.walls {
+            for v in &w.mesh.vertices {
+                lo = lo.inf(v);
+                hi = hi.sup(v);
+            }
+        }
+    }
+    if !(lo.iter().all(|x| x.is_finite()) && hi.iter().all(|x| x.is_finite())) {
+        (lo, hi) = (Vec3::zeros(), Vec3::zeros());
+    }
+    Zone::Box { min: lo, max: hi }
+}
+
+/// Measures region `m` of `model` at its current state.
+pub fn measure(model: &Model, m: &Measure) -> Measured {
+    let b = &model.balls;
+    let zone = region_of(model, m);
+    let volume = zone.volume();
+    // the body of each piece: its reference point, and whether it is in the region
+    let reference = |i: usize| -> Vec3 {
+        if b.is_pebble(i) {
+            model.clumps.pos[b.clump[i] as usize]
+        } else {
+            b.pos[i]
+        }
+    };
+    let inside: Vec<bool> = (0..b.len())
+        .map(|i| m.zone.is_none() || zone.contains(&reference(i)))
+        .collect();
+    let mut sigma = [[0.0; 3]; 3];
+    let mut fabric = [[0.0; 3]; 3];
+    let mut contacts = 0usize;
+    let mut add = |f: &Vec3, l: &Vec3| {
+        for r in 0..3 {
+            for c in 0..3 {
+                sigma[r][c] -= f[r] * l[c];
+            }
+        }
+        let n = l.normalize();
+        if n.iter().all(|x| x.is_finite()) {
+            for r in 0..3 {
+                for c in 0..3 {
+                    fabric[r][c] += n[r] * n[c];
+                }
+            }
+        }
+        contacts += 1;
+    };
+    let list = &model.contacts;
+    for (k, c) in list.list.iter().enumerate() {
+        let (a, bb) = (c.a as usize, c.b as usize);
+        if !(c.active && (inside[a] || inside[bb])) {
+            continue;
+        }
+        let f = list.contact_force(k, b, &model.laws);
+        if f == Vec3::zeros() {
+            continue;
+        }
+        let point = if list.keeps_forces() {
+            list.point[k]
+        } else {
+            list.geometry(k, b).point
+        };
+        if inside[bb] {
+            add(&f, &(point - reference(bb)));
+        }
+        if inside[a] {
+            add(&-f, &(point - reference(a)));
+        }
+    }
+    for c in &model.facet_contacts.list {
+        let i = c.ball as usize;
+        if c.active && inside[i] && c.force != Vec3::zeros() {
+            add(&c.force, &(c.point - reference(i)));
+        }
+    }
+    let mut bodies = 0usize;
+    let mut mass = 0.0;
+    let mut solid = 0.0;
+    for i in 0..b.len() {
+        solid += match &m.zone {
+            Some(z) => z.sphere_volume_inside(&b.pos[i], b.radius[i]),
+            None => 4.0 / 3.0 * crate::math::PI * b.radius[i].powi(3),
+        };
+        if !inside[i] {
+            continue;
+        }
+        if b.is_pebble(i) {
+            // a clump counts once, at its first pebble
+            let c = b.clump[i] as usize;
+            if model.clumps.first[c] as usize == i {
+                bodies += 1;
+                mass += model.clumps.mass[c];
+            }
+        } else {
+            bodies += 1;
+            mass += b.mass[i];
+        }
+    }
+    let sym = |t: &[[Real; 3]; 3], scale: Real| {
+        [
+            t[0][0] * scale,
+            t[1][1] * scale,
+            t[2][2] * scale,
+            0.5 * (t[0][1] + t[1][0]) * scale,
+            0.5 * (t[1][2] + t[2][1]) * scale,
+            0.5 * (t[0][2] + t[2][0]) * scale,
+        ]
+    };
+    Measured {
+        stress: sym(&sigma, if volume > 0.0 { 1.0 / volume } else { 0.0 }),
+        coordination: if bodies > 0 {
+            contacts as Real / bodies as Real
+        } else {
+            0.0
+        },
+        fabric: sym(
+            &fabric,
+            if contacts > 0 {
+                1.0 / contacts as Real
+            } else {
+                0.0
+            },
+        ),
+        porosity: if volume > 0.0 {
+            1.0 - solid / volume
+        } else {
+            0.0
+        },
+        mass,
+    }
+}
