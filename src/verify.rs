@@ -102,6 +102,9 @@ pub fn run_case(
         }
     }
     summary.passed = summary.error.is_none() && summary.checks.iter().all(|c| c.passed);
+    if sim.error.is_none() && !sim.interrupted && opts.resume.is_none() {
+        crate::check::runs::remember(&case.path, case.source_hash, &sim.table);
+    }
     write_outputs(out_dir, &summary, &sim.table).map_err(|e| CaseError::new(&file, "", e))?;
     Ok((summary, sim.table))
 }

@@ -71,6 +71,12 @@ pub enum CheckSpec {
         /// What the identity says.
         formula: Option<String>,
     },
+    /// A silo's discharge rate against Beverloo's law fitted to two other cases (project
+    /// extension).
+    Beverloo(BeverlooSpec),
+    /// The vertical stress down a column at rest against Janssen's profile (project
+    /// extension).
+    Janssen(JanssenSpec),
     /// The last recorded value of a series.
     FinalValue {
         /// Column judged.
@@ -230,6 +236,66 @@ struct CollisionKeys {
     other: toml::Value,
     expected: Option<Real>,
     tolerance: Real,
+}
+
+/// `beverloo`: the discharge rate of this case's silo against Beverloo's law
+/// `W = C rho_b sqrt(g) (D - k d)^(5/2)` with C and k fitted to two other cases.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BeverlooSpec {
+    /// The cumulative mass discharged, kg (an outlet's `mass`).
+    pub series: String,
+    /// The time window of the rate, s: the slope of a straight line fitted to the records in it.
+    pub window: [Real; 2],
+    /// This case's orifice diameter, m.
+    pub orifice: Real,
+    /// The particle diameter d, m.
+    pub particle_diameter: Real,
+    /// The particles' density, kg/m^3.
+    pub particle_density: Real,
+    /// The porosity of the packing (a measure's `porosity`): rho_b = density (1 - porosity).
+    pub porosity_series: String,
+    /// The time at which the porosity is read (the packing at rest before the discharge), s.
+    pub porosity_at: Real,
+    /// The two cases that fit C and k.
+    pub fit: Vec<FitCase>,
+    /// Relative tolerance of the predicted rate.
+    pub tolerance: Real,
+    /// Accepted range of C (default the published range [0.5, 0.7]).
+    pub c_range: Option<[Real; 2]>,
+    /// Accepted range of k (default the published range [1, 3]).
+    pub k_range: Option<[Real; 2]>,
+}
+
+/// `janssen`: the vertical stress measured in horizontal slices of a column at rest against
+/// Janssen's `sigma_v = rho_b g lambda (1 - exp(-depth / lambda))`, `lambda = D / (4 mu_w K)`,
+/// with the bulk density, the stress ratio K and the free surface measured.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct JanssenSpec {
+    /// The measurement regions (`[[measure]]` names): horizontal slices of the column.
+    pub profile: Vec<String>,
+    /// The total mass of the balls, kg (`balls/mass`): with the bulk density and the column's
+    /// cross-section it gives the height of the free surface.
+    pub mass_series: String,
+    /// The column's diameter D, m.
+    pub diameter: Real,
+    /// Friction coefficient of the balls on the column's wall.
+    pub wall_friction: Real,
+    /// The particles' density, kg/m^3.
+    pub particle_density: Real,
+    /// Relative tolerance on each slice deeper than one diameter.
+    pub tolerance: Real,
+}
+
+/// A case that fits Beverloo's constants, with its orifice diameter.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FitCase {
+    /// Path of the case file, relative to this case.
+    pub case: String,
+    /// Its orifice diameter, m.
+    pub orifice: Real,
 }
 
 #[derive(Deserialize)]
@@ -444,6 +510,46 @@ impl CheckSpec {
                     formula: k.formula,
                 }
             }
+            "janssen" => {
+                let j: JanssenSpec = keys(value).map_err(err)?;
+                for (what, v) in [
+                    ("diameter", j.diameter),
+                    ("wall_friction", j.wall_friction),
+                    ("particle_density", j.particle_density),
+                ] {
+                    if !(v.is_finite() && v > 0.0) {
+                        return Err(err(format!("{what} = {v}: must be a positive finite number")));
+                    }
+                }
+                if j.profile.len() < 3 {
+                    return Err(err("profile: give at least three measurement regions".into()));
+                }
+                nonneg("tolerance", j.tolerance).map_err(err)?;
+                CheckSpec::Janssen(j)
+            }
+            "beverloo" => {
+                let b: BeverlooSpec = keys(value).map_err(err)?;
+                for (what, v) in [
+                    ("orifice", b.orifice),
+                    ("particle_diameter", b.particle_diameter),
+                    ("particle_density", b.particle_density),
+                ]
+                .into_iter()
+                .chain(b.fit.iter().map(|c| ("fit.orifice", c.orifice)))
+                {
+                    if !(v.is_finite() && v > 0.0) {
+                        return Err(err(format!("{what} = {v}: must be a positive finite number")));
+                    }
+                }
+                if b.fit.len() != 2 || b.fit[0].orifice == b.fit[1].orifice {
+                    return Err(err("fit: give two cases with different orifices".into()));
+                }
+                if !(b.window[0].is_finite() && b.window[1] > b.window[0]) {
+                    return Err(err(format!("window = {:?}: must be [start, end], end after start (s)", b.window)));
+                }
+                nonneg("tolerance", b.tolerance).map_err(err)?;
+                CheckSpec::Beverloo(b)
+            }
             "final_value" => {
                 let f: FinalKeys = keys(value).map_err(err)?;
                 if !f.expected.is_finite() {
@@ -618,7 +724,7 @@ impl CheckSpec {
             "" => return Err(CaseError::new(file, key, "missing `kind`")),
             other => {
                 return Err(CaseError::new(file, format!("{key}.kind"), format!(
-                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, energy_balance, analytic, convergence, drift, cycles_ratio, active_count, max_turn, drops, radius_distribution, identity)"
+                    "unknown check kind \"{other}\" (harmonic, restitution, contact_duration, critical_timestep, final_value, same_series, golden, energy_balance, analytic, convergence, drift, cycles_ratio, active_count, max_turn, drops, radius_distribution, identity, beverloo, janssen)"
                 )))
             }
         };
@@ -633,6 +739,8 @@ impl CheckSpec {
             CheckSpec::FinalValue { .. } => "final_value",
             CheckSpec::RadiusDistribution { .. } => "radius_distribution",
             CheckSpec::Identity { .. } => "identity",
+            CheckSpec::Beverloo(_) => "beverloo",
+            CheckSpec::Janssen(_) => "janssen",
             CheckSpec::Analytic { .. } => "analytic",
             CheckSpec::SameSeries { .. } => "same_series",
             CheckSpec::Convergence { .. } => "convergence",
@@ -707,6 +815,23 @@ impl CheckSpec {
                 if !model.flow.inserts.iter().any(|i| &i.spec.name == insert) =>
             {
                 return Err(format!("there is no insertion named \"{insert}\""));
+            }
+            CheckSpec::Beverloo(b) => {
+                for s in [&b.series, &b.porosity_series] {
+                    crate::output::Source::parse(s, model)?;
+                }
+            }
+            CheckSpec::Janssen(j) => {
+                crate::output::Source::parse(&j.mass_series, model)?;
+                for m in &j.profile {
+                    match model.measures.iter().find(|x| &x.name == m) {
+                        Some(x) if x.zone.is_some() => {}
+                        Some(_) => return Err(format!(
+                            "measurement region \"{m}\" covers everything: a profile needs slices"
+                        )),
+                        None => return Err(format!("no measurement region named \"{m}\"")),
+                    }
+                }
             }
             CheckSpec::Identity { terms, .. } => {
                 for (_, s) in terms {

@@ -22,7 +22,9 @@ mod run;
 mod timestep;
 mod wall;
 
-pub use checks::{CheckSpec, CriticalSpec, Measure, Other, ENERGY_SERIES};
+pub use checks::{
+    BeverlooSpec, CheckSpec, CriticalSpec, FitCase, JanssenSpec, Measure, Other, ENERGY_SERIES,
+};
 pub use error::CaseError;
 pub use file::*;
 pub use parsed::Case;
@@ -167,11 +169,20 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     for (k, c) in case.checks.iter().enumerate() {
         c.validate(&model, &case.file.run, &case.timestep)
             .map_err(|r| err(&format!("check[{}]", k + 1), r))?;
-        if let CheckSpec::SameSeries { case: other, .. } = c {
+        let others: Vec<(&str, &str)> = match c {
+            CheckSpec::SameSeries { case: other, .. } => vec![("case", other.as_str())],
+            CheckSpec::Beverloo(b) => b
+                .fit
+                .iter()
+                .map(|f| ("fit.case", f.case.as_str()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (key, other) in others {
             let p = case.dir().join(other);
             if !p.is_file() {
                 return Err(err(
-                    &format!("check[{}].case", k + 1),
+                    &format!("check[{}].{key}", k + 1),
                     format!(
                         "{}: no such case file (a path relative to this case's folder)",
                         p.display()

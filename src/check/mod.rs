@@ -4,6 +4,7 @@
 //! what is measured, the reference's formula and the source files that implement what is
 //! judged, so that the report can explain the verdict on its own.
 
+mod beverloo;
 mod collision;
 mod context;
 mod convergence;
@@ -14,7 +15,9 @@ mod energy;
 mod flow;
 mod golden;
 mod harmonic;
+mod janssen;
 mod probe;
+pub mod runs;
 mod series;
 pub mod walls;
 
@@ -114,6 +117,16 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             flow::evaluate_identity(ctx, terms, *abs_tolerance, &mut out);
             out.code.push("src/cycle/exchange.rs".into());
             out.code.push(file("flow"));
+        }
+        CheckSpec::Janssen(j) => {
+            janssen::evaluate(ctx, j, &mut out);
+            out.code.push("src/output/measure.rs".into());
+            out.code.push(file("janssen"));
+        }
+        CheckSpec::Beverloo(b) => {
+            beverloo::evaluate(ctx, b, &mut out);
+            out.code.push("src/cycle/exchange.rs".into());
+            out.code.push(file("beverloo"));
         }
         CheckSpec::FinalValue {
             series,

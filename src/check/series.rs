@@ -3,7 +3,6 @@
 use super::context::Context;
 use crate::case::Reference;
 use crate::math::Real;
-use crate::output::base_series;
 use crate::record::Curve;
 use crate::record::{CheckOutcome, Tolerance};
 
@@ -104,23 +103,14 @@ pub fn same_series(
         return out.fail("same_series cases refer to each other too deeply".into());
     }
     let path = ctx.case.dir().join(other);
-    let result = crate::case::load(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|case| {
-            crate::run::simulate(&case, None, &[base_series(series).to_string()], false, None)
-                .map_err(|e| e.to_string())
-        });
-    let sim = match result {
-        Ok(s) => s,
-        Err(e) => return out.fail(format!("the other case did not run: {e}")),
+    let table = match super::runs::run_other(&path, &[series]) {
+        Ok(t) => t,
+        Err(e) => return out.fail(e),
     };
-    if let Some(e) = &sim.error {
-        return out.fail(format!("the other case stopped: {e}"));
-    }
-    let (Some(a), Some(b)) = (ctx.series.column(series), sim.table.column(series)) else {
+    let (Some(a), Some(b)) = (ctx.series.column(series), table.column(series)) else {
         return out.fail(format!("series {series} is missing in one of the runs"));
     };
-    let (ta, tb) = (&ctx.series.t, &sim.table.t);
+    let (ta, tb) = (&ctx.series.t, &table.t);
     let same_times = ta.len() == tb.len()
         && ta
             .iter()

@@ -2,7 +2,7 @@
 
 use super::html::*;
 use super::markdown::render;
-use super::plot::svg;
+use super::outcome::outcome_block;
 use crate::record::Summary;
 use std::path::Path;
 
@@ -61,43 +61,4 @@ pub fn write_clumps_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
         ],
     ));
     std::fs::write(reports.join("clumps.html"), page("Clumps", &h))
-}
-
-/// The outcome of a case's check whose sentence names `needle`.
-fn outcome<'a>(
-    summaries: &'a [Summary],
-    case: &str,
-    kind: &str,
-    needle: &str,
-) -> Option<&'a crate::record::CheckOutcome> {
-    summaries
-        .iter()
-        .find(|s| s.case == case)?
-        .checks
-        .iter()
-        .find(|c| {
-            c.kind == kind && (c.what.contains(needle) || c.series.as_deref() == Some(needle))
-        })
-}
-
-/// A check's plots, its table and its verdict, or a note that the case has not run.
-fn outcome_block(summaries: &[Summary], case: &str, kind: &str, needle: &str) -> String {
-    let Some(c) = outcome(summaries, case, kind, needle) else {
-        return format!(
-            "<p>(run <code>ballast verify</code> to fill this: case {case} not found)</p>"
-        );
-    };
-    let mut h = format!(
-        "<p><b>{}</b> — {} ({}). <a href=\"cases/{case}/index.html\">{case}</a></p>",
-        verdict(c.passed),
-        esc(&c.what),
-        esc(&c.message)
-    );
-    if !c.table.is_empty() {
-        h.push_str(&table(&c.table));
-    }
-    for p in c.plots.iter().take(1) {
-        h.push_str(&svg(p));
-    }
-    h
 }

@@ -1,16 +1,18 @@
 //! HTML report: one page per case (`case_page.rs`), the index (`index.rs`) and one file per
-//! topic page (stiffness, timestep, chung_ooi, full_mode, clumps, planar, performance), built
+//! topic page (stiffness, timestep, chung_ooi, full_mode, clumps, planar, experiments, performance), built
 //! from `html.rs` (style, tables, links), `plot.rs` (SVG plots) and `geometry.rs` (scene
 //! drawings). Long prose lives in Markdown files under `text/`.
 
 mod case_page;
 mod chung_ooi;
 mod clumps;
+mod experiments;
 mod full_mode;
 pub mod geometry;
 mod html;
 mod index;
 mod markdown;
+mod outcome;
 mod performance;
 mod planar;
 mod plot;
