@@ -826,9 +826,11 @@ impl CheckSpec {
                 for m in &j.profile {
                     match model.measures.iter().find(|x| &x.name == m) {
                         Some(x) if x.zone.is_some() => {}
-                        Some(_) => return Err(format!(
+                        Some(_) => {
+                            return Err(format!(
                             "measurement region \"{m}\" covers everything: a profile needs slices"
-                        )),
+                        ))
+                        }
                         None => return Err(format!("no measurement region named \"{m}\"")),
                     }
                 }

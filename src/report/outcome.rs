@@ -28,11 +28,15 @@ pub(super) fn outcome_block(summaries: &[Summary], case: &str, kind: &str, needl
             "<p>(run <code>ballast verify</code> to fill this: case {case} not found)</p>"
         );
     };
+    let message = if c.message.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", esc(&c.message))
+    };
     let mut h = format!(
-        "<p><b>{}</b> — {} ({}). <a href=\"cases/{case}/index.html\">{case}</a></p>",
+        "<p><b>{}</b> — {}{message}. <a href=\"cases/{case}/index.html\">{case}</a></p>",
         verdict(c.passed),
         esc(&c.what),
-        esc(&c.message)
     );
     if !c.table.is_empty() {
         h.push_str(&table(&c.table));

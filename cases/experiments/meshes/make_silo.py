@@ -27,14 +27,18 @@ def write(path, vertices, facets, comment):
             f.write(f"f {a + 1} {b + 1} {c + 1}\n")
 
 
-# the cylinder, normals inward: counter-clockwise seen from the axis
-low, high = ring(R_SILO, 0.0), ring(R_SILO, HEIGHT)
-facets = []
-for k in range(N):
-    j = (k + 1) % N
-    facets.append((k, N + k, j))
-    facets.append((j, N + k, N + j))
-write("silo_wall.obj", low + high, facets, "silo wall: radius 20 mm, height 100 mm, normals inward")
+def tube(path, r, height, comment):
+    """A cylinder of radius r from z = 0 to height, normals inward (counter-clockwise seen from the axis)."""
+    low, high = ring(r, 0.0), ring(r, height)
+    facets = []
+    for k in range(N):
+        j = (k + 1) % N
+        facets.append((k, N + k, j))
+        facets.append((j, N + k, N + j))
+    write(path, low + high, facets, comment)
+
+
+tube("silo_wall.obj", R_SILO, HEIGHT, "silo wall: radius 20 mm, height 100 mm, normals inward")
 
 # the floors: an annulus between the orifice and the wall, normals up (+z)
 for d_mm in (8, 10, 12):
@@ -46,11 +50,5 @@ for d_mm in (8, 10, 12):
         facets.append((k, N + j, j))
     write(f"silo_floor_d{d_mm}.obj", inner + outer, facets, f"silo floor with a {d_mm} mm orifice, normals up")
 
-# the Janssen column: a tube of radius 10 mm and height 250 mm, normals inward
-low, high = ring(0.010, 0.0), ring(0.010, 0.250)
-facets = []
-for k in range(N):
-    j = (k + 1) % N
-    facets.append((k, N + k, j))
-    facets.append((j, N + k, N + j))
-write("janssen_tube.obj", low + high, facets, "Janssen column: radius 10 mm, height 250 mm, normals inward")
+# the Janssen column
+tube("janssen_tube.obj", 0.010, 0.250, "Janssen column: radius 10 mm, height 250 mm, normals inward")
