@@ -83,8 +83,15 @@ impl Obstacles {
         [0, 1, 2].map(|k| (q[k] / self.cell).floor().max(0.0) as u64)
     }
 
+    /// The key of a cell: its three coordinates packed, then mixed (a bijection, so no two
+    /// cells share a key): the map keeps the key as its hash, and packed coordinates alone
+    /// vary only in their low bits along x and in their high bits not at all, which the
+    /// map's probing reads.
     fn key(c: [u64; 3]) -> u64 {
-        c[0] | c[1] << 21 | c[2] << 42
+        let mut z = c[0] | c[1] << 21 | c[2] << 42;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     /// Files entry `k` in every cell the box [a, b] covers (within the region).
