@@ -56,9 +56,8 @@ impl Zone {
                 radius,
                 height,
             } => {
-                let d = p - base;
-                let h = d.dot(axis);
-                h >= 0.0 && h <= *height && (d - axis * h).norm_squared() <= radius * radius
+                let (h, d) = axial(p, base, axis);
+                h >= 0.0 && h <= *height && d <= *radius
             }
         }
     }
@@ -170,9 +169,7 @@ impl Zone {
                 radius,
                 height,
             } => {
-                let rel = c - base;
-                let h = rel.dot(axis);
-                let d = (rel - axis * h).norm();
+                let (h, d) = axial(c, base, axis);
                 let (z0, z1) = ((-h).max(-r), (height - h).min(r));
                 if z0 >= z1 {
                     return 0.0;
@@ -195,6 +192,13 @@ impl Zone {
             }
         }
     }
+}
+
+/// The height of `p` along a cylinder's axis above its base, and its distance from the axis.
+fn axial(p: &Vec3, base: &Vec3, axis: &Vec3) -> (Real, Real) {
+    let rel = p - base;
+    let h = rel.dot(axis);
+    (h, (rel - axis * h).norm())
 }
 
 /// Volume of the sphere of radius `r` (centre at 0) between the planes z = z0 and z = z1
