@@ -284,8 +284,13 @@ pub struct JanssenSpec {
     pub wall_friction: Real,
     /// The particles' density, kg/m^3.
     pub particle_density: Real,
-    /// Relative tolerance on each slice deeper than one diameter.
+    /// Relative tolerance on each slice deeper than one diameter (and on the floor's load).
     pub tolerance: Real,
+    /// Optional: a series holding the load of the balls on the column's floor, N (for instance
+    /// `wall/floor/force.z`, its magnitude is used), judged against Janssen's floor load
+    /// `rho_b g lambda A (1 - exp(-H / lambda))` with the same tolerance.
+    #[serde(default)]
+    pub floor_force: Option<String>,
 }
 
 /// A case that fits Beverloo's constants, with its orifice diameter.

@@ -103,22 +103,44 @@ pub fn evaluate(ctx: &Context, j: &JanssenSpec, out: &mut CheckOutcome) {
             (worst, at) = (e, s.name.clone());
         }
     }
+    // the floor carries what the wall's friction leaves: the saturated stress times the area
+    let floor_load = saturation * area * (1.0 - (-surface / lambda).exp());
+    let mut floor_row = None;
+    if let Some(column) = &j.floor_force {
+        let measured = match last(column) {
+            Ok(f) => f.abs(),
+            Err(e) => return out.fail(e),
+        };
+        let e = (measured / floor_load - 1.0).abs();
+        if e > worst {
+            (worst, at) = (e, format!("the floor's load {column}"));
+        }
+        floor_row = Some((column.clone(), measured));
+    }
     out.what = format!(
-        "largest |sigma_zz / Janssen - 1| over the {} slices deeper than one diameter (worst: {at})",
-        deep.len()
+        "largest |measured / Janssen - 1| over the {} slices' sigma_zz deeper than one diameter{} \
+         (worst: {at})",
+        deep.len(),
+        if floor_row.is_some() {
+            " and the floor's load"
+        } else {
+            ""
+        }
     );
     out.formula = format!(
         "sigma_v = rho_b g lambda (1 - exp(-(H - z)/lambda)), lambda = D / (4 mu_w K) = {} m, \
          saturating at rho_b g D / (4 mu_w K) = {} Pa (Janssen 1895); measured: rho_b = {} kg/m^3 \
          (porosity of the filled slices), K = {} ((sigma_xx + sigma_yy)/(2 sigma_zz) of the deep \
-         slices), surface H = M / (rho_b pi D^2/4) = {} m; given: D = {} m, mu_w = {}",
+         slices), surface H = M / (rho_b pi D^2/4) = {} m; given: D = {} m, mu_w = {}; the floor \
+         carries rho_b g lambda A (1 - exp(-H/lambda)) = {} N",
         num(lambda),
         num(saturation),
         num(bulk),
         num(k),
         num(surface),
         num(j.diameter),
-        num(j.wall_friction)
+        num(j.wall_friction),
+        num(floor_load)
     );
     out.judge(worst, 0.0, crate::record::Tolerance::Absolute(j.tolerance));
     out.table.push(
@@ -141,6 +163,16 @@ pub fn evaluate(ctx: &Context, j: &JanssenSpec, out: &mut CheckOutcome) {
             num(janssen(s.z)),
             num(s.k),
             num(s.porosity),
+        ]);
+    }
+    if let Some((column, measured)) = floor_row {
+        out.table.push(vec![
+            format!("floor ({column}), N"),
+            "0".into(),
+            num(measured),
+            num(floor_load),
+            "-".into(),
+            "-".into(),
         ]);
     }
     let grid: Vec<Real> = (0..=100).map(|i| surface * i as Real / 100.0).collect();

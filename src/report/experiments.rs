@@ -42,6 +42,7 @@ pub fn write_experiments_page(reports: &Path, summaries: &[Summary]) -> std::io:
             ("vibrating", case_table(summaries, "vibrating_plate")),
             ("schedule", case_table(summaries, "schedule_plate")),
             ("oedometer", case_table(summaries, "oedometer_servo")),
+            ("janssen", block("janssen_column", "janssen", "slices")),
             ("stages", case_table(summaries, "silo_two_stages")),
         ],
     ));

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the silo meshes of cases/experiments (OBJ): a cylinder of radius 20 mm and height
 100 mm (normals inward), flat floors with a central circular orifice of diameter 8, 10 and
-12 mm (normals up), and the Janssen column's tube (radius 10 mm, height 250 mm). Circles are regular 64-gons whose area equals the circle's (radius scaled by
+12 mm (normals up), and the Janssen column's tube (radius 10 mm, from 10 mm below the floor to
+250 mm above it, so that it can slide up past the floor). Circles are regular 64-gons whose area equals the circle's (radius scaled by
 sqrt(2 pi / (n sin(2 pi / n)))), so that the orifice has the area of the named diameter.
 
 Run from this folder: python3 make_silo.py"""
@@ -27,9 +28,9 @@ def write(path, vertices, facets, comment):
             f.write(f"f {a + 1} {b + 1} {c + 1}\n")
 
 
-def tube(path, r, height, comment):
-    """A cylinder of radius r from z = 0 to height, normals inward (counter-clockwise seen from the axis)."""
-    low, high = ring(r, 0.0), ring(r, height)
+def tube(path, r, height, comment, bottom=0.0):
+    """A cylinder of radius r from z = bottom to height, normals inward (counter-clockwise seen from the axis)."""
+    low, high = ring(r, bottom), ring(r, height)
     facets = []
     for k in range(N):
         j = (k + 1) % N
@@ -51,4 +52,4 @@ for d_mm in (8, 10, 12):
     write(f"silo_floor_d{d_mm}.obj", inner + outer, facets, f"silo floor with a {d_mm} mm orifice, normals up")
 
 # the Janssen column
-tube("janssen_tube.obj", 0.010, 0.250, "Janssen column: radius 10 mm, height 250 mm, normals inward")
+tube("janssen_tube.obj", 0.010, 0.250, "Janssen column: radius 10 mm, z from -10 to 250 mm, normals inward", bottom=-0.010)
