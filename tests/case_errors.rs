@@ -194,6 +194,48 @@ fn each_malformed_case_names_file_key_and_reason() {
             "ball[1].pos: 3 components: give 2",
         ),
         ("dim 4", "[run]", "dim = 4\n[run]", "dim"),
+        (
+            "unknown rolling kind",
+            "kn = 1e5",
+            "kn = 1e5\nrolling = { kind = \"roll\", coefficient = 0.1 }",
+            "contact[1].rolling.kind",
+        ),
+        (
+            "negative rolling coefficient",
+            "kn = 1e5",
+            "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = -0.1 }",
+            "contact[1].rolling.coefficient",
+        ),
+        (
+            "a CDT has no stiffness",
+            "kn = 1e5",
+            "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1, kr = 1.0 }",
+            "contact[1].rolling.kr",
+        ),
+        (
+            "rolling damping ratio of 1",
+            "kn = 1e5",
+            "kn = 1e5\nrolling = { kind = \"epsd\", coefficient = 0.1, damping = 1.0 }",
+            "contact[1].rolling.damping",
+        ),
+        (
+            "zero PFC rolling stiffness",
+            "kn = 1e5",
+            "kn = 1e5\nrolling = { kind = \"pfc\", coefficient = 0.1, kr = 0.0 }",
+            "contact[1].rolling.kr",
+        ),
+        (
+            "unknown rolling key",
+            "kn = 1e5",
+            "kn = 1e5\nrolling = { kind = \"pfc\", coefficient = 0.1, twist = 1.0 }",
+            "twist",
+        ),
+        (
+            "rolling on a frame-free model",
+            "model = \"linear\"\nkn = 1e5",
+            "model = \"hooke-history\"\nkn = 1e5\nks = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1 }",
+            "contact[1].rolling.kind",
+        ),
     ];
     for (what, from, to, needle) in cases {
         assert!(

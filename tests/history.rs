@@ -279,7 +279,16 @@ fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     for c in &mut one {
         let wall = &m.walls[c.wall as usize];
         let law = &laws[c.law as usize];
-        ball_facet::update_force(c, None, &balls, wall, law, dt, Default::default(), false);
+        ball_facet::update_force(
+            c,
+            None,
+            &balls,
+            wall,
+            (law, None),
+            dt,
+            Default::default(),
+            false,
+        );
     }
     let mut batched = list.clone();
     let ks: Vec<u32> = (0..list.len() as u32).collect();

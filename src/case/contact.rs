@@ -6,16 +6,21 @@ use super::{CaseError, CaseFile, ContactSection};
 use crate::body::Material;
 use crate::law::{
     ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear,
-    LinearBond, LinearDashpot,
+    LinearBond, LinearDashpot, Rolling,
 };
 use crate::math::Real;
 
-/// The contact model of each pair of material indices `a <= b` that a rule matches.
+/// The contact models of each pair of material indices `a <= b` that a rule matches, and
+/// their rolling resistances (aligned).
+pub(super) type ContactLaws = (Vec<(usize, usize, ContactModel)>, Vec<Option<Rolling>>);
+
+/// The contact model of each pair of material indices `a <= b` that a rule matches, with its
+/// rolling resistance.
 pub(super) fn parse_contacts(
     r: &Reader,
     file: &CaseFile,
     materials: &[Material],
-) -> Result<Vec<(usize, usize, ContactModel)>, CaseError> {
+) -> Result<ContactLaws, CaseError> {
     let f = r.f;
     let material_index = |key: &str, name: &str| material_index(r, materials, key, name);
     let mut rules = Vec::new();
@@ -27,23 +32,111 @@ pub(super) fn parse_contacts(
             }
         }
         contact_model(f, k + 1, c, None)?;
-        rules.push((c.between.clone(), k + 1, c));
+        let roll = rolling(r, k + 1, c)?;
+        rules.push((c.between.clone(), k + 1, c, roll));
     }
     let mut contact_models = Vec::new();
+    let mut rolls = Vec::new();
     for a in 0..materials.len() {
         for b in a..materials.len() {
             let (na, nb) = (&materials[a].name, &materials[b].name);
             let hit = |x: &String, y: &String| (x == "*" || x == na) && (y == "*" || y == nb);
-            if let Some((_, k, c)) = rules
+            if let Some((_, k, c, roll)) = rules
                 .iter()
-                .find(|(bt, _, _)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
+                .find(|(bt, ..)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
             {
                 let law = contact_model(f, *k, c, Some((&materials[a], &materials[b])))?;
                 contact_models.push((a, b, law));
+                rolls.push(*roll);
             }
         }
     }
-    Ok(contact_models)
+    Ok((contact_models, rolls))
+}
+
+/// The rolling resistance of rule `k` (`rolling = { ... }`), checked: a frame-based model, 3D,
+/// a non-negative coefficient, positive stiffnesses, a damping ratio in [0, 1).
+fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, CaseError> {
+    let Some(s) = &c.rolling else {
+        return Ok(None);
+    };
+    let key = |x: &str| format!("contact[{k}].rolling.{x}");
+    let err = |x: &str, why: String| CaseError::new(r.f, key(x), why);
+    if matches!(c.model.as_str(), "hertz-history" | "hooke-history") {
+        return Err(err(
+            "kind",
+            format!(
+                "model \"{}\" works without the local contact frame that rolling resistance \
+                 turns in: use linear, linear-dashpot, hysteretic, hertz or linearbond",
+                c.model
+            ),
+        ));
+    }
+    if r.dim == 2 {
+        return Err(err(
+            "kind",
+            "rolling resistance is 3D only (a disk's rolling couple is not built yet)".into(),
+        ));
+    }
+    if !(s.coefficient.is_finite() && s.coefficient >= 0.0) {
+        return Err(err(
+            "coefficient",
+            format!("{}: must be a non-negative finite number", s.coefficient),
+        ));
+    }
+    let refuse = |x: &str, given: bool| -> Result<(), CaseError> {
+        if given {
+            Err(err(
+                x,
+                format!("does not apply to rolling kind \"{}\"", s.kind),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let positive = |x: &str, v: f64| -> Result<f64, CaseError> {
+        if v.is_finite() && v > 0.0 {
+            Ok(v)
+        } else {
+            Err(err(x, format!("{v}: must be a positive finite number")))
+        }
+    };
+    let coefficient = s.coefficient;
+    Ok(Some(match s.kind.as_str() {
+        "cdt" => {
+            refuse("stiffness_factor", s.stiffness_factor.is_some())?;
+            refuse("damping", s.damping.is_some())?;
+            refuse("kr", s.kr.is_some())?;
+            Rolling::Cdt { coefficient }
+        }
+        "epsd" => {
+            refuse("kr", s.kr.is_some())?;
+            let damping = s.damping.unwrap_or(0.3);
+            if !(damping.is_finite() && (0.0..1.0).contains(&damping)) {
+                return Err(err(
+                    "damping",
+                    format!("{damping}: a ratio of the critical damping in [0, 1)"),
+                ));
+            }
+            Rolling::Epsd {
+                coefficient,
+                stiffness_factor: positive("stiffness_factor", s.stiffness_factor.unwrap_or(2.25))?,
+                damping,
+            }
+        }
+        "pfc" => {
+            refuse("stiffness_factor", s.stiffness_factor.is_some())?;
+            refuse("damping", s.damping.is_some())?;
+            let kr = s.kr.map(|v| positive("kr", v)).transpose()?;
+            Rolling::Pfc { coefficient, kr }
+        }
+        other => {
+            return Err(err(
+                "kind",
+                format!("unknown rolling resistance \"{other}\" (expected cdt, epsd or pfc)"),
+            ))
+        }
+    }))
 }
 
 /// Refuses Hertz's laws in the 2D mode.

@@ -169,6 +169,24 @@ pub struct ContactSection {
     pub gamma_t: Option<f64>,
     /// How the Coulomb limit bounds the tangential force: "total" (default) or "spring".
     pub friction_limit: Option<String>,
+    /// Rolling resistance (frame-based models): `{ kind = "cdt" | "epsd" | "pfc", ... }`.
+    pub rolling: Option<RollingSection>,
+}
+
+/// `rolling = { ... }` of a `[[contact]]` rule (SPEC 5.6).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RollingSection {
+    /// "cdt", "epsd" or "pfc".
+    pub kind: String,
+    /// Rolling friction coefficient mu_r: the couple's limit is mu_r R* F_n.
+    pub coefficient: f64,
+    /// epsd: k_r = stiffness_factor mu_r^2 R*^2 k_n (default 2.25).
+    pub stiffness_factor: Option<f64>,
+    /// epsd: the rolling dashpot as a ratio of its critical value (default 0.3).
+    pub damping: Option<f64>,
+    /// pfc: the rolling stiffness, N m/rad (default k_s R*^2).
+    pub kr: Option<f64>,
 }
 
 /// `[[ball]]`.

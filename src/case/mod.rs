@@ -101,7 +101,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     }
     let gravity = run::parse_run(&r, &file.run)?;
     let materials = materials::parse_materials(&r, &file)?;
-    let contact_models = contact::parse_contacts(&r, &file, &materials)?;
+    let (contact_models, rolling) = contact::parse_contacts(&r, &file, &materials)?;
     let mut balls = balls::parse_balls(&r, &file, &materials)?;
     balls::parse_generate(&r, &file, &materials, &mut balls)?;
     let clumps = balls::parse_clumps(&r, &file, &materials, &balls)?;
@@ -128,6 +128,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         frame,
         materials,
         contact_models,
+        rolling,
         balls,
         clumps,
         walls,

@@ -32,6 +32,8 @@ pub struct Case {
     pub materials: Vec<Material>,
     /// Contact model of each pair of material indices (a <= b) that has one.
     pub contact_models: Vec<(usize, usize, ContactModel)>,
+    /// The rolling resistance of each entry of `contact_models` (None: no couple).
+    pub rolling: Vec<Option<crate::law::Rolling>>,
     /// Every ball, explicit ones first, then generated ones.
     pub balls: Vec<BallSpec>,
     /// The clumps.

@@ -2,7 +2,7 @@
 
 use super::{Contact, Frame, FrameFlags};
 use crate::body::Balls;
-use crate::law::{history, ContactModel, Kinematics, LawState};
+use crate::law::{history, ContactModel, Kinematics, LawState, Rolling, RollingInput};
 use crate::math::{Real, Vec3};
 
 /// Effective mass of two bodies given as `Option` (None: infinitely heavy), kg.
@@ -276,8 +276,8 @@ fn applied_now(
 /// local force is turned back to the world frame.
 ///
 /// `install_bonds`: before the first cycle, a linear-bond contact within its `bond_gap` is
-/// bonded.
-#[allow(clippy::too_many_arguments)]
+/// bonded. `roll`: the model's rolling resistance and the contact's couple entry, written
+/// with the couple on b (world, N m; zero while inactive).
 #[inline]
 pub fn update(
     c: &mut Contact,
@@ -285,11 +285,12 @@ pub fn update(
     frame: Option<&mut Frame>,
     balls: &Balls,
     law: &ContactModel,
-    dt: Real,
-    flags: FrameFlags,
-    install_bonds: bool,
-    books: bool,
+    mut roll: Option<(&Rolling, &mut Vec3)>,
+    (dt, flags, install_bonds, books): (Real, FrameFlags, bool, bool),
 ) -> Updated {
+    if let Some((_, couple)) = roll.as_mut() {
+        **couple = Vec3::zeros();
+    }
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
@@ -445,6 +446,16 @@ pub fn update(
     let f = law.force(&k, &mut c.state);
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = g.overlap > 0.0 || law.holds(&c.state);
+    if let Some((rolling, couple)) = roll {
+        if c.active {
+            let inertia = 1.0 / (1.0 / rolling_inertia(balls, a) + 1.0 / rolling_inertia(balls, b));
+            let input = rolling_input(law, &k, &c.state, inertia, &step);
+            let (m, _) = rolling.couple(&input, &mut frame.roll);
+            *couple = frame.to_world(&m);
+        } else {
+            frame.roll = Vec3::zeros();
+        }
+    }
     let written = out.set(if c.active {
         [frame.to_world(&f.local), g.point]
     } else {
@@ -792,6 +803,44 @@ pub fn held_force(c: &Contact, balls: &Balls, law: &ContactModel) -> Vec3 {
 /// branch vectors from each centre to that point (LIGGGHTS conventions):
 /// `v_b - v_a + n x (c_a w_a + c_b w_b)`, `c = r - overlap/2`.
 #[inline]
+/// The rolling inertia of piece `i` about a contact point on its surface, `I + m r^2`, kg m^2
+/// with its inertial mass and moment of inertia (infinite for a fixed piece; a pebble's own
+/// sphere's: for clumps the rolling dashpot's scale is approximate).
+pub(crate) fn rolling_inertia(balls: &Balls, i: usize) -> Real {
+    match balls.contact_mass(i) {
+        Some(m) => {
+            let r = balls.radius[i];
+            balls.inertial_inertia[i] + m * r * r
+        }
+        None => Real::INFINITY,
+    }
+}
+
+/// What a rolling resistance reads of a contact after its model's force update: the elastic
+/// normal force, the stiffnesses now and at the previous overlap, the relative spin and the
+/// step's relative rotation.
+pub(crate) fn rolling_input(
+    law: &ContactModel,
+    k: &Kinematics,
+    state: &LawState,
+    inertia: Real,
+    step: &super::FrameStep,
+) -> RollingInput {
+    let now = law.stiffness(k.overlap.max(0.0), k.radius);
+    let before = law.stiffness(k.overlap_prev.max(0.0), k.radius);
+    RollingInput {
+        normal_force: law.elastic_normal(k.overlap, k.radius, state),
+        kn: now.kn,
+        ks: now.ks,
+        kn_prev: before.kn,
+        ks_prev: before.ks,
+        radius: k.radius,
+        inertia,
+        spin: step.spin,
+        dphi: step.dphi,
+    }
+}
+
 fn middle_velocity(balls: &Balls, a: usize, b: usize, g: &Geometry) -> Vec3 {
     let (ca, cb) = (
         balls.radius[a] - 0.5 * g.overlap,
@@ -818,9 +867,7 @@ pub fn update_frame_free(
         None,
         balls,
         law,
-        dt,
-        FrameFlags::default(),
-        false,
-        true,
+        None,
+        (dt, FrameFlags::default(), false, true),
     )
 }

@@ -19,7 +19,7 @@
 use super::{FacetContact, Frame, FrameFlags};
 use crate::body::{side, Balls, Wall};
 use crate::geom::{closest_point, Region};
-use crate::law::{history, ContactModel, Kinematics, LawState};
+use crate::law::{history, ContactModel, Kinematics, LawState, Rolling};
 use crate::math::{Real, Vec3};
 
 /// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
@@ -94,7 +94,7 @@ pub fn update_force(
     frame: Option<&mut Frame>,
     balls: &Balls,
     wall: &Wall,
-    law: &ContactModel,
+    (law, rolling): (&ContactModel, Option<&Rolling>),
     dt: Real,
     flags: FrameFlags,
     books: bool,
@@ -159,6 +159,7 @@ pub fn update_force(
         };
         -0.5 * (f(was.0, was.1, was.2) + f(active_1, d_1, s_1)) * (d_1 - was.1)
     };
+    c.couple = Vec3::zeros();
     if !c.active {
         c.state = LawState::default();
         c.normal_force = 0.0;
@@ -265,6 +266,13 @@ pub fn update_force(
     let f = law.force(&k, &mut c.state);
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
+    if let Some(rolling) = rolling {
+        // (the wall is piece 1: its rolling inertia is infinite)
+        let inertia = super::ball_ball::rolling_inertia(balls, i);
+        let input = super::ball_ball::rolling_input(law, &k, &c.state, inertia, &step);
+        let (m, _) = rolling.couple(&input, &mut frame.roll);
+        c.couple = frame.to_world(&m);
+    }
     if !books {
         return FacetUpdate::default();
     }

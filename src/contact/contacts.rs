@@ -56,6 +56,13 @@ pub struct Contacts {
     /// ([`crate::contact::ball_ball::Updated`]), summed by the books and zeroed (without
     /// books, zeros: nothing is written).
     pub work: Vec<[crate::math::Real; 2]>,
+    /// Per contact, aligned with `list` when some contact model has a rolling resistance (else
+    /// empty): the couple on b (world frame, N m) of the last force update, zero while
+    /// inactive; a gets its opposite ([`crate::law::Rolling`]). Set [`Contacts::couples`]
+    /// before a merge to keep it.
+    pub couple: Vec<Vec3>,
+    /// True when [`Contacts::couple`] is kept (read at each merge; the general loop runs then).
+    pub couples: bool,
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
     pub partition: super::Partition,
@@ -245,6 +252,10 @@ impl Contacts {
         self.work.clear();
         if self.general {
             self.work.resize(n, [0.0; 2]);
+        }
+        self.couple.clear();
+        if self.couples {
+            self.couple.resize(n, Vec3::zeros());
         }
         self.partition.threads = 0;
         self.incidence_of = None;

@@ -81,6 +81,9 @@ pub struct FacetContact {
     pub normal_force: Real,
     /// Total force on the ball, N; the wall receives its opposite.
     pub force: Vec3,
+    /// The couple of a rolling resistance on the ball, N m (world; zero without one); the
+    /// wall receives its opposite.
+    pub couple: Vec3,
 }
 
 impl FacetContact {
@@ -108,6 +111,7 @@ impl FacetContact {
             pc: NONE,
             normal_force: 0.0,
             force: Vec3::zeros(),
+            couple: Vec3::zeros(),
         }
     }
 

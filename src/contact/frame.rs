@@ -65,6 +65,9 @@ pub struct Frame {
     pub u: Vec3,
     /// Relative rotation in local coordinates, rad: `phi.x` twist, `phi.y`, `phi.z` bending.
     pub phi: Vec3,
+    /// The rolling spring's moment on piece 2 in local coordinates, N m (`y`, `z`; `x` = 0):
+    /// the state of a rolling-resistance model ([`crate::law::Rolling`]), 0 without one.
+    pub roll: Vec3,
 }
 
 /// What one update produced (for the contact model).
@@ -105,6 +108,7 @@ impl Frame {
             axes: initial_axes(n),
             u: Vec3::new(u_normal, 0.0, 0.0),
             phi: Vec3::zeros(),
+            roll: Vec3::zeros(),
         }
     }
 
@@ -138,6 +142,8 @@ impl Frame {
         }
         self.u.z = -self.u.z;
         self.phi.z = -self.phi.z;
+        // (the moment on the new piece 2 is the opposite world vector: (M_x, M_y, -M_z))
+        self.roll.z = -self.roll.z;
     }
 
     /// Turns the frame so that its normal becomes `n` (unit), by the smallest rotation that
@@ -308,6 +314,24 @@ impl Kinematics {
 #[cfg(test)]
 mod tests {
     use super::half_way;
+
+    /// The pieces swapped: the rolling spring's moment on the new piece 2 is the opposite world
+    /// vector of the one on the old piece 2 (action and reaction), and the relative rotation
+    /// too; swapping twice gives the frame back, bit for bit.
+    #[test]
+    fn swapping_the_pieces_turns_the_couple_and_the_rotation_over() {
+        let n = Vec3::new(0.3, -0.5, 0.8).normalize();
+        let mut f = super::Frame::new(&n, -1e-4);
+        f.roll = Vec3::new(0.0, 2e-3, -5e-4);
+        f.phi = Vec3::new(0.1, -0.2, 0.3);
+        let (roll, phi) = (f.to_world(&f.roll), f.to_world(&f.phi));
+        let before = f;
+        f.swap_pieces();
+        assert!((f.to_world(&f.roll) + roll).norm() < 1e-18);
+        assert!((f.to_world(&f.phi) + phi).norm() < 1e-15);
+        f.swap_pieces();
+        assert_eq!(f, before);
+    }
     use crate::math::{Real, Vec3};
     use crate::rng::SplitMix64;
     use nalgebra::{Matrix3, Quaternion, Rotation3, Unit, UnitQuaternion};

@@ -437,10 +437,8 @@ pub fn update_one(
         Some(frame),
         balls,
         law,
-        dt,
-        flags,
-        install_bonds,
-        false,
+        None,
+        (dt, flags, install_bonds, false),
     );
     if !c.active {
         return false;

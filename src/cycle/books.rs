@@ -44,18 +44,28 @@ impl Model {
         let last = books.pending;
         books.dashpots += last.dashpots * 0.5 * dt + last.dashpots_accel * 0.25 * dt * dt;
         books.contacts += last.models * 0.5 * dt + last.models_accel * 0.25 * dt * dt;
+        books.rolling += last.rolling * 0.5 * dt + last.rolling_accel * 0.25 * dt * dt;
         books.walls += last.walls * 0.5 * dt;
         books.constraints += last.constraints * 0.5 * dt;
         // programmed walls: the loads of the last cycle over this step's motion
-        let loads = std::mem::take(&mut books.wall_loads);
-        for (w, (f, m)) in loads.iter().enumerate() {
+        // (summed aside: the loads stay in place, their buffer kept from cycle to cycle)
+        let mut second_half = 0.0;
+        for (w, (f, m)) in books.wall_loads.iter().enumerate() {
             let (v, s) = self.walls[w].rigid_velocity();
-            books.walls += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+            second_half += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
         }
+        books.walls += second_half;
+        let mut second_half = 0.0;
+        for (w, m) in books.wall_couples.iter().enumerate() {
+            second_half += m.dot(&self.walls[w].rigid_velocity().1) * 0.5 * dt;
+        }
+        books.rolling += second_half;
         // the first half step of this cycle's powers
         let p = self.powers(&mut books);
         books.dashpots += p.dashpots * 0.5 * dt - p.dashpots_accel * 0.25 * dt * dt;
         books.contacts += p.models * 0.5 * dt - p.models_accel * 0.25 * dt * dt;
+        books.rolling += p.rolling * 0.5 * dt - p.rolling_accel * 0.25 * dt * dt;
+        books.rolling_held = self.rolling_energy();
         books.walls += p.walls * 0.5 * dt;
         books.constraints += p.constraints * 0.5 * dt;
         books.integrator += dt * dt / 8.0 * (p.s - last.s);
@@ -76,6 +86,8 @@ impl Model {
         }
         if first {
             books.initial = self.kinetic_energy() + self.strain_energy() + self.potential_energy();
+            // (what the rolling springs hold at the start is strain energy, not a loss)
+            books.rolling = books.rolling_held;
         }
         self.books = Some(books);
     }
@@ -88,6 +100,10 @@ impl Model {
         books.wall_loads.clear();
         books
             .wall_loads
+            .resize(self.walls.len(), Default::default());
+        books.wall_couples.clear();
+        books
+            .wall_couples
             .resize(self.walls.len(), Default::default());
         let b = &self.balls;
         let g = self.settings.gravity;
@@ -136,6 +152,34 @@ impl Model {
             p.dashpots -= f_d.dot(&(vb - va));
             p.dashpots_accel -= f_d.dot(&(ab - aa));
         }
+        // angular velocity and acceleration of piece `i`
+        let turning = |i: usize| -> (Vec3, Vec3) {
+            if b.is_pebble(i) {
+                let c = b.clump[i] as usize;
+                let cl = &self.clumps;
+                let alpha = if cl.rotation_fixed(c) {
+                    Vec3::zeros()
+                } else {
+                    cl.inverse_inertia(c) * cl.moment[c]
+                };
+                (cl.synchronized_spin(c, dt), alpha)
+            } else {
+                (
+                    self.synchronized_spin(i),
+                    crate::motion::angular_acceleration(b, i),
+                )
+            }
+        };
+        // ball-ball couples of rolling resistance (on b; a takes the opposite)
+        for (k, c) in (contacts.list.iter().enumerate()).filter(|(k, c)| {
+            c.active && contacts.couple.get(*k).is_some_and(|m| *m != Vec3::zeros())
+        }) {
+            let m = contacts.couple[k];
+            let (wa, aa) = turning(c.a as usize);
+            let (wb, ab) = turning(c.b as usize);
+            p.rolling -= m.dot(&(wb - wa));
+            p.rolling_accel -= m.dot(&(ab - aa));
+        }
         // ball-facet contacts: the dashpots' share, and the walls' power
         let fc = &self.facet_contacts;
         for (k, c) in fc.list.iter().enumerate().filter(|(_, c)| c.active) {
@@ -161,13 +205,25 @@ impl Model {
                 p.models_accel -= normal.dot(&(a - a_now));
             }
             let w = c.wall as usize;
+            if c.couple != Vec3::zeros() {
+                // the couple on the ball; the wall, turning at its spin, takes the opposite (a
+                // programmed wall's share is booked with each step's spin, as its work is)
+                let (wb, ab) = turning(i);
+                p.rolling -= c.couple.dot(&wb);
+                p.rolling_accel -= c.couple.dot(&ab);
+                if wall.program.is_some() {
+                    books.wall_couples[c.wall as usize] += c.couple;
+                } else {
+                    p.rolling += c.couple.dot(&wall.spin());
+                }
+            }
             if self.walls[w].program.is_some() {
                 let pivot = self.walls[w].pivot;
                 let load = &mut books.wall_loads[w];
                 load.0 += c.force;
-                load.1 += (c.point - pivot).cross(&c.force);
+                load.1 += (c.point - pivot).cross(&c.force) + c.couple;
             } else {
-                p.walls += c.force.dot(&v_wall);
+                p.walls += c.force.dot(&v_wall) + c.couple.dot(&wall.spin());
             }
         }
         // (programmed walls: the first half step at once, with this step's velocity; the
@@ -175,6 +231,9 @@ impl Model {
         for (w, (f, m)) in books.wall_loads.iter().enumerate() {
             let (v, s) = self.walls[w].rigid_velocity();
             books.walls += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+        }
+        for (w, m) in books.wall_couples.iter().enumerate() {
+            books.rolling += m.dot(&self.walls[w].rigid_velocity().1) * 0.5 * dt;
         }
         // the bodies: the integrator's sum, the constraints' power, the applied forces' work
         for i in 0..b.len() {

@@ -76,6 +76,7 @@ impl Model {
         let (mat, table) = (&self.balls.material, &self.pair_law);
         let frames = !self.planar && self.laws.iter().any(|l| !l.frame_free());
         let laws = &self.laws;
+        self.contacts.couples = !self.planar && self.rolling.iter().any(Option::is_some);
         self.contacts.merge(
             &self.broad_phase.pairs,
             |a, b| table[mat[a as usize] as usize * n + mat[b as usize] as usize],

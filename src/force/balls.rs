@@ -14,20 +14,25 @@ enum Side<'a> {
     Frame(Option<&'a mut crate::contact::Frame>),
 }
 
-/// A contact of the general loop and its entries in the kept arrays: force, point, loss.
+/// A contact of the general loop and its entries in the kept arrays: force, point, loss, and
+/// the couple when some model has a rolling resistance.
 type Entry<'a> = (
     &'a mut Contact,
-    (&'a mut Vec3, (&'a mut Vec3, &'a mut [f64; 2])),
+    (
+        &'a mut Vec3,
+        (&'a mut Vec3, (&'a mut [f64; 2], Option<&'a mut Vec3>)),
+    ),
 );
 
 impl Model {
     /// The ball-ball forces of every contact (any contact model, 3D or 2D), written with the
     /// contact points to [`crate::contact::Contacts::force`] and
-    /// [`crate::contact::Contacts::point`] (in parallel above 4,096 contacts);
+    /// [`crate::contact::Contacts::point`] (and the couples of rolling resistance to
+    /// [`crate::contact::Contacts::couple`]; in parallel above 4,096 contacts);
     /// [`Model::gather`] sums them into the balls.
     pub(super) fn general_forces(&mut self, dt: f64) {
         let balls = &self.balls;
-        let laws = &self.laws;
+        let (laws, rolling) = (&self.laws, &self.rolling);
         let flags = self.settings.frame;
         let install_bonds = self.cycles == 0;
         let planar = self.planar;
@@ -36,7 +41,7 @@ impl Model {
         // record; with energy books, what its model lost too. It reports whether it
         // interpenetrates (checked in full only when one does).
         let books = self.contacts.books;
-        let update = |((c, (force, (point, work))), side): (Entry, Side)| -> bool {
+        let update = |((c, (force, (point, (work, couple)))), side): (Entry, Side)| -> bool {
             let out = ball_ball::Out { force, point };
             let law = &laws[c.law as usize];
             let u = match side {
@@ -44,7 +49,12 @@ impl Model {
                     ball_ball::update_2d(c, out, n, balls, law, dt, install_bonds, books)
                 }
                 Side::Frame(f) => {
-                    ball_ball::update(c, out, f, balls, law, dt, flags, install_bonds, books)
+                    let roll = match (&rolling[c.law as usize], couple) {
+                        (Some(r), Some(slot)) => Some((r, slot)),
+                        _ => None,
+                    };
+                    let how = (dt, flags, install_bonds, books);
+                    ball_ball::update(c, out, f, balls, law, roll, how)
                 }
             };
             if books {
@@ -62,65 +72,63 @@ impl Model {
         debug_assert_eq!(contacts.point.len(), contacts.list.len());
         debug_assert_eq!(contacts.work.len(), contacts.list.len());
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
-        let (list, force, point, work) = (
+        let n = contacts.list.len();
+        let (list, force, point, work, couple) = (
             &mut contacts.list,
             &mut contacts.force,
             &mut contacts.point,
             &mut contacts.work,
+            &mut contacts.couple,
         );
+        // the couples' entries, or None for every contact when none are kept
+        let kept = couple.len() == n;
+        let (normals, frames) = (&mut contacts.normals, &mut contacts.frames);
+        let framed = !frames.is_empty();
         // every contact must update: no short circuit
-        self.interpenetrating = if planar {
-            let normals = &mut contacts.normals;
-            if parallel {
-                (list.par_iter_mut())
-                    .zip(
-                        force
-                            .par_iter_mut()
-                            .zip(point.par_iter_mut().zip(work.par_iter_mut())),
-                    )
-                    .zip(normals.par_iter_mut().map(Side::Normal))
+        self.interpenetrating = if parallel {
+            let couples = if kept {
+                rayon::iter::Either::Left(couple.par_iter_mut().map(Some))
+            } else {
+                rayon::iter::Either::Right((0..n).into_par_iter().map(|_| None))
+            };
+            let entries = (list.par_iter_mut()).zip(
+                force
+                    .par_iter_mut()
+                    .zip(point.par_iter_mut().zip(work.par_iter_mut().zip(couples))),
+            );
+            if planar {
+                (entries.zip(normals.par_iter_mut().map(Side::Normal)))
+                    .map(update)
+                    .reduce(|| false, |x, y| x | y)
+            } else if framed {
+                (entries.zip(frames.par_iter_mut().map(|f| Side::Frame(Some(f)))))
                     .map(update)
                     .reduce(|| false, |x, y| x | y)
             } else {
-                (list.iter_mut())
-                    .zip(force.iter_mut().zip(point.iter_mut().zip(work.iter_mut())))
-                    .zip(normals.iter_mut().map(Side::Normal))
-                    .map(update)
-                    .fold(false, |x, y| x | y)
+                (entries.map(|p| update((p, Side::Frame(None))))).reduce(|| false, |x, y| x | y)
             }
-        } else if !contacts.frames.is_empty() {
-            let frames = &mut contacts.frames;
-            if parallel {
-                (list.par_iter_mut())
-                    .zip(
-                        force
-                            .par_iter_mut()
-                            .zip(point.par_iter_mut().zip(work.par_iter_mut())),
-                    )
-                    .zip(frames.par_iter_mut().map(|f| Side::Frame(Some(f))))
-                    .map(update)
-                    .reduce(|| false, |x, y| x | y)
-            } else {
-                (list.iter_mut())
-                    .zip(force.iter_mut().zip(point.iter_mut().zip(work.iter_mut())))
-                    .zip(frames.iter_mut().map(|f| Side::Frame(Some(f))))
-                    .map(update)
-                    .fold(false, |x, y| x | y)
-            }
-        } else if parallel {
-            (list.par_iter_mut())
-                .zip(
-                    force
-                        .par_iter_mut()
-                        .zip(point.par_iter_mut().zip(work.par_iter_mut())),
-                )
-                .map(|p| update((p, Side::Frame(None))))
-                .reduce(|| false, |x, y| x | y)
         } else {
-            (list.iter_mut())
-                .zip(force.iter_mut().zip(point.iter_mut().zip(work.iter_mut())))
-                .map(|p| update((p, Side::Frame(None))))
-                .fold(false, |x, y| x | y)
+            let couples: Box<dyn Iterator<Item = Option<&mut Vec3>>> = if kept {
+                Box::new(couple.iter_mut().map(Some))
+            } else {
+                Box::new(std::iter::repeat_with(|| None).take(n))
+            };
+            let entries = (list.iter_mut()).zip(
+                force
+                    .iter_mut()
+                    .zip(point.iter_mut().zip(work.iter_mut().zip(couples))),
+            );
+            if planar {
+                (entries.zip(normals.iter_mut().map(Side::Normal)))
+                    .map(update)
+                    .fold(false, |x, y| x | y)
+            } else if framed {
+                (entries.zip(frames.iter_mut().map(|f| Side::Frame(Some(f)))))
+                    .map(update)
+                    .fold(false, |x, y| x | y)
+            } else {
+                (entries.map(|p| update((p, Side::Frame(None))))).fold(false, |x, y| x | y)
+            }
         };
     }
 
@@ -140,6 +148,8 @@ impl Model {
             &self.contacts.incidence,
             &self.contacts.start,
         );
+        let ccouple = &self.contacts.couple;
+        let couples = !ccouple.is_empty();
         // NOTE: an inactive contact adds a zero force and a zero moment: x - 0 = x bit for bit,
         // so the sums equal those that skip inactive contacts. (Skipping them on a dense
         // activity flag was slower: the branch is unpredictable.)
@@ -151,9 +161,15 @@ impl Model {
                 if e & 1 == 0 {
                     fi -= force;
                     mi -= arm.cross(&force);
+                    if couples {
+                        mi -= ccouple[(e >> 1) as usize];
+                    }
                 } else {
                     fi += force;
                     mi += arm.cross(&force);
+                    if couples {
+                        mi += ccouple[(e >> 1) as usize];
+                    }
                 }
             }
             *f = fi;

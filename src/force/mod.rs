@@ -14,8 +14,9 @@ impl Model {
     /// result is the same for any number of threads.
     pub fn force_displacement(&mut self, dt: f64) {
         let t = self.clock();
-        // (with energy books, the general loop: it reports what each contact lost)
-        let one_pass = !self.planar && self.books.is_none();
+        // (with energy books, the general loop: it reports what each contact lost; with rolling
+        // resistance too: it keeps the couples)
+        let one_pass = !self.planar && self.books.is_none() && !self.has_rolling();
         let t = if one_pass {
             // forces and their sums into the balls in one loop (the ball-ball contacts, then
             // the ball-wall interactions of the same balls): no gather

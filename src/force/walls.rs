@@ -44,7 +44,7 @@ pub(super) fn wall_group(
     its: &mut [crate::contact::WallInteraction],
     balls: &crate::body::Balls,
     walls: &[crate::body::Wall],
-    laws: &[crate::law::ContactModel],
+    (laws, rolling): (&[crate::law::ContactModel], &[Option<crate::law::Rolling>]),
     dt: f64,
     flags: crate::contact::FrameFlags,
     books: bool,
@@ -117,6 +117,7 @@ pub(super) fn wall_group(
                     }
                 } else {
                     let wall = &walls[c.wall as usize];
+                    let law = (law, None);
                     ball_facet::update_force(c, None, balls, wall, law, dt, flags, books);
                 }
             }
@@ -138,7 +139,7 @@ pub(super) fn wall_group(
                         frames.next(),
                         balls,
                         wall,
-                        law,
+                        (law, rolling.get(c.law as usize).and_then(Option::as_ref)),
                         dt,
                         flags,
                         books,
@@ -156,7 +157,7 @@ pub(super) fn wall_group(
                 if c.active {
                     it.active += 1;
                     it.force += c.force;
-                    it.moment += (c.point - balls.pos[i]).cross(&c.force);
+                    it.moment += (c.point - balls.pos[i]).cross(&c.force) + c.couple;
                 }
             }
         }
@@ -187,7 +188,8 @@ impl Model {
         if self.facet_contacts.list.is_empty() {
             return;
         }
-        let (balls, walls, laws) = (&self.balls, &self.walls, &self.laws);
+        let (balls, walls) = (&self.balls, &self.walls);
+        let laws = (&self.laws[..], &self.rolling[..]);
         let flags = self.settings.frame;
         let books = self.books.is_some();
         let fc = &mut self.facet_contacts;
@@ -232,7 +234,7 @@ impl Model {
         let (mut force, mut moment) = (Vec3::zeros(), Vec3::zeros());
         for c in (self.facet_contacts.list.iter()).filter(|c| c.active && c.wall as usize == w) {
             force -= c.force;
-            moment -= (c.point - pivot).cross(&c.force);
+            moment -= (c.point - pivot).cross(&c.force) + c.couple;
         }
         (force, moment)
     }

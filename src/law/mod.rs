@@ -20,6 +20,7 @@ pub mod lanes;
 mod linear;
 mod linear_dashpot;
 pub mod restitution;
+mod rolling;
 mod terms;
 
 pub use bond::LinearBond;
@@ -29,6 +30,7 @@ pub use history::{HertzHistory, HookeHistory};
 pub use hysteretic::Hysteretic;
 pub use linear::Linear;
 pub use linear_dashpot::LinearDashpot;
+pub use rolling::{Rolling, RollingInput};
 pub use terms::{ContactForce, ContactStiffness, Kinematics, LawState};
 
 use crate::math::{num, Real, Vec3, PI};

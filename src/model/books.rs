@@ -65,12 +65,26 @@ pub struct EnergyBooks {
     /// step to step: the trapezoidal rule takes each step's own displacement).
     #[serde(default)]
     pub(crate) wall_loads: Vec<(crate::math::Vec3, crate::math::Vec3)>,
+    /// Work the couples of rolling resistance took from the bodies' relative rotation since
+    /// the start, J ([`crate::law::Rolling`]): what their springs hold now plus what they
+    /// dissipated.
+    #[serde(default)]
+    pub rolling: Real,
+    /// For each wall with a programmed motion (else zeros): the couples of rolling resistance
+    /// of its contacts on the balls at the last cycle, booked like `wall_loads` (what the
+    /// couples take from the wall's turning is what the wall's work counts).
+    #[serde(default)]
+    pub(crate) wall_couples: Vec<crate::math::Vec3>,
+    /// What the rolling springs hold at the last booking, J (part of the strain energy: the
+    /// dissipated energy is `rolling` less this).
+    #[serde(default)]
+    pub rolling_held: Real,
 }
 
 impl EnergyBooks {
     /// Energy dissipated since the start, J (`energy/dissipated`).
     pub fn dissipated(&self) -> Real {
-        self.dashpots + self.contacts
+        self.dashpots + self.contacts + (self.rolling - self.rolling_held)
     }
 
     /// Work done on the bodies since the start, J (`energy/work`).
@@ -91,6 +105,10 @@ pub(crate) struct Powers {
     pub(crate) models: Real,
     /// Minus those forces times the relative accelerations at their contact points, W/s.
     pub(crate) models_accel: Real,
+    /// Power the couples of rolling resistance take from the relative rotation, W.
+    pub(crate) rolling: Real,
+    /// Minus the couples times the relative angular accelerations, W/s.
+    pub(crate) rolling_accel: Real,
     /// Power of the walls on the balls, W (a wall's velocity does not change in a cycle: no
     /// acceleration term).
     pub(crate) walls: Real,

@@ -209,6 +209,8 @@ pub struct Model {
     pub materials: Vec<Material>,
     /// Contact models.
     pub laws: Vec<ContactModel>,
+    /// The rolling resistance of each contact model (aligned with `laws`; None: no couple).
+    pub rolling: Vec<Option<crate::law::Rolling>>,
     /// Contact model of each ordered pair of materials: `pair_law[a * n + b]`, or [`NO_LAW`].
     pub pair_law: Vec<u16>,
     /// The balls, and the pebbles of the clumps (pieces that [`Balls::is_pebble`] marks).
@@ -299,6 +301,7 @@ impl Model {
             settings,
             materials: Vec::new(),
             laws: Vec::new(),
+            rolling: Vec::new(),
             pair_law: Vec::new(),
             balls: Balls::default(),
             clumps: Clumps::default(),
@@ -350,17 +353,37 @@ impl Model {
 
     /// Assigns a contact model to a pair of materials (both orders).
     pub fn set_contact_model(&mut self, a: usize, b: usize, law: ContactModel) {
+        self.set_contact_law(a, b, law, None);
+    }
+
+    /// Assigns a contact model and a rolling resistance to a pair of materials (both orders).
+    pub fn set_contact_law(
+        &mut self,
+        a: usize,
+        b: usize,
+        law: ContactModel,
+        rolling: Option<crate::law::Rolling>,
+    ) {
         let n = self.materials.len();
-        let idx = match self.laws.iter().position(|l| *l == law) {
+        let found =
+            (self.laws.iter().zip(&self.rolling)).position(|(l, r)| *l == law && *r == rolling);
+        let idx = match found {
             Some(i) => i,
             None => {
                 self.laws.push(law);
+                self.rolling.push(rolling);
                 self.laws.len() - 1
             }
         } as u16;
         self.pair_law[a * n + b] = idx;
         self.pair_law[b * n + a] = idx;
         self.primed = false;
+    }
+
+    /// True when some contact model has a rolling resistance (the contacts then carry couples:
+    /// the general force loops).
+    pub fn has_rolling(&self) -> bool {
+        self.rolling.iter().any(Option::is_some)
     }
 
     /// The contact model of a pair of materials.
@@ -833,6 +856,60 @@ impl Model {
                     c.overlap,
                     balls_r[c.ball as usize],
                     &c.state,
+                )
+            });
+        balls.chain(walls).fold(0.0, |a, b| a + b) + self.rolling_energy()
+    }
+
+    /// The stiffnesses of a contact of contact model `law` at the given overlap and effective
+    /// radius, with its rolling spring's stiffness (if any) added to the bending stiffness
+    /// `ks_rot`: what the stiffness matrix and the automatic timestep see.
+    pub fn contact_stiffness(
+        &self,
+        law: u16,
+        overlap: Real,
+        radius: Real,
+    ) -> crate::law::ContactStiffness {
+        let mut s = self.laws[law as usize].stiffness(overlap, radius);
+        if let Some(Some(r)) = self.rolling.get(law as usize) {
+            s.ks_rot += r.stiffness(s.kn, s.ks, radius);
+        }
+        s
+    }
+
+    /// Elastic energy held by the springs of rolling resistance, J (0 without one): each active
+    /// contact's `|M|^2 / (2 k_r)` at its current stiffness.
+    pub fn rolling_energy(&self) -> Real {
+        if !self.has_rolling() {
+            return 0.0;
+        }
+        let held =
+            |law: u16, overlap: Real, radius: Real, frame: Option<&crate::contact::Frame>| match (
+                self.rolling[law as usize],
+                frame,
+            ) {
+                (Some(r), Some(f)) => {
+                    let s = self.laws[law as usize].stiffness(overlap.max(0.0), radius);
+                    crate::law::Rolling::energy(&f.roll, r.stiffness(s.kn, s.ks, radius))
+                }
+                _ => 0.0,
+            };
+        let contacts = &self.contacts;
+        let balls = (contacts.list.iter().enumerate())
+            .filter(|(_, c)| c.active)
+            .map(|(k, c)| {
+                let g = contacts.geometry(k, &self.balls);
+                held(c.law, g.overlap, g.radius, contacts.frames.get(k))
+            });
+        let fc = &self.facet_contacts;
+        let walls = (fc.list.iter().enumerate())
+            .filter(|(_, c)| c.active)
+            .map(|(k, c)| {
+                held(
+                    c.law,
+                    c.overlap,
+                    self.balls.radius[c.ball as usize],
+                    fc.frames.get(k),
                 )
             });
         balls.chain(walls).fold(0.0, |a, b| a + b)

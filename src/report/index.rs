@@ -26,6 +26,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          <a href=\"clumps.html\">Clumps</a> (mass properties of overlapping pebbles, torque-free rotation, drift against the timestep), \
          <a href=\"planar.html\">2D disk mode</a> (the 2D force and moment law against the print, 2D against 3D), \
          <a href=\"experiments.html\">Experiments</a> (insertion against its size distribution, silo discharge against Beverloo, stresses against hand derivations, moving and servo walls, runs in stages), \
+         <a href=\"rolling.html\">Rolling resistance</a> (the CDT, EPSD and PFC couples against closed forms: deceleration, slope threshold, moment-rotation loop, rocking), \
          <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p><table>\
          <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
         summaries.len()
@@ -50,6 +51,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     super::clumps::write_clumps_page(reports, summaries)?;
     super::planar::write_planar_page(reports, summaries)?;
     super::experiments::write_experiments_page(reports, summaries)?;
+    super::rolling::write_rolling_page(reports, summaries)?;
     // The performance page comes from `ballast bench`: its latest run here, or else the
     // newest results committed under benches/results/.
     let bench = reports.join("bench").join("results.json");

@@ -1,5 +1,6 @@
 //! HTML report: one page per case (`case_page.rs`), the index (`index.rs`) and one file per
-//! topic page (stiffness, timestep, chung_ooi, full_mode, clumps, planar, experiments, performance), built
+//! topic page (stiffness, timestep, chung_ooi, full_mode, clumps, planar, experiments, rolling,
+//! performance), built
 //! from `html.rs` (style, tables, links), `plot.rs` (SVG plots) and `geometry.rs` (scene
 //! drawings). Long prose lives in Markdown files under `text/`.
 
@@ -16,6 +17,7 @@ mod outcome;
 mod performance;
 mod planar;
 mod plot;
+mod rolling;
 mod stiffness;
 mod timestep;
 

@@ -18,8 +18,9 @@ use crate::storage::fnv1a;
 use crate::timestep::Limit;
 use std::path::{Path, PathBuf};
 
-/// The format version this ballast writes and reads.
-pub const FORMAT: u32 = 1;
+/// The format version this ballast writes and reads (2: contact frames and ball-facet contacts
+/// carry the couples of rolling resistance).
+pub const FORMAT: u32 = 2;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 

@@ -61,7 +61,7 @@ impl DofStiffness {
                     let (a, b) = (c.a as usize, c.b as usize);
                     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
                     let g = geometry(pa, pb, balls.radius[a], balls.radius[b]);
-                    let s = model.laws[c.law as usize].stiffness(g.overlap, g.radius);
+                    let s = model.contact_stiffness(c.law, g.overlap, g.radius);
                     let d = contact_diagonal_3d(&s, &g.normal, &(g.point - pa), &(g.point - pb));
                     for k in 0..6 {
                         self.diagonal[a][k] += d[k];

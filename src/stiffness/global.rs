@@ -41,7 +41,7 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
             Term {
                 a: Some(ba),
                 b: bb,
-                s: model.laws[c.law as usize].stiffness(g.overlap, g.radius),
+                s: model.contact_stiffness(c.law, g.overlap, g.radius),
                 normal: g.normal,
                 r_a: g.point - model.body_pos(ba),
                 r_b: g.point - model.body_pos(bb),
@@ -68,7 +68,7 @@ pub(crate) fn wall_terms(model: &Model, with_inactive: bool) -> impl Iterator<It
                 Term {
                     a: None,
                     b: body,
-                    s: model.laws[c.law as usize].stiffness(c.overlap, model.balls.radius[b]),
+                    s: model.contact_stiffness(c.law, c.overlap, model.balls.radius[b]),
                     normal: c.normal,
                     r_a: Vec3::zeros(),
                     r_b: c.point - model.body_pos(body),
