@@ -231,6 +231,36 @@ fn each_malformed_case_names_file_key_and_reason() {
             "twist",
         ),
         (
+            "JKR not built",
+            "kn = 1e5",
+            "kn = 1e5\ncohesion = { kind = \"jkr\", surface_energy = 0.05 }",
+            "contact[1].cohesion.kind",
+        ),
+        (
+            "DMT without its surface energy",
+            "kn = 1e5",
+            "kn = 1e5\ncohesion = { kind = \"dmt\" }",
+            "contact[1].cohesion.surface_energy",
+        ),
+        (
+            "SJKR with a surface energy",
+            "kn = 1e5",
+            "kn = 1e5\ncohesion = { kind = \"sjkr\", energy_density = 1e5, surface_energy = 0.1 }",
+            "contact[1].cohesion.surface_energy",
+        ),
+        (
+            "negative energy density",
+            "kn = 1e5",
+            "kn = 1e5\ncohesion = { kind = \"sjkr\", energy_density = -1e5 }",
+            "contact[1].cohesion.energy_density",
+        ),
+        (
+            "cohesion on a frame-free model",
+            "model = \"linear\"\nkn = 1e5",
+            "model = \"hooke-history\"\nkn = 1e5\ncohesion = { kind = \"dmt\", surface_energy = 0.05 }",
+            "contact[1].cohesion.kind",
+        ),
+        (
             "rolling on a frame-free model",
             "model = \"linear\"\nkn = 1e5",
             "model = \"hooke-history\"\nkn = 1e5\nks = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1 }",

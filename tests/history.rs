@@ -284,7 +284,7 @@ fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
             None,
             &balls,
             wall,
-            (law, None),
+            (law, None, None),
             dt,
             Default::default(),
             false,

@@ -75,8 +75,8 @@ impl Case {
         for m in &self.materials {
             model.add_material(m.clone());
         }
-        for ((a, b, law), rolling) in self.contact_models.iter().zip(&self.rolling) {
-            model.set_contact_law(*a, *b, law.clone(), *rolling);
+        for (k, (a, b, law)) in self.contact_models.iter().enumerate() {
+            model.set_contact_law(*a, *b, law.clone(), (self.rolling[k], self.cohesion[k]));
         }
         let pebbles: usize = self.clumps.iter().map(|c| c.pebbles.len()).sum();
         model.balls.make_room(self.balls.len() + pebbles);

@@ -5,14 +5,17 @@ use super::reader::{positive, Reader};
 use super::{CaseError, CaseFile, ContactSection};
 use crate::body::Material;
 use crate::law::{
-    ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, HookeHistory, Hysteretic, Linear,
-    LinearBond, LinearDashpot, Rolling,
+    Cohesion, ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, HookeHistory,
+    Hysteretic, Linear, LinearBond, LinearDashpot, Rolling,
 };
 use crate::math::Real;
 
 /// The contact models of each pair of material indices `a <= b` that a rule matches, and
 /// their rolling resistances (aligned).
-pub(super) type ContactLaws = (Vec<(usize, usize, ContactModel)>, Vec<Option<Rolling>>);
+pub(super) type ContactLaws = (
+    Vec<(usize, usize, ContactModel)>,
+    Vec<(Option<Rolling>, Option<Cohesion>)>,
+);
 
 /// The contact model of each pair of material indices `a <= b` that a rule matches, with its
 /// rolling resistance.
@@ -32,8 +35,8 @@ pub(super) fn parse_contacts(
             }
         }
         contact_model(f, k + 1, c, None)?;
-        let roll = rolling(r, k + 1, c)?;
-        rules.push((c.between.clone(), k + 1, c, roll));
+        let extra = (rolling(r, k + 1, c)?, cohesion(r, k + 1, c)?);
+        rules.push((c.between.clone(), k + 1, c, extra));
     }
     let mut contact_models = Vec::new();
     let mut rolls = Vec::new();
@@ -41,17 +44,88 @@ pub(super) fn parse_contacts(
         for b in a..materials.len() {
             let (na, nb) = (&materials[a].name, &materials[b].name);
             let hit = |x: &String, y: &String| (x == "*" || x == na) && (y == "*" || y == nb);
-            if let Some((_, k, c, roll)) = rules
+            if let Some((_, k, c, extra)) = rules
                 .iter()
                 .find(|(bt, ..)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
             {
                 let law = contact_model(f, *k, c, Some((&materials[a], &materials[b])))?;
                 contact_models.push((a, b, law));
-                rolls.push(*roll);
+                rolls.push(*extra);
             }
         }
     }
     Ok((contact_models, rolls))
+}
+
+/// The cohesion of rule `k` (`cohesion = { ... }`), checked: a frame-based model, 3D, the key
+/// of its kind, a positive finite value.
+fn cohesion(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Cohesion>, CaseError> {
+    let Some(s) = &c.cohesion else {
+        return Ok(None);
+    };
+    let key = |x: &str| format!("contact[{k}].cohesion.{x}");
+    let err = |x: &str, why: String| CaseError::new(r.f, key(x), why);
+    if matches!(c.model.as_str(), "hertz-history" | "hooke-history") {
+        return Err(err(
+            "kind",
+            format!(
+                "model \"{}\": cohesion is built for the frame-based models (linear, \
+                 linear-dashpot, hysteretic, hertz, linearbond)",
+                c.model
+            ),
+        ));
+    }
+    if r.dim == 2 {
+        return Err(err("kind", "cohesion is 3D only".into()));
+    }
+    let value = |x: &str, v: Option<f64>, unit: &str| -> Result<f64, CaseError> {
+        match v {
+            Some(v) if v.is_finite() && v > 0.0 => Ok(v),
+            Some(v) => Err(err(x, format!("{v}: must be a positive finite number"))),
+            None => Err(err(
+                x,
+                format!("cohesion \"{}\" needs {x} ({unit})", s.kind),
+            )),
+        }
+    };
+    let refuse = |x: &str, given: bool| -> Result<(), CaseError> {
+        if given {
+            Err(err(
+                x,
+                format!("does not apply to cohesion kind \"{}\"", s.kind),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    Ok(Some(match s.kind.as_str() {
+        "dmt" => {
+            refuse("energy_density", s.energy_density.is_some())?;
+            Cohesion::Dmt {
+                surface_energy: value("surface_energy", s.surface_energy, "J/m^2")?,
+            }
+        }
+        "sjkr" => {
+            refuse("surface_energy", s.surface_energy.is_some())?;
+            Cohesion::Sjkr {
+                energy_density: value("energy_density", s.energy_density, "J/m^3")?,
+            }
+        }
+        "jkr" => {
+            return Err(err(
+                "kind",
+                "JKR's full law (the neck beyond contact, its hysteresis) is not built yet: use \
+                 dmt or sjkr"
+                    .into(),
+            ))
+        }
+        other => {
+            return Err(err(
+                "kind",
+                format!("unknown cohesion \"{other}\" (expected dmt or sjkr)"),
+            ))
+        }
+    }))
 }
 
 /// The rolling resistance of rule `k` (`rolling = { ... }`), checked: a frame-based model, 3D,

@@ -171,6 +171,21 @@ pub struct ContactSection {
     pub friction_limit: Option<String>,
     /// Rolling resistance (frame-based models): `{ kind = "cdt" | "epsd" | "pfc", ... }`.
     pub rolling: Option<RollingSection>,
+    /// Cohesion (frame-based models): `{ kind = "dmt", surface_energy }` or
+    /// `{ kind = "sjkr", energy_density }`.
+    pub cohesion: Option<CohesionSection>,
+}
+
+/// `cohesion = { ... }` of a `[[contact]]` rule (SPEC 5.6).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CohesionSection {
+    /// "dmt" or "sjkr" ("jkr": not built yet).
+    pub kind: String,
+    /// dmt: the work of adhesion gamma, J/m^2.
+    pub surface_energy: Option<f64>,
+    /// sjkr: the cohesion energy density k_c, J/m^3.
+    pub energy_density: Option<f64>,
 }
 
 /// `rolling = { ... }` of a `[[contact]]` rule (SPEC 5.6).

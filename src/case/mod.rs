@@ -101,7 +101,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     }
     let gravity = run::parse_run(&r, &file.run)?;
     let materials = materials::parse_materials(&r, &file)?;
-    let (contact_models, rolling) = contact::parse_contacts(&r, &file, &materials)?;
+    let (contact_models, extras) = contact::parse_contacts(&r, &file, &materials)?;
+    let (rolling, cohesion) = extras.into_iter().unzip();
     let mut balls = balls::parse_balls(&r, &file, &materials)?;
     balls::parse_generate(&r, &file, &materials, &mut balls)?;
     let clumps = balls::parse_clumps(&r, &file, &materials, &balls)?;
@@ -129,6 +130,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         materials,
         contact_models,
         rolling,
+        cohesion,
         balls,
         clumps,
         walls,

@@ -34,6 +34,8 @@ pub struct Case {
     pub contact_models: Vec<(usize, usize, ContactModel)>,
     /// The rolling resistance of each entry of `contact_models` (None: no couple).
     pub rolling: Vec<Option<crate::law::Rolling>>,
+    /// The cohesion of each entry of `contact_models` (None: no attraction).
+    pub cohesion: Vec<Option<crate::law::Cohesion>>,
     /// Every ball, explicit ones first, then generated ones.
     pub balls: Vec<BallSpec>,
     /// The clumps.

@@ -8,7 +8,7 @@ use crate::record::CheckOutcome;
 use crate::record::{Curve, Plot};
 
 /// Judges the largest `|energy/balance|` over the records against the scale of the run, the
-/// largest `kinetic + strain + potential` (the potential counted from its lowest value in the
+/// largest `kinetic + |strain| + potential` (the potential counted from its lowest value in the
 /// run, so that the scale does not depend on where `z = 0` lies). With `subtract`, the balance
 /// less the integration error the books measure (`energy/integrator`) is judged instead. Also
 /// fails when `energy/dissipated` falls between two records by more than `max_fall` times the
@@ -26,7 +26,10 @@ pub fn evaluate(
     };
     let t = &ctx.series.t;
     let p_min = p.iter().copied().fold(Real::INFINITY, Real::min);
-    let mechanical: Vec<Real> = (0..t.len()).map(|r| k[r] + u[r] + (p[r] - p_min)).collect();
+    // (|strain|: with cohesion the strain energy holds the attraction's potential, <= 0)
+    let mechanical: Vec<Real> = (0..t.len())
+        .map(|r| k[r] + u[r].abs() + (p[r] - p_min))
+        .collect();
     let scale = mechanical.iter().copied().fold(0.0, Real::max);
     let judged: Vec<Real> = if subtract {
         b.iter().zip(i).map(|(b, i)| b - i).collect()

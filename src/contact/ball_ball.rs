@@ -2,7 +2,9 @@
 
 use super::{Contact, Frame, FrameFlags};
 use crate::body::Balls;
-use crate::law::{history, ContactModel, Kinematics, LawState, Rolling, RollingInput};
+use crate::law::{
+    history, Cohesion, ContactModel, Kinematics, LawState, Pieces, Rolling, RollingInput,
+};
 use crate::math::{Real, Vec3};
 
 /// Effective mass of two bodies given as `Option` (None: infinitely heavy), kg.
@@ -284,7 +286,7 @@ pub fn update(
     mut out: Out,
     frame: Option<&mut Frame>,
     balls: &Balls,
-    law: &ContactModel,
+    (law, cohesion): (&ContactModel, Option<&Cohesion>),
     mut roll: Option<(&Rolling, &mut Vec3)>,
     (dt, flags, install_bonds, books): (Real, FrameFlags, bool, bool),
 ) -> Updated {
@@ -443,7 +445,10 @@ pub fn update(
     );
     let k = Kinematics::of_step(g.overlap, v_rel.dot(&n), &step, m_eff, g.radius, dt, books);
     let before = c.state.shear_force();
-    let f = law.force(&k, &mut c.state);
+    let mut f = law.force(&k, &mut c.state);
+    if let Some(coh) = cohesion {
+        f.local.x -= coh.force(Pieces::Spheres(ra, rb), g.overlap);
+    }
     // a bond that broke in this cycle across a gap leaves the contact without force
     c.active = g.overlap > 0.0 || law.holds(&c.state);
     if let Some((rolling, couple)) = roll {
@@ -866,7 +871,7 @@ pub fn update_frame_free(
         out,
         None,
         balls,
-        law,
+        (law, None),
         None,
         (dt, FrameFlags::default(), false, true),
     )

@@ -19,7 +19,7 @@
 use super::{FacetContact, Frame, FrameFlags};
 use crate::body::{side, Balls, Wall};
 use crate::geom::{closest_point, Region};
-use crate::law::{history, ContactModel, Kinematics, LawState, Rolling};
+use crate::law::{history, Cohesion, ContactModel, Kinematics, LawState, Pieces, Rolling};
 use crate::math::{Real, Vec3};
 
 /// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
@@ -94,7 +94,7 @@ pub fn update_force(
     frame: Option<&mut Frame>,
     balls: &Balls,
     wall: &Wall,
-    (law, rolling): (&ContactModel, Option<&Rolling>),
+    (law, rolling, cohesion): (&ContactModel, Option<&Rolling>, Option<&Cohesion>),
     dt: Real,
     flags: FrameFlags,
     books: bool,
@@ -263,7 +263,10 @@ pub fn update_force(
     let step = frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
     let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r, dt, books);
     let s_0 = c.state.shear_force();
-    let f = law.force(&k, &mut c.state);
+    let mut f = law.force(&k, &mut c.state);
+    if let Some(coh) = cohesion {
+        f.local.x -= coh.force(Pieces::Wall(r), c.overlap);
+    }
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
     if let Some(rolling) = rolling {

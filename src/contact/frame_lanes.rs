@@ -436,7 +436,7 @@ pub fn update_one(
         out,
         Some(frame),
         balls,
-        law,
+        (law, None),
         None,
         (dt, flags, install_bonds, false),
     );

@@ -2,6 +2,7 @@
 //! cycle (what the step dissipated and what work was done), read as the balance
 //! ([`crate::model::EnergyBooks`] says what each account holds and why it closes).
 
+use crate::law::Pieces;
 use crate::math::{Real, Vec3};
 use crate::model::books::Powers;
 use crate::model::{EnergyBooks, Model};
@@ -45,6 +46,7 @@ impl Model {
         books.dashpots += last.dashpots * 0.5 * dt + last.dashpots_accel * 0.25 * dt * dt;
         books.contacts += last.models * 0.5 * dt + last.models_accel * 0.25 * dt * dt;
         books.rolling += last.rolling * 0.5 * dt + last.rolling_accel * 0.25 * dt * dt;
+        books.cohesion += last.cohesion * 0.5 * dt + last.cohesion_accel * 0.25 * dt * dt;
         books.walls += last.walls * 0.5 * dt;
         books.constraints += last.constraints * 0.5 * dt;
         // programmed walls: the loads of the last cycle over this step's motion
@@ -60,12 +62,20 @@ impl Model {
             second_half += m.dot(&self.walls[w].rigid_velocity().1) * 0.5 * dt;
         }
         books.rolling += second_half;
+        let mut second_half = 0.0;
+        for (w, (f, m)) in books.wall_cohesion.iter().enumerate() {
+            let (v, s) = self.walls[w].rigid_velocity();
+            second_half += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+        }
+        books.cohesion += second_half;
         // the first half step of this cycle's powers
         let p = self.powers(&mut books);
         books.dashpots += p.dashpots * 0.5 * dt - p.dashpots_accel * 0.25 * dt * dt;
         books.contacts += p.models * 0.5 * dt - p.models_accel * 0.25 * dt * dt;
         books.rolling += p.rolling * 0.5 * dt - p.rolling_accel * 0.25 * dt * dt;
+        books.cohesion += p.cohesion * 0.5 * dt - p.cohesion_accel * 0.25 * dt * dt;
         books.rolling_held = self.rolling_energy();
+        books.cohesion_held = self.cohesion_energy();
         books.walls += p.walls * 0.5 * dt;
         books.constraints += p.constraints * 0.5 * dt;
         books.integrator += dt * dt / 8.0 * (p.s - last.s);
@@ -88,6 +98,7 @@ impl Model {
             books.initial = self.kinetic_energy() + self.strain_energy() + self.potential_energy();
             // (what the rolling springs hold at the start is strain energy, not a loss)
             books.rolling = books.rolling_held;
+            books.cohesion_start = books.cohesion_held;
         }
         self.books = Some(books);
     }
@@ -105,8 +116,13 @@ impl Model {
         books
             .wall_couples
             .resize(self.walls.len(), Default::default());
+        books.wall_cohesion.clear();
+        books
+            .wall_cohesion
+            .resize(self.walls.len(), Default::default());
         let b = &self.balls;
         let g = self.settings.gravity;
+        let cohesion = |law: u16| self.cohesion.get(law as usize).copied().flatten();
         let dt = self.last_dt;
         // material velocity and acceleration of piece `i` at the point `x`
         let motion = |i: usize, x: &Vec3| -> (Vec3, Vec3) {
@@ -146,11 +162,16 @@ impl Model {
                 contacts.frames[k].to_world(&c.state.shear_force())
             };
             let normal = law.elastic_normal(geo.overlap, geo.radius, &c.state);
-            let f_d = force - (geo.normal * normal + spring);
+            // the attraction of a cohesive contact on b (its own account)
+            let pieces = Pieces::Spheres(b.radius[c.a as usize], b.radius[c.b as usize]);
+            let f_c = -geo.normal * cohesion(c.law).map_or(0.0, |x| x.force(pieces, geo.overlap));
+            let f_d = force - (geo.normal * normal + spring) - f_c;
             let (va, aa) = motion(c.a as usize, &geo.point);
             let (vb, ab) = motion(c.b as usize, &geo.point);
             p.dashpots -= f_d.dot(&(vb - va));
             p.dashpots_accel -= f_d.dot(&(ab - aa));
+            p.cohesion -= f_c.dot(&(vb - va));
+            p.cohesion_accel -= f_c.dot(&(ab - aa));
         }
         // angular velocity and acceleration of piece `i`
         let turning = |i: usize| -> (Vec3, Vec3) {
@@ -192,10 +213,25 @@ impl Model {
                 fc.frames[k].to_world(&c.state.shear_force())
             };
             let normal = -c.normal * law.elastic_normal(c.overlap, r, &c.state);
-            let f_d = c.force - (normal + spring);
+            // the attraction of a cohesive contact on the ball, towards the wall: its own
+            // account, the ball's share with its velocity, the wall's as the wall's work
+            let f_c =
+                c.normal * cohesion(c.law).map_or(0.0, |x| x.force(Pieces::Wall(r), c.overlap));
+            let f_d = c.force - (normal + spring) - f_c;
             let (v, a) = motion(i, &c.point);
             let wall = &self.walls[c.wall as usize];
             let v_wall = wall.velocity_at(c.facet as usize, &c.point);
+            if f_c != Vec3::zeros() {
+                p.cohesion -= f_c.dot(&v);
+                p.cohesion_accel -= f_c.dot(&a);
+                if wall.program.is_some() {
+                    let load = &mut books.wall_cohesion[c.wall as usize];
+                    load.0 += f_c;
+                    load.1 += (c.point - wall.pivot).cross(&f_c);
+                } else {
+                    p.cohesion += f_c.dot(&v_wall);
+                }
+            }
             let (v_now, a_now) = wall.motion_at(c.facet as usize, &c.point, self.time);
             p.dashpots -= f_d.dot(&(v - v_now));
             p.dashpots_accel -= f_d.dot(&(a - a_now));
@@ -234,6 +270,10 @@ impl Model {
         }
         for (w, m) in books.wall_couples.iter().enumerate() {
             books.rolling += m.dot(&self.walls[w].rigid_velocity().1) * 0.5 * dt;
+        }
+        for (w, (f, m)) in books.wall_cohesion.iter().enumerate() {
+            let (v, s) = self.walls[w].rigid_velocity();
+            books.cohesion += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
         }
         // the bodies: the integrator's sum, the constraints' power, the applied forces' work
         for i in 0..b.len() {

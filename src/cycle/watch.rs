@@ -8,7 +8,9 @@
 //! `created = K + (P - P0) - (K0 + U0) - W` (`W` from the books when the case keeps them, which
 //! a scene with moving walls or applied forces needs for the test) and stops the run when it
 //! exceeds the energy the run has to draw on, `K0 + U0 + |W| + max |P - P0|` (not in the scaled
-//! timestep mode, whose path is not physical): the kinetic and
+//! timestep mode, whose path is not physical). Cohesion's potential is the one strain energy
+//! that can be negative: `U0` is then the elastic part, and what the attraction has released
+//! since the start (`Uc0 - Uc`) counts as drawn on, as work does. The kinetic and
 //! potential energy then hold more than twice what exists. A stable explicit step is nowhere
 //! near that (its error is a fraction of the oscillation energy); an unstable one grows
 //! exponentially past it within tens of cycles.
@@ -22,8 +24,11 @@ pub const WATCH_EVERY: u64 = 100;
 /// What the watch knows of the start, and the largest potential energy change seen.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Watch {
-    /// `K0 + U0`, J.
+    /// `K0 + U0`, J, without the potential of the cohesive forces.
     start: Real,
+    /// `Uc0`, the potential of the cohesive forces at the start, J (<= 0).
+    #[serde(default)]
+    cohesion: Real,
     /// `P0`, J.
     potential: Real,
     /// Largest `|P - P0|` seen, J.
@@ -45,8 +50,10 @@ impl Watch {
             model.settings.timestep,
             crate::timestep::TimestepMode::Scaled(_)
         );
+        let cohesion = model.cohesion_energy();
         Watch {
-            start: model.kinetic_energy() + model.strain_energy(),
+            start: model.kinetic_energy() + model.strain_energy() - cohesion,
+            cohesion,
             potential: model.potential_energy(),
             fall: 0.0,
             energy: !scaled && (!works || model.energy_books().is_some()),
@@ -81,9 +88,11 @@ impl Watch {
         }
         // (balls that entered or left brought or took their energy: counted as work)
         let work = model.energy_books().map_or(0.0, |b| b.work()) + model.flow.exchanged;
+        // (what the attraction of cohesive contacts has released since the start)
+        let released = self.cohesion - model.cohesion_energy();
         self.fall = self.fall.max((potential - self.potential).abs());
-        let created = kinetic + (potential - self.potential) - self.start - work;
-        let available = self.start + work.abs() + self.fall;
+        let created = kinetic + (potential - self.potential) - self.start - work - released;
+        let available = self.start + work.abs() + self.fall + released.abs();
         if created > available && created > 0.0 {
             let (body, k) = self.most_energetic(model);
             return Err(format!(

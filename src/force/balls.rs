@@ -32,7 +32,7 @@ impl Model {
     /// [`Model::gather`] sums them into the balls.
     pub(super) fn general_forces(&mut self, dt: f64) {
         let balls = &self.balls;
-        let (laws, rolling) = (&self.laws, &self.rolling);
+        let (laws, rolling, cohesion) = (&self.laws, &self.rolling, &self.cohesion);
         let flags = self.settings.frame;
         let install_bonds = self.cycles == 0;
         let planar = self.planar;
@@ -54,6 +54,7 @@ impl Model {
                         _ => None,
                     };
                     let how = (dt, flags, install_bonds, books);
+                    let law = (law, cohesion.get(c.law as usize).and_then(Option::as_ref));
                     ball_ball::update(c, out, f, balls, law, roll, how)
                 }
             };

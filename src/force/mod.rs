@@ -16,7 +16,8 @@ impl Model {
         let t = self.clock();
         // (with energy books, the general loop: it reports what each contact lost; with rolling
         // resistance too: it keeps the couples)
-        let one_pass = !self.planar && self.books.is_none() && !self.has_rolling();
+        let one_pass =
+            !self.planar && self.books.is_none() && !self.has_rolling() && !self.has_cohesion();
         let t = if one_pass {
             // forces and their sums into the balls in one loop (the ball-ball contacts, then
             // the ball-wall interactions of the same balls): no gather

@@ -188,7 +188,17 @@ impl Model {
                     }
                 }
                 let t = (timed && r == 0).then(std::time::Instant::now);
-                let stats = wall_group(wl, wf, its, balls, walls, (laws, &[]), dt, flags, false);
+                let stats = wall_group(
+                    wl,
+                    wf,
+                    its,
+                    balls,
+                    walls,
+                    (laws, &[], &[]),
+                    dt,
+                    flags,
+                    false,
+                );
                 add_resultants(its, s.force, s.moment, first);
                 let wall_time = t.map(|t| t.elapsed().as_secs_f64());
                 let busy = start.map_or(0.0, |t| t.elapsed().as_secs_f64());

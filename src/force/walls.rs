@@ -44,7 +44,11 @@ pub(super) fn wall_group(
     its: &mut [crate::contact::WallInteraction],
     balls: &crate::body::Balls,
     walls: &[crate::body::Wall],
-    (laws, rolling): (&[crate::law::ContactModel], &[Option<crate::law::Rolling>]),
+    (laws, rolling, cohesion): (
+        &[crate::law::ContactModel],
+        &[Option<crate::law::Rolling>],
+        &[Option<crate::law::Cohesion>],
+    ),
     dt: f64,
     flags: crate::contact::FrameFlags,
     books: bool,
@@ -117,7 +121,7 @@ pub(super) fn wall_group(
                     }
                 } else {
                     let wall = &walls[c.wall as usize];
-                    let law = (law, None);
+                    let law = (law, None, None);
                     ball_facet::update_force(c, None, balls, wall, law, dt, flags, books);
                 }
             }
@@ -139,7 +143,11 @@ pub(super) fn wall_group(
                         frames.next(),
                         balls,
                         wall,
-                        (law, rolling.get(c.law as usize).and_then(Option::as_ref)),
+                        (
+                            law,
+                            rolling.get(c.law as usize).and_then(Option::as_ref),
+                            cohesion.get(c.law as usize).and_then(Option::as_ref),
+                        ),
                         dt,
                         flags,
                         books,
@@ -189,7 +197,7 @@ impl Model {
             return;
         }
         let (balls, walls) = (&self.balls, &self.walls);
-        let laws = (&self.laws[..], &self.rolling[..]);
+        let laws = (&self.laws[..], &self.rolling[..], &self.cohesion[..]);
         let flags = self.settings.frame;
         let books = self.books.is_some();
         let fc = &mut self.facet_contacts;

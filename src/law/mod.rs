@@ -12,6 +12,7 @@
 //! resolution mode).
 
 mod bond;
+mod cohesion;
 mod friction;
 mod hertz;
 pub mod history;
@@ -24,6 +25,7 @@ mod rolling;
 mod terms;
 
 pub use bond::LinearBond;
+pub use cohesion::{Cohesion, Pieces};
 pub use friction::{coulomb, elastic_loss, shear_step, spring_energy, FrictionLimit, Shear};
 pub use hertz::{Hertz, HertzPair};
 pub use history::{HertzHistory, HookeHistory};

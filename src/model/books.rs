@@ -79,12 +79,31 @@ pub struct EnergyBooks {
     /// dissipated energy is `rolling` less this).
     #[serde(default)]
     pub rolling_held: Real,
+    /// The potential of the cohesive forces at the last booking and at the start, J (part of
+    /// the strain energy; their work is booked with the dashpots' as part of the force beyond
+    /// the elastic one, and taken out again here).
+    #[serde(default)]
+    pub cohesion_held: Real,
+    /// See `cohesion_held`.
+    #[serde(default)]
+    pub cohesion_start: Real,
+    /// Work the cohesive forces took from the bodies since the start, J (the change of their
+    /// potential, to the integration's accuracy).
+    #[serde(default)]
+    pub cohesion: Real,
+    /// For each wall with a programmed motion: the cohesive forces of its contacts on the balls
+    /// and their moment about its pivot at the last cycle, booked like `wall_loads`.
+    #[serde(default)]
+    pub(crate) wall_cohesion: Vec<(crate::math::Vec3, crate::math::Vec3)>,
 }
 
 impl EnergyBooks {
     /// Energy dissipated since the start, J (`energy/dissipated`).
     pub fn dissipated(&self) -> Real {
-        self.dashpots + self.contacts + (self.rolling - self.rolling_held)
+        self.dashpots
+            + self.contacts
+            + (self.rolling - self.rolling_held)
+            + (self.cohesion - (self.cohesion_held - self.cohesion_start))
     }
 
     /// Work done on the bodies since the start, J (`energy/work`).
@@ -109,6 +128,10 @@ pub(crate) struct Powers {
     pub(crate) rolling: Real,
     /// Minus the couples times the relative angular accelerations, W/s.
     pub(crate) rolling_accel: Real,
+    /// Power the cohesive forces take from the relative motion, W.
+    pub(crate) cohesion: Real,
+    /// Minus the cohesive forces times the relative accelerations, W/s.
+    pub(crate) cohesion_accel: Real,
     /// Power of the walls on the balls, W (a wall's velocity does not change in a cycle: no
     /// acceleration term).
     pub(crate) walls: Real,

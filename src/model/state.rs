@@ -211,6 +211,9 @@ pub struct Model {
     pub laws: Vec<ContactModel>,
     /// The rolling resistance of each contact model (aligned with `laws`; None: no couple).
     pub rolling: Vec<Option<crate::law::Rolling>>,
+    /// The cohesion of each contact model (aligned with `laws`; None: no attraction).
+    #[serde(default)]
+    pub cohesion: Vec<Option<crate::law::Cohesion>>,
     /// Contact model of each ordered pair of materials: `pair_law[a * n + b]`, or [`NO_LAW`].
     pub pair_law: Vec<u16>,
     /// The balls, and the pebbles of the clumps (pieces that [`Balls::is_pebble`] marks).
@@ -302,6 +305,7 @@ impl Model {
             materials: Vec::new(),
             laws: Vec::new(),
             rolling: Vec::new(),
+            cohesion: Vec::new(),
             pair_law: Vec::new(),
             balls: Balls::default(),
             clumps: Clumps::default(),
@@ -353,25 +357,28 @@ impl Model {
 
     /// Assigns a contact model to a pair of materials (both orders).
     pub fn set_contact_model(&mut self, a: usize, b: usize, law: ContactModel) {
-        self.set_contact_law(a, b, law, None);
+        self.set_contact_law(a, b, law, (None, None));
     }
 
-    /// Assigns a contact model and a rolling resistance to a pair of materials (both orders).
+    /// Assigns a contact model, a rolling resistance and a cohesion to a pair of materials
+    /// (both orders).
     pub fn set_contact_law(
         &mut self,
         a: usize,
         b: usize,
         law: ContactModel,
-        rolling: Option<crate::law::Rolling>,
+        (rolling, cohesion): (Option<crate::law::Rolling>, Option<crate::law::Cohesion>),
     ) {
         let n = self.materials.len();
-        let found =
-            (self.laws.iter().zip(&self.rolling)).position(|(l, r)| *l == law && *r == rolling);
+        let found = (0..self.laws.len()).position(|i| {
+            self.laws[i] == law && self.rolling[i] == rolling && self.cohesion[i] == cohesion
+        });
         let idx = match found {
             Some(i) => i,
             None => {
                 self.laws.push(law);
                 self.rolling.push(rolling);
+                self.cohesion.push(cohesion);
                 self.laws.len() - 1
             }
         } as u16;
@@ -384,6 +391,35 @@ impl Model {
     /// the general force loops).
     pub fn has_rolling(&self) -> bool {
         self.rolling.iter().any(Option::is_some)
+    }
+
+    /// True when some contact model has a cohesion (the general force loops).
+    pub fn has_cohesion(&self) -> bool {
+        self.cohesion.iter().any(Option::is_some)
+    }
+
+    /// The potential energy of the cohesive forces of the active contacts, J (<= 0; 0 without
+    /// cohesion): part of the strain energy.
+    pub fn cohesion_energy(&self) -> Real {
+        if !self.has_cohesion() {
+            return 0.0;
+        }
+        use crate::law::Pieces;
+        let of = |law: u16| self.cohesion.get(law as usize).copied().flatten();
+        let b = &self.balls;
+        let balls = (self.contacts.list.iter().filter(|c| c.active)).map(|c| {
+            of(c.law).map_or(0.0, |coh| {
+                let (i, j) = (c.a as usize, c.b as usize);
+                let overlap = b.radius[i] + b.radius[j] - (b.pos[j] - b.pos[i]).norm();
+                coh.energy(Pieces::Spheres(b.radius[i], b.radius[j]), overlap)
+            })
+        });
+        let walls = (self.facet_contacts.list.iter().filter(|c| c.active)).map(|c| {
+            of(c.law).map_or(0.0, |coh| {
+                coh.energy(Pieces::Wall(b.radius[c.ball as usize]), c.overlap)
+            })
+        });
+        balls.chain(walls).fold(0.0, |x, y| x + y)
     }
 
     /// The contact model of a pair of materials.
@@ -858,7 +894,7 @@ impl Model {
                     &c.state,
                 )
             });
-        balls.chain(walls).fold(0.0, |a, b| a + b) + self.rolling_energy()
+        balls.chain(walls).fold(0.0, |a, b| a + b) + self.rolling_energy() + self.cohesion_energy()
     }
 
     /// The stiffnesses of a contact of contact model `law` at the given overlap and effective
