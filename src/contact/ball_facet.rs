@@ -70,6 +70,8 @@ pub struct FacetUpdate {
     pub stored_before: Real,
     /// The normal spring's share of the integration error, J.
     pub integration: Real,
+    /// The couple of rolling resistance on the ball, N m (world; zero without one).
+    pub couple: Vec3,
 }
 
 /// Force of a ball-facet contact whose activity has been resolved: the contact model's force
@@ -159,7 +161,6 @@ pub fn update_force(
         };
         -0.5 * (f(was.0, was.1, was.2) + f(active_1, d_1, s_1)) * (d_1 - was.1)
     };
-    c.couple = Vec3::zeros();
     if !c.active {
         c.state = LawState::default();
         c.normal_force = 0.0;
@@ -181,6 +182,7 @@ pub fn update_force(
             dissipated,
             stored_before: 0.0,
             integration: integration + pairing(c, 0.0, nw, 0.0),
+            couple: Vec3::zeros(),
         };
     }
     let n = -c.normal;
@@ -237,6 +239,7 @@ pub fn update_force(
             ) + normal,
             stored_before: crate::law::spring_energy(&s_0, kt_prev),
             integration: integration + pairing(c, new, nw, 0.5 * (s_0 + s_1).dot(&dxi)),
+            couple: Vec3::zeros(),
         };
     }
     // NOTE: the model keeps `FacetContacts::frames` whenever a frame-based model exists, so
@@ -267,6 +270,7 @@ pub fn update_force(
     if let Some(coh) = cohesion {
         f.local.x -= coh.force(Pieces::Wall(r), c.overlap);
     }
+    let mut couple = Vec3::zeros();
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
     if let Some(rolling) = rolling {
@@ -274,10 +278,13 @@ pub fn update_force(
         let inertia = super::ball_ball::rolling_inertia(balls, i);
         let input = super::ball_ball::rolling_input(law, &k, &c.state, inertia, &step);
         let (m, _) = rolling.couple(&input, &mut frame.roll);
-        c.couple = frame.to_world(&m);
+        couple = frame.to_world(&m);
     }
     if !books {
-        return FacetUpdate::default();
+        return FacetUpdate {
+            couple,
+            ..FacetUpdate::default()
+        };
     }
     let (normal, integration) = law.normal_loss(r, was, (!pc_now, c.overlap, &c.state));
     let new_normal = if pc_now {
@@ -296,6 +303,7 @@ pub fn update_force(
         dissipated: f.dissipated + normal,
         stored_before: f.stored_before,
         integration: integration + pairing(c, new, nw, law_work),
+        couple,
     }
 }
 

@@ -81,9 +81,6 @@ pub struct FacetContact {
     pub normal_force: Real,
     /// Total force on the ball, N; the wall receives its opposite.
     pub force: Vec3,
-    /// The couple of a rolling resistance on the ball, N m (world; zero without one); the
-    /// wall receives its opposite.
-    pub couple: Vec3,
 }
 
 impl FacetContact {
@@ -111,7 +108,6 @@ impl FacetContact {
             pc: NONE,
             normal_force: 0.0,
             force: Vec3::zeros(),
-            couple: Vec3::zeros(),
         }
     }
 
@@ -162,6 +158,11 @@ pub struct FacetContacts {
     /// models), so that the wall phase streams the records alone (a frame would add 120 bytes
     /// to each).
     pub frames: Vec<Frame>,
+    /// The couple of rolling resistance on the ball of each contact (world, N m; zero
+    /// without one; the wall receives its opposite), aligned with `list` by each force pass
+    /// when some contact model has a rolling resistance, else empty (24 bytes a contact that
+    /// the other scenes do not stream).
+    pub couple: Vec<Vec3>,
     /// The ball-wall interactions, sorted by (ball, wall); rebuilt by every force update.
     pub interactions: Vec<WallInteraction>,
     /// Full mode: contact states handed from one facet to another since the start.
@@ -288,6 +289,12 @@ impl FacetContacts {
             starts.clone()
         };
         (starts, frame_starts)
+    }
+
+    /// The couple of contact `k` (zero when none are kept).
+    #[inline]
+    pub fn couple_of(&self, k: usize) -> Vec3 {
+        self.couple.get(k).copied().unwrap_or_else(Vec3::zeros)
     }
 
     /// Keeps what the full mode did in this cycle.

@@ -241,25 +241,26 @@ impl Model {
                 p.models_accel -= normal.dot(&(a - a_now));
             }
             let w = c.wall as usize;
-            if c.couple != Vec3::zeros() {
+            let couple = fc.couple_of(k);
+            if couple != Vec3::zeros() {
                 // the couple on the ball; the wall, turning at its spin, takes the opposite (a
                 // programmed wall's share is booked with each step's spin, as its work is)
                 let (wb, ab) = turning(i);
-                p.rolling -= c.couple.dot(&wb);
-                p.rolling_accel -= c.couple.dot(&ab);
+                p.rolling -= couple.dot(&wb);
+                p.rolling_accel -= couple.dot(&ab);
                 if wall.program.is_some() {
-                    books.wall_couples[c.wall as usize] += c.couple;
+                    books.wall_couples[c.wall as usize] += couple;
                 } else {
-                    p.rolling += c.couple.dot(&wall.spin());
+                    p.rolling += couple.dot(&wall.spin());
                 }
             }
             if self.walls[w].program.is_some() {
                 let pivot = self.walls[w].pivot;
                 let load = &mut books.wall_loads[w];
                 load.0 += c.force;
-                load.1 += (c.point - pivot).cross(&c.force) + c.couple;
+                load.1 += (c.point - pivot).cross(&c.force) + couple;
             } else {
-                p.walls += c.force.dot(&v_wall) + c.couple.dot(&wall.spin());
+                p.walls += c.force.dot(&v_wall) + couple.dot(&wall.spin());
             }
         }
         // (programmed walls: the first half step at once, with this step's velocity; the

@@ -190,7 +190,7 @@ impl Model {
                 let t = (timed && r == 0).then(std::time::Instant::now);
                 let stats = wall_group(
                     wl,
-                    wf,
+                    (wf, &mut []),
                     its,
                     balls,
                     walls,

@@ -14,10 +14,7 @@ const WALL_BLOCK: usize = 256;
 
 /// The frames of the wall contacts `range` of a group: that slice of `frames`, or an empty
 /// slice when no frames are kept (only the history models run).
-fn frames_of<'a>(
-    frames: &'a mut [crate::contact::Frame],
-    range: &std::ops::Range<usize>,
-) -> &'a mut [crate::contact::Frame] {
+fn frames_of<'a, T>(frames: &'a mut [T], range: &std::ops::Range<usize>) -> &'a mut [T] {
     if frames.is_empty() {
         frames
     } else {
@@ -40,7 +37,7 @@ fn frames_of<'a>(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn wall_group(
     list: &mut [crate::contact::FacetContact],
-    frames: &mut [crate::contact::Frame],
+    (frames, couples): (&mut [crate::contact::Frame], &mut [Vec3]),
     its: &mut [crate::contact::WallInteraction],
     balls: &crate::body::Balls,
     walls: &[crate::body::Wall],
@@ -132,6 +129,7 @@ pub(super) fn wall_group(
             let wall = &walls[it.wall as usize];
             let range = it.start as usize - base..it.end as usize - base;
             let mut frames = frames_of(frames, &range).iter_mut();
+            let mut couples = frames_of(couples, &range).iter_mut();
             it.active = 0;
             it.force = Default::default();
             it.moment = Default::default();
@@ -154,6 +152,10 @@ pub(super) fn wall_group(
                     );
                     // (the spring energy the contact received is not what the interaction held
                     // at the end of the last cycle: counted from there)
+                    if let Some(slot) = couples.next() {
+                        *slot = u.couple;
+                    }
+                    it.moment += u.couple;
                     it.dissipated += u.dissipated - u.stored_before;
                     it.integration += u.integration;
                     if books && c.active && c.pc == c.facet {
@@ -165,7 +167,7 @@ pub(super) fn wall_group(
                 if c.active {
                     it.active += 1;
                     it.force += c.force;
-                    it.moment += (c.point - balls.pos[i]).cross(&c.force) + c.couple;
+                    it.moment += (c.point - balls.pos[i]).cross(&c.force);
                 }
             }
         }
@@ -193,6 +195,13 @@ impl Model {
     /// about as many contacts each), then each interaction's resultant added to its ball, in
     /// interaction order.
     pub(super) fn wall_forces(&mut self, dt: f64) {
+        // (the couples of rolling resistance, aligned with this cycle's list)
+        let couples = self.has_rolling();
+        let fc = &mut self.facet_contacts;
+        fc.couple.clear();
+        if couples {
+            fc.couple.resize(fc.list.len(), Vec3::zeros());
+        }
         if self.facet_contacts.list.is_empty() {
             return;
         }
@@ -217,14 +226,21 @@ impl Model {
         }
         cuts.push(its.len());
         let (starts, frame_starts) = fc.group_starts(&cuts);
+        let couple_starts = if couples {
+            starts.clone()
+        } else {
+            vec![0; starts.len()]
+        };
         let stats = (
             split(&mut fc.list, &starts),
             split(&mut fc.frames, &frame_starts),
+            split(&mut fc.couple, &couple_starts),
             split(&mut fc.interactions, &cuts),
         )
             .into_par_iter()
-            .map(|(list, frames, its)| {
-                wall_group(list, frames, its, balls, walls, laws, dt, flags, books)
+            .map(|(list, frames, couples, its)| {
+                let sides = (frames, couples);
+                wall_group(list, sides, its, balls, walls, laws, dt, flags, books)
             })
             .reduce(crate::contact::FullStats::default, |a, b| a.plus(&b));
         fc.keep_stats(&stats);
@@ -240,9 +256,11 @@ impl Model {
     pub fn wall_resultant(&self, w: usize) -> (Vec3, Vec3) {
         let pivot = self.walls[w].pivot;
         let (mut force, mut moment) = (Vec3::zeros(), Vec3::zeros());
-        for c in (self.facet_contacts.list.iter()).filter(|c| c.active && c.wall as usize == w) {
+        let fc = &self.facet_contacts;
+        for (k, c) in (fc.list.iter().enumerate()).filter(|(_, c)| c.active && c.wall as usize == w)
+        {
             force -= c.force;
-            moment -= (c.point - pivot).cross(&c.force) + c.couple;
+            moment -= (c.point - pivot).cross(&c.force) + fc.couple_of(k);
         }
         (force, moment)
     }
