@@ -134,6 +134,14 @@ pub struct Summary {
     pub checks: Vec<CheckOutcome>,
 }
 
+impl Summary {
+    /// True for a run that ended well but judged nothing (a case without checks): reported as
+    /// "ran (no checks)", never as passed.
+    pub fn ran_without_checks(&self) -> bool {
+        self.error.is_none() && self.checks.is_empty()
+    }
+}
+
 /// A tolerance: relative to the expected value, or absolute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Tolerance {

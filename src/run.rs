@@ -420,7 +420,12 @@ pub fn simulate_observed<O: Observer>(
             ));
         }
     }
-    if let Some(v) = &vtk {
+    if let Some(v) = &mut vtk {
+        // the last state too, when the last cycle is not a multiple of vtk_every (the end of
+        // the run, a solve ratio reached, an interrupt, a blow-up)
+        if model.cycles % case.vtk_every != 0 {
+            v.write(&model).map_err(vtk_error)?;
+        }
         v.finish().map_err(vtk_error)?;
     }
     dt_stats.last = model.last_dt;

@@ -488,3 +488,57 @@ fn insertion_and_removal_are_the_same_on_any_thread_count() {
         one.lines().last().unwrap()
     );
 }
+
+/// VTK snapshots every `vtk_every` cycles and of the last cycle too, when the run does not end on
+/// a multiple of it: 100 cycles with `vtk_every = 30` give cycles 0, 30, 60, 90 and 100, all
+/// listed in run.pvd.
+#[test]
+fn vtk_writes_the_last_cycle() {
+    let d = scratch("vtk_last");
+    let case = d.join("vtk_last.toml");
+    std::fs::write(&case, format!("{CASE}[output]\nvtk_every = 30\n")).unwrap();
+    let out = d.join("out");
+    let o = run_to(&case, &out);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let vtk = out.join("vtk");
+    for cycle in [0, 30, 60, 90, 100] {
+        let f = vtk.join(format!("balls_{cycle:09}.vtu"));
+        assert!(f.exists(), "{} is missing", f.display());
+    }
+    assert!(!vtk.join("balls_000000120.vtu").exists());
+    let pvd = std::fs::read_to_string(vtk.join("run.pvd")).unwrap();
+    assert_eq!(pvd.matches("<DataSet ").count(), 5, "{pvd}");
+}
+
+/// A case without checks judges nothing: `run` and `verify` say "RAN", never "PASS", and the
+/// closing count leaves it out of both passed and failed.
+#[test]
+fn a_case_without_checks_is_reported_as_ran_not_passed() {
+    let d = scratch("no_checks");
+    let cases = d.join("cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    let unchecked = &CASE[..CASE.find("[[check]]").unwrap()];
+    std::fs::write(cases.join("unchecked.toml"), unchecked).unwrap();
+    let o = ballast()
+        .current_dir(&d)
+        .arg("verify")
+        .arg("cases")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("RAN  unchecked")),
+        "{text}"
+    );
+    assert!(!text.contains("PASS"), "{text}");
+    assert!(text.contains("1 ran without checks"), "{text}");
+    assert_eq!(text.lines().last(), Some("0 passed, 0 failed"), "{text}");
+    let index = std::fs::read_to_string(d.join("reports").join("index.html")).unwrap();
+    assert!(index.contains("RAN (no checks)"), "{index}");
+}

@@ -340,7 +340,13 @@ fn run(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
 
 fn print_line(s: &ballast::record::Summary) {
     let ok = s.checks.iter().filter(|c| c.passed).count();
-    let status = if s.passed { "PASS" } else { "FAIL" };
+    let status = if s.ran_without_checks() {
+        "RAN "
+    } else if s.passed {
+        "PASS"
+    } else {
+        "FAIL"
+    };
     let mut line = format!(
         "{status} {:<32} {ok}/{} checks  {:>9} cycles  {:>7.2} s",
         s.case,
@@ -350,6 +356,8 @@ fn print_line(s: &ballast::record::Summary) {
     );
     if let Some(e) = &s.error {
         line.push_str(&format!("  stopped: {e}"));
+    } else if s.ran_without_checks() {
+        line.push_str("  no checks: nothing judged");
     } else if let Some(c) = s.checks.iter().find(|c| !c.passed) {
         line.push_str(&format!("  first failure: {} ({})", c.kind, c.message));
     }
@@ -405,12 +413,19 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
         esay!("error: {}: {e}", reports.display());
         return ExitCode::from(2);
     }
-    let passed = summaries.iter().filter(|s| s.passed).count();
+    let ran = summaries.iter().filter(|s| s.ran_without_checks()).count();
+    let passed = (summaries.iter())
+        .filter(|s| s.passed && !s.ran_without_checks())
+        .count();
+    let failed = summaries.len() - passed - ran;
     say!("report: {}", reports.join("index.html").display());
-    say!("{} passed, {} failed", passed, summaries.len() - passed);
+    if ran > 0 {
+        say!("{ran} ran without checks (nothing judged)");
+    }
+    say!("{passed} passed, {failed} failed");
     if ballast::run::interrupted() {
         ExitCode::from(INTERRUPTED)
-    } else if passed == summaries.len() {
+    } else if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -20,7 +20,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         "<!doctype html><html><head><meta charset=utf-8><title>{0}</title><style>{STYLE}</style></head><body>\
          <p><a href=\"../../index.html\">← all cases</a></p><h1>{0} {1}</h1><p>{2}</p>",
         esc(&s.case),
-        verdict(s.passed),
+        case_verdict(s),
         esc(&s.description)
     );
     if let Some(e) = &s.error {

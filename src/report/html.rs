@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 pub(super) const STYLE: &str = "body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#222}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;font-size:.92em}\
 th{background:#f3f3f3}.pass{color:#fff;background:#2a8a2a;padding:0 .4em;border-radius:3px}\
-.fail{color:#fff;background:#c0392b;padding:0 .4em;border-radius:3px}code{background:#f5f5f5;padding:0 .2em}\
+.fail{color:#fff;background:#c0392b;padding:0 .4em;border-radius:3px}.ran{color:#fff;background:#7f8c8d;padding:0 .4em;border-radius:3px}code{background:#f5f5f5;padding:0 .2em}\
 section.check{border-left:4px solid #ddd;padding-left:1em;margin:1.5em 0}.formula{font-family:serif;font-size:1.08em}.legend{font-size:.9em;margin:0 0 1em 5em}";
 
 /// Escapes text for HTML.
@@ -18,6 +18,15 @@ pub(super) fn esc(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// The verdict of a whole case: PASS, FAIL, or RAN for a run without checks (nothing judged).
+pub(super) fn case_verdict(s: &crate::record::Summary) -> &'static str {
+    if s.ran_without_checks() {
+        "<span class=ran>RAN (no checks)</span>"
+    } else {
+        verdict(s.passed)
+    }
 }
 
 pub(super) fn verdict(passed: bool) -> &'static str {

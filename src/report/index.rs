@@ -11,12 +11,20 @@ use std::path::Path;
 /// I/O errors.
 pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()> {
     std::fs::create_dir_all(reports)?;
-    let passed = summaries.iter().filter(|s| s.passed).count();
+    let passed = (summaries.iter())
+        .filter(|s| s.passed && !s.ran_without_checks())
+        .count();
+    let ran = summaries.iter().filter(|s| s.ran_without_checks()).count();
+    let ran = if ran > 0 {
+        format!(" {ran} ran without checks (nothing judged).")
+    } else {
+        String::new()
+    };
     let mut h = String::new();
     let _ = write!(
         h,
         "<!doctype html><html><head><meta charset=utf-8><title>ballast verification</title><style>{STYLE}</style></head><body>\
-         <h1>ballast verification report</h1><p>{passed} of {} cases passed. Each case is a scene with checks against an \
+         <h1>ballast verification report</h1><p>{passed} of {} cases passed.{ran} Each case is a scene with checks against an \
          independent reference; open a case for what it simulates, the reference and its formula, the plots and the code.</p>\
          <p>Topic pages: <a href=\"stiffness.html\">Stiffness matrix</a> (the seed's printed entries against the derivation, errata), \
          <a href=\"timestep.html\">Timestep</a> (estimates against the exact critical timestep, scaling against the automatic timestep), \
@@ -40,7 +48,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
         let _ = write!(
             h,
             "<tr><td><a href=\"cases/{0}/index.html\">{0}</a></td><td>{1}</td><td>{2} / {3}</td><td>{4}</td><td>{5:.3}</td><td>{6}</td></tr>",
-            esc(&s.case), verdict(s.passed), ok, s.checks.len(), s.steps, s.wall_seconds, esc(&what)
+            esc(&s.case), case_verdict(s), ok, s.checks.len(), s.steps, s.wall_seconds, esc(&what)
         );
     }
     h.push_str("</table></body></html>");
