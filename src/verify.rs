@@ -219,11 +219,17 @@ pub fn scene(case: &Case) -> Scene {
             .to_vec(),
     );
     for m in &case.materials {
+        // (a material that sets no Young's modulus: neither it nor Poisson's ratio is used)
+        let (young, poisson) = if m.young > 0.0 {
+            (num(m.young), format!("{}", m.poisson))
+        } else {
+            ("-".into(), "-".into())
+        };
         s.materials.push(vec![
             m.name.clone(),
             format!("{}", m.density),
-            num(m.young),
-            format!("{}", m.poisson),
+            young,
+            poisson,
         ]);
     }
     s.contact_models.push(
@@ -231,8 +237,14 @@ pub fn scene(case: &Case) -> Scene {
             .map(String::from)
             .to_vec(),
     );
-    for (a, b, law) in &case.contact_models {
-        let params = law.to_string();
+    for (k, (a, b, law)) in case.contact_models.iter().enumerate() {
+        let mut params = law.to_string();
+        if let Some(r) = case.rolling.get(k).copied().flatten() {
+            params.push_str(&format!("; {}", rolling_text(&r)));
+        }
+        if let Some(c) = case.cohesion.get(k).copied().flatten() {
+            params.push_str(&format!("; {}", cohesion_text(&c)));
+        }
         s.contact_models.push(vec![
             format!("{} – {}", case.materials[*a].name, case.materials[*b].name),
             law.name().into(),
@@ -284,20 +296,61 @@ pub fn scene(case: &Case) -> Scene {
             .to_vec(),
         );
         for w in &case.walls {
-            let motion = match &w.motion {
-                crate::body::WallMotion::Rigid { vel, spin }
+            use crate::body::Program;
+            let motion = match (&w.program, &w.motion) {
+                (Some(Program::Schedule(entries)), _) => format!(
+                    "rigid, scheduled about pivot {}: {}",
+                    v(&w.pivot),
+                    (entries.iter())
+                        .map(|e| format!(
+                            "from {} s velocity {} m/s, spin {} rad/s",
+                            num(e.t),
+                            v(&e.vel),
+                            v(&e.spin)
+                        ))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+                (
+                    Some(Program::Oscillate {
+                        direction,
+                        amplitude,
+                        frequency,
+                        ..
+                    }),
+                    _,
+                ) => format!(
+                    "oscillating along {}: amplitude {} m at {} Hz",
+                    v(direction),
+                    num(*amplitude),
+                    num(*frequency)
+                ),
+                (
+                    Some(Program::Servo {
+                        direction, target, ..
+                    }),
+                    _,
+                ) => format!(
+                    "servo along {}, holding {}",
+                    v(direction),
+                    match target {
+                        crate::body::ServoTarget::Force(f) => format!("{} N", num(*f)),
+                        crate::body::ServoTarget::Stress(s) => format!("{} Pa", num(*s)),
+                    }
+                ),
+                (None, crate::body::WallMotion::Rigid { vel, spin })
                     if *vel == crate::math::Vec3::zeros()
                         && *spin == crate::math::Vec3::zeros() =>
                 {
                     "fixed".into()
                 }
-                crate::body::WallMotion::Rigid { vel, spin } => format!(
+                (None, crate::body::WallMotion::Rigid { vel, spin }) => format!(
                     "rigid: pivot velocity {} m/s, spin {} rad/s about {}",
                     v(vel),
                     v(spin),
                     v(&w.pivot)
                 ),
-                crate::body::WallMotion::Deformable { .. } => {
+                (None, crate::body::WallMotion::Deformable { .. }) => {
                     "deformable (one velocity per vertex)".into()
                 }
             };
@@ -362,5 +415,46 @@ pub fn failed_summary(path: &Path, reason: String) -> Summary {
         file: path.display().to_string(),
         error: Some(reason),
         ..Default::default()
+    }
+}
+
+/// A rolling resistance in words, for the case page.
+fn rolling_text(r: &crate::law::Rolling) -> String {
+    use crate::law::Rolling;
+    match *r {
+        Rolling::Cdt { coefficient } => {
+            format!("rolling resistance cdt: μ_r = {coefficient} (couple μ_r R* F_n)")
+        }
+        Rolling::Epsd {
+            coefficient,
+            stiffness_factor,
+            damping,
+        } => format!(
+            "rolling resistance epsd: μ_r = {coefficient}, k_r = {stiffness_factor} μ_r² R*² k_n, \
+             dashpot {damping} of critical"
+        ),
+        Rolling::Pfc { coefficient, kr } => format!(
+            "rolling resistance pfc: μ_r = {coefficient}, k_r = {}",
+            kr.map_or("k_s R*²".to_string(), |k| format!("{} N m/rad", num(k)))
+        ),
+    }
+}
+
+/// A cohesion in words, for the case page.
+fn cohesion_text(c: &crate::law::Cohesion) -> String {
+    use crate::law::Cohesion;
+    match *c {
+        Cohesion::Dmt { surface_energy } => {
+            format!(
+                "cohesion dmt: γ = {} J/m² (2πγR* while overlapping)",
+                num(surface_energy)
+            )
+        }
+        Cohesion::Sjkr { energy_density } => {
+            format!(
+                "cohesion sjkr: k_c = {} J/m³ (k_c × contact area)",
+                num(energy_density)
+            )
+        }
     }
 }
