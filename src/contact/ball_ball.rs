@@ -804,10 +804,6 @@ pub fn held_force(c: &Contact, balls: &Balls, law: &ContactModel) -> Vec3 {
     )
 }
 
-/// The history models' relative velocity of ball `b` at the middle of the overlap, with
-/// branch vectors from each centre to that point (LIGGGHTS conventions):
-/// `v_b - v_a + n x (c_a w_a + c_b w_b)`, `c = r - overlap/2`.
-#[inline]
 /// The rolling inertia of piece `i` about a contact point on its surface, `I + m r^2`, kg m^2
 /// with its inertial mass and moment of inertia (infinite for a fixed piece; a pebble's own
 /// sphere's: for clumps the rolling dashpot's scale is approximate).
@@ -846,6 +842,10 @@ pub(crate) fn rolling_input(
     }
 }
 
+/// The history models' relative velocity of ball `b` at the middle of the overlap, with
+/// branch vectors from each centre to that point (LIGGGHTS conventions):
+/// `v_b - v_a + n x (c_a w_a + c_b w_b)`, `c = r - overlap/2`.
+#[inline]
 fn middle_velocity(balls: &Balls, a: usize, b: usize, g: &Geometry) -> Vec3 {
     let (ca, cb) = (
         balls.radius[a] - 0.5 * g.overlap,

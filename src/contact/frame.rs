@@ -314,6 +314,9 @@ impl Kinematics {
 #[cfg(test)]
 mod tests {
     use super::half_way;
+    use crate::math::{Real, Vec3};
+    use crate::rng::SplitMix64;
+    use nalgebra::{Matrix3, Quaternion, Rotation3, Unit, UnitQuaternion};
 
     /// The pieces swapped: the rolling spring's moment on the new piece 2 is the opposite world
     /// vector of the one on the old piece 2 (action and reaction), and the relative rotation
@@ -332,9 +335,6 @@ mod tests {
         f.swap_pieces();
         assert_eq!(f, before);
     }
-    use crate::math::{Real, Vec3};
-    use crate::rng::SplitMix64;
-    use nalgebra::{Matrix3, Quaternion, Rotation3, Unit, UnitQuaternion};
 
     /// [`half_way`] against the slerp at 1/2 built another way: the two frames' unit
     /// quaternions (nalgebra's matrix-to-quaternion), added in one hemisphere and normalized
