@@ -57,6 +57,44 @@ pub(super) fn parse_contacts(
     Ok((contact_models, rolls))
 }
 
+/// Rolling resistance and cohesion act through the local contact frame, in 3D: refused (at
+/// `key`) for the frame-free history models and in 2D.
+fn frame_model_in_3d(
+    r: &Reader,
+    c: &ContactSection,
+    key: &str,
+    what: &str,
+) -> Result<(), CaseError> {
+    if matches!(c.model.as_str(), "hertz-history" | "hooke-history") {
+        return Err(CaseError::new(
+            r.f,
+            key,
+            format!(
+                "model \"{}\" works without the local contact frame that {what} is built on: use \
+                 linear, linear-dashpot, hysteretic, hertz or linearbond",
+                c.model
+            ),
+        ));
+    }
+    if r.dim == 2 {
+        return Err(CaseError::new(
+            r.f,
+            key,
+            format!("{what} is 3D only (not built for 2D disks yet)"),
+        ));
+    }
+    Ok(())
+}
+
+/// An error made by `why` when a key was `given` that its kind does not take.
+fn not_for(given: bool, why: impl FnOnce() -> CaseError) -> Result<(), CaseError> {
+    if given {
+        Err(why())
+    } else {
+        Ok(())
+    }
+}
+
 /// The cohesion of rule `k` (`cohesion = { ... }`), checked: a frame-based model, 3D, the key
 /// of its kind, a positive finite value.
 fn cohesion(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Cohesion>, CaseError> {
@@ -65,19 +103,7 @@ fn cohesion(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Cohesion>
     };
     let key = |x: &str| format!("contact[{k}].cohesion.{x}");
     let err = |x: &str, why: String| CaseError::new(r.f, key(x), why);
-    if matches!(c.model.as_str(), "hertz-history" | "hooke-history") {
-        return Err(err(
-            "kind",
-            format!(
-                "model \"{}\": cohesion is built for the frame-based models (linear, \
-                 linear-dashpot, hysteretic, hertz, linearbond)",
-                c.model
-            ),
-        ));
-    }
-    if r.dim == 2 {
-        return Err(err("kind", "cohesion is 3D only".into()));
-    }
+    frame_model_in_3d(r, c, &key("kind"), "cohesion")?;
     let value = |x: &str, v: Option<f64>, unit: &str| -> Result<f64, CaseError> {
         match v {
             Some(v) if v.is_finite() && v > 0.0 => Ok(v),
@@ -88,15 +114,10 @@ fn cohesion(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Cohesion>
             )),
         }
     };
-    let refuse = |x: &str, given: bool| -> Result<(), CaseError> {
-        if given {
-            Err(err(
-                x,
-                format!("does not apply to cohesion kind \"{}\"", s.kind),
-            ))
-        } else {
-            Ok(())
-        }
+    let refuse = |x: &str, given: bool| {
+        not_for(given, || {
+            err(x, format!("does not apply to cohesion kind \"{}\"", s.kind))
+        })
     };
     Ok(Some(match s.kind.as_str() {
         "dmt" => {
@@ -136,37 +157,17 @@ fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, 
     };
     let key = |x: &str| format!("contact[{k}].rolling.{x}");
     let err = |x: &str, why: String| CaseError::new(r.f, key(x), why);
-    if matches!(c.model.as_str(), "hertz-history" | "hooke-history") {
-        return Err(err(
-            "kind",
-            format!(
-                "model \"{}\" works without the local contact frame that rolling resistance \
-                 turns in: use linear, linear-dashpot, hysteretic, hertz or linearbond",
-                c.model
-            ),
-        ));
-    }
-    if r.dim == 2 {
-        return Err(err(
-            "kind",
-            "rolling resistance is 3D only (a disk's rolling couple is not built yet)".into(),
-        ));
-    }
+    frame_model_in_3d(r, c, &key("kind"), "rolling resistance")?;
     if !(s.coefficient.is_finite() && s.coefficient >= 0.0) {
         return Err(err(
             "coefficient",
             format!("{}: must be a non-negative finite number", s.coefficient),
         ));
     }
-    let refuse = |x: &str, given: bool| -> Result<(), CaseError> {
-        if given {
-            Err(err(
-                x,
-                format!("does not apply to rolling kind \"{}\"", s.kind),
-            ))
-        } else {
-            Ok(())
-        }
+    let refuse = |x: &str, given: bool| {
+        not_for(given, || {
+            err(x, format!("does not apply to rolling kind \"{}\"", s.kind))
+        })
     };
     let positive = |x: &str, v: f64| -> Result<f64, CaseError> {
         if v.is_finite() && v > 0.0 {
