@@ -456,5 +456,15 @@ fn cohesion_text(c: &crate::law::Cohesion) -> String {
                 num(energy_density)
             )
         }
+        Cohesion::Jkr {
+            surface_energy,
+            e_star,
+        } => {
+            format!(
+                "cohesion jkr: γ = {} J/m², E* = {} Pa (JKR's normal force; the neck holds to −(3/4)(π²γ²R*/E*²)^(1/3), pull-off (3/2)πγR*)",
+                num(surface_energy),
+                num(e_star)
+            )
+        }
     }
 }

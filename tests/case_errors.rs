@@ -231,10 +231,18 @@ fn each_malformed_case_names_file_key_and_reason() {
             "twist",
         ),
         (
-            "JKR not built",
+            "JKR on a model other than Hertz",
             "kn = 1e5",
             "kn = 1e5\ncohesion = { kind = \"jkr\", surface_energy = 0.05 }",
             "contact[1].cohesion.kind",
+        ),
+        (
+            "a JKR neck longer than the margin",
+            "[run]\nsteps = 10",
+            "[run]\nsteps = 10\nmargin = 1e-7\n[material.rubber]\ndensity = 1000.0\nyoung = 1e7\n\
+             poisson = 0.25\n[[contact]]\nbetween = [\"rubber\", \"rubber\"]\nmodel = \"hertz\"\n\
+             cohesion = { kind = \"jkr\", surface_energy = 0.1 }",
+            "run.margin: 1e-7 m: a JKR neck",
         ),
         (
             "DMT without its surface energy",

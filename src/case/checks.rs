@@ -74,6 +74,8 @@ pub enum CheckSpec {
     /// A silo's discharge rate against Beverloo's law fitted to two other cases (project
     /// extension).
     Beverloo(BeverlooSpec),
+    /// A contact's normal force against its overlap on JKR's curve, and its pull-off force.
+    Jkr(JkrSpec),
     /// The vertical stress down a column at rest against Janssen's profile (project
     /// extension).
     Janssen(JanssenSpec),
@@ -291,6 +293,28 @@ pub struct JanssenSpec {
     /// `rho_b g lambda A (1 - exp(-H / lambda))` with the same tolerance.
     #[serde(default)]
     pub floor_force: Option<String>,
+}
+
+/// `jkr`: a contact's normal force against its overlap on JKR's curve, over every record, and
+/// the smallest force against the pull-off force `(3/2) pi w R` (the constants given here, not
+/// taken from the case's materials: the reference is independent of the case's reading).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct JkrSpec {
+    /// The normal force on the contact's second piece along the normal (positive: repulsion),
+    /// a column, N (for instance `ball/2/force.x`).
+    pub force: String,
+    /// The contact's overlap, a column, m (`interaction/<a>/<b>/overlap`).
+    pub overlap: String,
+    /// The work of adhesion w, J/m^2.
+    pub surface_energy: Real,
+    /// The effective modulus E*, Pa.
+    pub e_star: Real,
+    /// The effective radius R*, m.
+    pub radius: Real,
+    /// Absolute tolerance on `|F - F_JKR| / F_pull-off` at every record, and on
+    /// `|F_min / F_pull-off + 1|`.
+    pub tolerance: Real,
 }
 
 /// A case that fits Beverloo's constants, with its orifice diameter.
@@ -532,6 +556,20 @@ impl CheckSpec {
                 nonneg("tolerance", j.tolerance).map_err(err)?;
                 CheckSpec::Janssen(j)
             }
+            "jkr" => {
+                let j: JkrSpec = keys(value).map_err(err)?;
+                for (what, v) in [
+                    ("surface_energy", j.surface_energy),
+                    ("e_star", j.e_star),
+                    ("radius", j.radius),
+                ] {
+                    if !(v.is_finite() && v > 0.0) {
+                        return Err(err(format!("{what} = {v}: must be a positive finite number")));
+                    }
+                }
+                nonneg("tolerance", j.tolerance).map_err(err)?;
+                CheckSpec::Jkr(j)
+            }
             "beverloo" => {
                 let b: BeverlooSpec = keys(value).map_err(err)?;
                 for (what, v) in [
@@ -746,6 +784,7 @@ impl CheckSpec {
             CheckSpec::Identity { .. } => "identity",
             CheckSpec::Beverloo(_) => "beverloo",
             CheckSpec::Janssen(_) => "janssen",
+            CheckSpec::Jkr(_) => "jkr",
             CheckSpec::Analytic { .. } => "analytic",
             CheckSpec::SameSeries { .. } => "same_series",
             CheckSpec::Convergence { .. } => "convergence",
@@ -824,6 +863,16 @@ impl CheckSpec {
             CheckSpec::Beverloo(b) => {
                 for s in [&b.series, &b.porosity_series] {
                     crate::output::Source::parse(s, model)?;
+                }
+            }
+            CheckSpec::Jkr(j) => {
+                for s in [&j.force, &j.overlap] {
+                    let source = crate::output::Source::parse(base_series(s), model)?;
+                    if !source.names_column(s, model.planar) {
+                        return Err(format!(
+                            "series \"{s}\": name a column (a vector series takes .x, .y or .z)"
+                        ));
+                    }
                 }
             }
             CheckSpec::Janssen(j) => {

@@ -49,8 +49,8 @@ pub(super) fn parse_contacts(
                 .find(|(bt, ..)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
             {
                 let law = contact_model(f, *k, c, Some((&materials[a], &materials[b])))?;
+                rolls.push((extra.0, extra.1.map(|x| x.on_model(&law))));
                 contact_models.push((a, b, law));
-                rolls.push(*extra);
             }
         }
     }
@@ -133,17 +133,27 @@ fn cohesion(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Cohesion>
             }
         }
         "jkr" => {
-            return Err(err(
-                "kind",
-                "JKR's full law (the neck beyond contact, its hysteresis) is not built yet: use \
-                 dmt or sjkr"
-                    .into(),
-            ))
+            refuse("energy_density", s.energy_density.is_some())?;
+            if c.model != "hertz" {
+                return Err(err(
+                    "kind",
+                    format!(
+                        "JKR replaces the Hertz model's normal force: it needs model = \"hertz\" \
+                         (this rule's model is \"{}\")",
+                        c.model
+                    ),
+                ));
+            }
+            Cohesion::Jkr {
+                surface_energy: value("surface_energy", s.surface_energy, "J/m^2")?,
+                // (the pair's modulus, set with its Hertz model: Cohesion::on_model)
+                e_star: Real::NAN,
+            }
         }
         other => {
             return Err(err(
                 "kind",
-                format!("unknown cohesion \"{other}\" (expected dmt or sjkr)"),
+                format!("unknown cohesion \"{other}\" (expected dmt, sjkr or jkr)"),
             ))
         }
     }))
@@ -212,6 +222,32 @@ fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, 
             ))
         }
     }))
+}
+
+/// JKR's neck holds a contact across a gap: the broad phase must keep the pair (it keeps pairs
+/// within the margin, [`crate::detect`]), so the longest neck, the largest ball's on a wall,
+/// must be shorter than `[run] margin`.
+pub(super) fn refuse_short_margin(
+    r: &Reader,
+    cohesion: &[Option<Cohesion>],
+    largest_radius: Real,
+    margin: Real,
+) -> Result<(), CaseError> {
+    use crate::law::Pieces;
+    for c in cohesion.iter().flatten() {
+        let neck = -c.reach(Pieces::Wall(largest_radius));
+        if neck >= margin {
+            return Err(r.err(
+                "run.margin",
+                format!(
+                    "{margin:e} m: a JKR neck (cohesion jkr, gamma and E* of its pair) of a ball \
+                     of radius {largest_radius:e} m stretches to {neck:.4e} m before it breaks; \
+                     the margin must be larger so that the pair stays a candidate"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses Hertz's laws in the 2D mode.

@@ -171,7 +171,7 @@ pub struct ContactSection {
     pub friction_limit: Option<String>,
     /// Rolling resistance (frame-based models): `{ kind = "cdt" | "epsd" | "pfc", ... }`.
     pub rolling: Option<RollingSection>,
-    /// Cohesion (frame-based models): `{ kind = "dmt", surface_energy }` or
+    /// Cohesion (frame-based models): `{ kind = "dmt" | "jkr", surface_energy }` or
     /// `{ kind = "sjkr", energy_density }`.
     pub cohesion: Option<CohesionSection>,
 }
@@ -180,9 +180,9 @@ pub struct ContactSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CohesionSection {
-    /// "dmt" or "sjkr" ("jkr": not built yet).
+    /// "dmt", "sjkr" or "jkr".
     pub kind: String,
-    /// dmt: the work of adhesion gamma, J/m^2.
+    /// dmt, jkr: the work of adhesion gamma, J/m^2.
     pub surface_energy: Option<f64>,
     /// sjkr: the cohesion energy density k_c, J/m^3.
     pub energy_density: Option<f64>,

@@ -23,7 +23,8 @@ mod timestep;
 mod wall;
 
 pub use checks::{
-    BeverlooSpec, CheckSpec, CriticalSpec, FitCase, JanssenSpec, Measure, Other, ENERGY_SERIES,
+    BeverlooSpec, CheckSpec, CriticalSpec, FitCase, JanssenSpec, JkrSpec, Measure, Other,
+    ENERGY_SERIES,
 };
 pub use error::CaseError;
 pub use file::*;
@@ -102,7 +103,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let gravity = run::parse_run(&r, &file.run)?;
     let materials = materials::parse_materials(&r, &file)?;
     let (contact_models, extras) = contact::parse_contacts(&r, &file, &materials)?;
-    let (rolling, cohesion) = extras.into_iter().unzip();
+    let (rolling, cohesion): (Vec<_>, Vec<_>) = extras.into_iter().unzip();
     let mut balls = balls::parse_balls(&r, &file, &materials)?;
     balls::parse_generate(&r, &file, &materials, &mut balls)?;
     let clumps = balls::parse_clumps(&r, &file, &materials, &balls)?;
@@ -115,6 +116,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
     let out = output::parse_output(&r, &file, &balls, &walls)?;
     contact::refuse_hertz_in_2d(&r, &contact_models)?;
+    let largest = (balls.iter().map(|b| b.radius))
+        .chain(inserts.iter().map(|i| i.radii.range().1))
+        .fold(0.0, crate::math::Real::max);
+    contact::refuse_short_margin(&r, &cohesion, largest, margin)?;
     // (the balls as written are in `balls` now: the file keeps the rest, not a second copy)
     file.ball = Vec::new();
 

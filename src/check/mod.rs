@@ -16,6 +16,7 @@ mod flow;
 mod golden;
 mod harmonic;
 mod janssen;
+mod jkr;
 mod probe;
 pub mod runs;
 mod series;
@@ -122,6 +123,11 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             janssen::evaluate(ctx, j, &mut out);
             out.code.push("src/output/measure.rs".into());
             out.code.push(file("janssen"));
+        }
+        CheckSpec::Jkr(j) => {
+            jkr::evaluate(ctx, j, &mut out);
+            out.code.push("src/law/cohesion.rs".into());
+            out.code.push(file("jkr"));
         }
         CheckSpec::Beverloo(b) => {
             beverloo::evaluate(ctx, b, &mut out);

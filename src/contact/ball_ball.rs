@@ -94,13 +94,14 @@ pub(crate) fn previous_overlap(balls: &Balls, a: usize, b: usize, dt: Real) -> R
 }
 
 /// After the geometry: bonds a linear-bond contact within its gap before the first cycle, and
-/// releases a contact that does not overlap and holds no bond (no force, state cleared).
-/// Returns true when released.
+/// releases a contact whose overlap is down to `reach` (0, or for an existing contact with a
+/// JKR neck the overlap where the neck breaks, [`Cohesion::reach`]) and holds no bond (no
+/// force, state cleared). Returns true when released.
 #[inline]
 pub(super) fn released(
     c: &mut Contact,
     out: &mut Out,
-    overlap: Real,
+    (overlap, reach): (Real, Real),
     law: &ContactModel,
     install_bonds: bool,
 ) -> bool {
@@ -109,7 +110,7 @@ pub(super) fn released(
             c.state.set_bonded(overlap >= -m.bond_gap);
         }
     }
-    if overlap <= 0.0 && !law.holds(&c.state) {
+    if overlap <= reach && !law.holds(&c.state) {
         if c.active {
             deactivate(c, out);
         } else {
@@ -326,10 +327,15 @@ pub fn update(
             .as_ref()
             .map_or((0.0, 0.0), |l| l.close(ends, now, new, reported, law_work))
     };
+    // how far across a gap an existing contact holds (a JKR neck; else 0)
+    let reach = match cohesion {
+        Some(k) if c.active => k.reach(Pieces::Spheres(ra, rb)),
+        _ => 0.0,
+    };
     // Clearly apart (by more than round-off) and not bonded: no geometry is computed (most
     // candidate pairs within the margin, most of the time); an inactive contact's output is
     // already zero, so nothing is written.
-    if !install_bonds && !law.holds(&c.state) && clearly_apart(pa, pb, ra, rb) {
+    if !install_bonds && !law.holds(&c.state) && reach == 0.0 && clearly_apart(pa, pb, ra, rb) {
         let mut lost = (0.0, 0.0);
         if c.active {
             deactivate(c, &mut out);
@@ -344,8 +350,8 @@ pub fn update(
         };
     }
     let g = geometry(pa, pb, ra, rb);
-    // touching exactly or apart by round-off
-    if released(c, &mut out, g.overlap, law, install_bonds) {
+    // touching exactly or apart by round-off (or a JKR neck at its end)
+    if released(c, &mut out, (g.overlap, reach), law, install_bonds) {
         let lost = close(
             &ledger,
             (false, g.overlap, &c.state),
@@ -449,8 +455,9 @@ pub fn update(
     if let Some(coh) = cohesion {
         f.local.x -= coh.force(Pieces::Spheres(ra, rb), g.overlap);
     }
-    // a bond that broke in this cycle across a gap leaves the contact without force
-    c.active = g.overlap > 0.0 || law.holds(&c.state);
+    // a bond that broke in this cycle across a gap leaves the contact without force (a JKR
+    // neck holds it down to `reach`)
+    c.active = g.overlap > reach || law.holds(&c.state);
     if let Some((rolling, couple)) = roll {
         if c.active {
             let inertia = 1.0 / (1.0 / rolling_inertia(balls, a) + 1.0 / rolling_inertia(balls, b));
@@ -564,7 +571,7 @@ pub fn update_2d(
         (ledger.as_ref()).map_or((0.0, 0.0), |l| l.close(ends, now, new, reported, law_work))
     };
     let was_active = c.active;
-    if released(c, &mut out, g.overlap, law, install_bonds) {
+    if released(c, &mut out, (g.overlap, 0.0), law, install_bonds) {
         let lost = close((false, g.overlap, &c.state), &Applied::default(), 0.0, 0.0);
         return Updated {
             overlap: g.overlap,

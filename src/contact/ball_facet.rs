@@ -23,9 +23,11 @@ use crate::law::{history, Cohesion, ContactModel, Kinematics, LawState, Pieces, 
 use crate::math::{Real, Vec3};
 
 /// Updates the geometry of a ball-facet contact: region, wall contact point, normal, overlap,
-/// contact point, and whether the ball touches the facet from an active side.
+/// contact point, and whether the ball touches the facet from an active side. `reach`: the
+/// overlap down to which a contact active in the last cycle still counts as touching (a JKR
+/// neck, [`Cohesion::reach`]; else 0).
 #[inline]
-pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
+pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall, reach: Real) {
     let (i, f) = (c.ball as usize, c.facet as usize);
     let x = balls.pos[i];
     let r = balls.radius[i];
@@ -56,7 +58,8 @@ pub fn update_geometry(c: &mut FacetContact, balls: &Balls, wall: &Wall) {
     c.overlap = r - d;
     c.point = x + c.normal * (r - 0.5 * c.overlap);
     let on = if sd >= 0.0 { side::ABOVE } else { side::BELOW };
-    c.touching = c.overlap > 0.0 && wall.inactive[f] & on == 0;
+    let within = c.overlap > 0.0 || (c.was_active && c.overlap > reach);
+    c.touching = within && wall.inactive[f] & on == 0;
 }
 
 /// What [`update_force`] reports for the energy books.

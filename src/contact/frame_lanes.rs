@@ -354,7 +354,7 @@ pub fn update_framed(
                 force: &mut force[k],
                 point: &mut point[k],
             };
-            going[l] = l < ks.len() && !released(c, &mut out, overlap, law, false);
+            going[l] = l < ks.len() && !released(c, &mut out, (overlap, 0.0), law, false);
             if going[l] && !c.active {
                 let n = Vec3::from(at(&batch.n, l));
                 frames[k] = Frame::new(&n, -overlap);

@@ -52,13 +52,21 @@ pub(super) fn wall_group(
 ) -> crate::contact::FullStats {
     let base = its.first().map_or(0, |it| it.start as usize);
     let mut stats = crate::contact::FullStats::default();
+    let necks = (cohesion.iter().flatten()).any(|k| matches!(k, crate::law::Cohesion::Jkr { .. }));
     for block in its.chunks_mut(WALL_BLOCK) {
         let (Some(first), Some(last)) = (block.first(), block.last()) else {
             continue;
         };
         let contacts = first.start as usize - base..last.end as usize - base;
         for c in &mut list[contacts.clone()] {
-            ball_facet::update_geometry(c, balls, &walls[c.wall as usize]);
+            // (a JKR neck holds an active contact across a gap)
+            let reach = match cohesion.get(c.law as usize).copied().flatten() {
+                Some(k) if necks && c.active => {
+                    k.reach(crate::law::Pieces::Wall(balls.radius[c.ball as usize]))
+                }
+                _ => 0.0,
+            };
+            ball_facet::update_geometry(c, balls, &walls[c.wall as usize], reach);
         }
         for it in block.iter_mut() {
             let i = it.ball as usize;

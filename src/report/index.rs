@@ -34,7 +34,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          <a href=\"clumps.html\">Clumps</a> (mass properties of overlapping pebbles, torque-free rotation, drift against the timestep), \
          <a href=\"planar.html\">2D disk mode</a> (the 2D force and moment law against the print, 2D against 3D), \
          <a href=\"experiments.html\">Experiments</a> (insertion against its size distribution, silo discharge against Beverloo, stresses against hand derivations, moving and servo walls, runs in stages), \
-         <a href=\"rolling.html\">Rolling resistance and cohesion</a> (the CDT, EPSD and PFC couples against closed forms: deceleration, slope threshold, moment-rotation loop, rocking; DMT and SJKR pull-off curves), \
+         <a href=\"rolling.html\">Rolling resistance and cohesion</a> (the CDT, EPSD and PFC couples against closed forms: deceleration, slope threshold, moment-rotation loop, rocking; DMT, SJKR and JKR pull-off curves, JKR's sticking velocity), \
          <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p><table>\
          <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
         summaries.len()

@@ -1,5 +1,5 @@
-//! The Rolling resistance and cohesion page: the CDT, EPSD and PFC couples and the DMT and SJKR
-//! attractions against their closed forms, with the moment-rotation loop and the force-overlap
+//! The Rolling resistance and cohesion page: the CDT, EPSD and PFC couples and the DMT, SJKR and
+//! JKR cohesion against their closed forms, with the moment-rotation loop and the force-overlap
 //! curves drawn from the runs.
 
 use super::html::*;
@@ -118,6 +118,88 @@ fn cohesion_plot(reports: &Path) -> String {
     })
 }
 
+/// The JKR pull-off runs' force against their overlap in JKR's units (force over the pull-off
+/// force, overlap over `l`), over JKR's curve, or a note when they have not run.
+fn jkr_plot(reports: &Path) -> String {
+    // the cases' constants: E* = 1e7 / (2 (1 - 0.25^2)), w = 0.1 J/m^2; R* = 5 mm on the plate,
+    // 2.5 mm between two 5 mm balls
+    let (e, w) = (1e7 / (2.0 * (1.0 - 0.0625)), 0.1);
+    let scales = |r: Real| {
+        let l = (PI * PI * w * w * r / (e * e)).cbrt();
+        (l, 1.5 * PI * w * r)
+    };
+    let mut curves = Vec::new();
+    for (case, overlap, force, r, label) in [
+        (
+            "cohesion_jkr_wall_pulloff",
+            "interaction/1/plate/overlap",
+            "ball/1/force.z",
+            0.005,
+            "ball on a plate, R* = 5 mm: run",
+        ),
+        (
+            "cohesion_jkr_pair_pulloff",
+            "interaction/1/2/overlap",
+            "ball/2/force.x",
+            0.0025,
+            "two balls, R* = 2.5 mm: run",
+        ),
+    ] {
+        let (Some((_, d)), Some((_, f))) = (
+            column_of(reports, case, overlap),
+            column_of(reports, case, force),
+        ) else {
+            continue;
+        };
+        let (l, fc) = scales(r);
+        // the records while the contact holds (a force, or overlapping)
+        let held: Vec<(Real, Real)> = (d.iter().zip(&f))
+            .filter(|(x, y)| **x > 0.0 || **y != 0.0)
+            .map(|(x, y)| (x / l, y / fc))
+            .collect();
+        // (about 40 markers a run, the two runs' interleaved, so that the curve shows between)
+        let step = (held.len() / 40).max(1);
+        let offset = if curves.is_empty() { 0 } else { step / 2 };
+        let kept: Vec<(Real, Real)> = held.iter().skip(offset).step_by(step).copied().collect();
+        curves.push(Curve {
+            label: label.into(),
+            x: kept.iter().map(|p| p.0).collect(),
+            y: kept.iter().map(|p| p.1).collect(),
+            markers: true,
+        });
+    }
+    if curves.is_empty() {
+        return "<p>(run <code>ballast verify</code> to draw the curve)</p>".into();
+    }
+    // JKR's curve in its branch parameter t >= 1: delta/l = (t^4 - 4t)/4, F/F_0 = t^6/6 - t^3,
+    // F_0 = (2/3) of the pull-off force
+    let top = (curves.iter().flat_map(|c| c.x.iter().copied())).fold(0.0, Real::max);
+    let mut t_top: Real = 1.0;
+    while (t_top.powi(4) - 4.0 * t_top) / 4.0 < top {
+        t_top += 0.01;
+    }
+    let ts: Vec<Real> = (0..=300)
+        .map(|k| 1.0 + (t_top - 1.0) * k as Real / 300.0)
+        .collect();
+    curves.push(Curve {
+        label: "JKR: δ/l = (t⁴ − 4t)/4, F/F_c = (2/3)(t⁶/6 − t³)".into(),
+        x: ts.iter().map(|t| (t.powi(4) - 4.0 * t) / 4.0).collect(),
+        y: ts
+            .iter()
+            .map(|t| 2.0 / 3.0 * (t.powi(6) / 6.0 - t.powi(3)))
+            .collect(),
+        markers: false,
+    });
+    super::svg(&Plot {
+        title: "JKR: normal force against overlap, pulled apart at 0.1 mm/s".into(),
+        x_label: "overlap δ / l, l = (π²w²R*/E*²)^(1/3) (negative: the neck across the gap)".into(),
+        y_label: "normal force / pull-off force (3/2)πwR*".into(),
+        log_x: false,
+        log_y: false,
+        curves,
+    })
+}
+
 /// Writes `reports/rolling.html` (issue #33): rolling resistance, cohesion and their evidence.
 ///
 /// # Errors
@@ -156,6 +238,20 @@ pub fn write_rolling_page(reports: &Path, summaries: &[Summary]) -> std::io::Res
             ("dmt", case_table(summaries, "cohesion_dmt_pulloff")),
             ("sjkr", case_table(summaries, "cohesion_sjkr_pair")),
             ("drop", case_table(summaries, "cohesion_dmt_drop")),
+            ("jkr_plot", jkr_plot(reports)),
+            (
+                "jkr_wall",
+                case_table(summaries, "cohesion_jkr_wall_pulloff"),
+            ),
+            (
+                "jkr_pair",
+                case_table(summaries, "cohesion_jkr_pair_pulloff"),
+            ),
+            ("jkr_sticks", case_table(summaries, "cohesion_jkr_sticks")),
+            (
+                "jkr_rebounds",
+                case_table(summaries, "cohesion_jkr_rebounds"),
+            ),
         ],
     ));
     std::fs::write(
