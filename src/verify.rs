@@ -421,22 +421,33 @@ pub fn failed_summary(path: &Path, reason: String) -> Summary {
 /// A rolling resistance in words, for the case page.
 fn rolling_text(r: &crate::law::Rolling) -> String {
     use crate::law::Rolling;
-    match *r {
-        Rolling::Cdt { coefficient } => {
+    let main = match *r {
+        Rolling::Cdt { coefficient, .. } => {
             format!("rolling resistance cdt: μ_r = {coefficient} (couple μ_r R* F_n)")
         }
         Rolling::Epsd {
             coefficient,
             stiffness_factor,
             damping,
+            ..
         } => format!(
             "rolling resistance epsd: μ_r = {coefficient}, k_r = {stiffness_factor} μ_r² R*² k_n, \
              dashpot {damping} of critical"
         ),
-        Rolling::Pfc { coefficient, kr } => format!(
+        Rolling::Pfc {
+            coefficient, kr, ..
+        } => format!(
             "rolling resistance pfc: μ_r = {coefficient}, k_r = {}",
             kr.map_or("k_s R*²".to_string(), |k| format!("{} N m/rad", num(k)))
         ),
+    };
+    if r.twisting() > 0.0 {
+        format!(
+            "{main}; twisting resistance of the same kind: μ_t = {} (limit μ_t R* F_n)",
+            r.twisting()
+        )
+    } else {
+        main
     }
 }
 

@@ -231,6 +231,18 @@ fn each_malformed_case_names_file_key_and_reason() {
             "twist",
         ),
         (
+            "twisting without rolling",
+            "kn = 1e5",
+            "kn = 1e5\ntwisting = { coefficient = 0.05 }",
+            "contact[1].twisting: twisting resistance takes its kind",
+        ),
+        (
+            "negative twisting coefficient",
+            "kn = 1e5",
+            "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1 }\ntwisting = { coefficient = -1.0 }",
+            "contact[1].twisting.coefficient",
+        ),
+        (
             "JKR on a model other than Hertz",
             "kn = 1e5",
             "kn = 1e5\ncohesion = { kind = \"jkr\", surface_energy = 0.05 }",

@@ -163,11 +163,31 @@ fn cohesion(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Cohesion>
 /// a non-negative coefficient, positive stiffnesses, a damping ratio in [0, 1).
 fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, CaseError> {
     let Some(s) = &c.rolling else {
+        if c.twisting.is_some() {
+            return Err(CaseError::new(
+                r.f,
+                format!("contact[{k}].twisting"),
+                "twisting resistance takes its kind (cdt, epsd or pfc) from `rolling`: give \
+                 rolling too (its coefficient may be 0)"
+                    .to_string(),
+            ));
+        }
         return Ok(None);
     };
     let key = |x: &str| format!("contact[{k}].rolling.{x}");
     let err = |x: &str, why: String| CaseError::new(r.f, key(x), why);
     frame_model_in_3d(r, c, &key("kind"), "rolling resistance")?;
+    let twisting = match &c.twisting {
+        Some(t) if !(t.coefficient.is_finite() && t.coefficient >= 0.0) => {
+            return Err(CaseError::new(
+                r.f,
+                format!("contact[{k}].twisting.coefficient"),
+                format!("{}: must be a non-negative finite number", t.coefficient),
+            ))
+        }
+        Some(t) => t.coefficient,
+        None => 0.0,
+    };
     if !(s.coefficient.is_finite() && s.coefficient >= 0.0) {
         return Err(err(
             "coefficient",
@@ -192,7 +212,10 @@ fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, 
             refuse("stiffness_factor", s.stiffness_factor.is_some())?;
             refuse("damping", s.damping.is_some())?;
             refuse("kr", s.kr.is_some())?;
-            Rolling::Cdt { coefficient }
+            Rolling::Cdt {
+                coefficient,
+                twisting,
+            }
         }
         "epsd" => {
             refuse("kr", s.kr.is_some())?;
@@ -207,13 +230,18 @@ fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, 
                 coefficient,
                 stiffness_factor: positive("stiffness_factor", s.stiffness_factor.unwrap_or(2.25))?,
                 damping,
+                twisting,
             }
         }
         "pfc" => {
             refuse("stiffness_factor", s.stiffness_factor.is_some())?;
             refuse("damping", s.damping.is_some())?;
             let kr = s.kr.map(|v| positive("kr", v)).transpose()?;
-            Rolling::Pfc { coefficient, kr }
+            Rolling::Pfc {
+                coefficient,
+                kr,
+                twisting,
+            }
         }
         other => {
             return Err(err(

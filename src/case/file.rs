@@ -171,6 +171,8 @@ pub struct ContactSection {
     pub friction_limit: Option<String>,
     /// Rolling resistance (frame-based models): `{ kind = "cdt" | "epsd" | "pfc", ... }`.
     pub rolling: Option<RollingSection>,
+    /// Twisting resistance (with `rolling`, whose kind it takes): `{ coefficient }`.
+    pub twisting: Option<TwistingSection>,
     /// Cohesion (frame-based models): `{ kind = "dmt" | "jkr", surface_energy }` or
     /// `{ kind = "sjkr", energy_density }`.
     pub cohesion: Option<CohesionSection>,
@@ -186,6 +188,14 @@ pub struct CohesionSection {
     pub surface_energy: Option<f64>,
     /// sjkr: the cohesion energy density k_c, J/m^3.
     pub energy_density: Option<f64>,
+}
+
+/// `twisting = { ... }` of a `[[contact]]` rule (SPEC 5.6).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TwistingSection {
+    /// Twisting friction coefficient mu_t: the couple's limit is mu_t R* F_n.
+    pub coefficient: f64,
 }
 
 /// `rolling = { ... }` of a `[[contact]]` rule (SPEC 5.6).

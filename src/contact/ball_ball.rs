@@ -461,7 +461,8 @@ pub fn update(
     if let Some((rolling, couple)) = roll {
         if c.active {
             let inertia = 1.0 / (1.0 / rolling_inertia(balls, a) + 1.0 / rolling_inertia(balls, b));
-            let input = rolling_input(law, &k, &c.state, inertia, &step);
+            let twist = 1.0 / (1.0 / twist_inertia(balls, a) + 1.0 / twist_inertia(balls, b));
+            let input = rolling_input(law, &k, &c.state, (inertia, twist), &step);
             let (m, _) = rolling.couple(&input, &mut frame.roll);
             *couple = frame.to_world(&m);
         } else {
@@ -824,6 +825,15 @@ pub(crate) fn rolling_inertia(balls: &Balls, i: usize) -> Real {
     }
 }
 
+/// The moment of inertia of piece `i` about a line through its centre, kg m^2 (infinite for a
+/// fixed piece): what turns about a contact's normal.
+pub(crate) fn twist_inertia(balls: &Balls, i: usize) -> Real {
+    match balls.contact_mass(i) {
+        Some(_) => balls.inertial_inertia[i],
+        None => Real::INFINITY,
+    }
+}
+
 /// What a rolling resistance reads of a contact after its model's force update: the elastic
 /// normal force, the stiffnesses now and at the previous overlap, the relative spin and the
 /// step's relative rotation.
@@ -831,7 +841,7 @@ pub(crate) fn rolling_input(
     law: &ContactModel,
     k: &Kinematics,
     state: &LawState,
-    inertia: Real,
+    (inertia, twist_inertia): (Real, Real),
     step: &super::FrameStep,
 ) -> RollingInput {
     let now = law.stiffness(k.overlap.max(0.0), k.radius);
@@ -844,6 +854,7 @@ pub(crate) fn rolling_input(
         ks_prev: before.ks,
         radius: k.radius,
         inertia,
+        twist_inertia,
         spin: step.spin,
         dphi: step.dphi,
     }

@@ -279,7 +279,8 @@ pub fn update_force(
     if let Some(rolling) = rolling {
         // (the wall is piece 1: its rolling inertia is infinite)
         let inertia = super::ball_ball::rolling_inertia(balls, i);
-        let input = super::ball_ball::rolling_input(law, &k, &c.state, inertia, &step);
+        let twist = super::ball_ball::twist_inertia(balls, i);
+        let input = super::ball_ball::rolling_input(law, &k, &c.state, (inertia, twist), &step);
         let (m, _) = rolling.couple(&input, &mut frame.roll);
         couple = frame.to_world(&m);
     }

@@ -5,7 +5,15 @@
 //! local coordinates: `phi.x` is the twist about the normal, `phi.y`, `phi.z` the bending
 //! (rolling) about the two tangential axes. A rolling model reads the bending part of this
 //! step's increment `dphi` and of the relative spin `w_r`, and returns the couple on piece 2
-//! (piece 1 receives its opposite), with `x` = 0: no twisting resistance.
+//! (piece 1 receives its opposite).
+//!
+//! Twisting resistance (`twisting = { coefficient = mu_t }`, optional) is the same law about
+//! the normal, on the twist `phi.x`, with its own coefficient and the same kind: a limit
+//! `mu_t R* F_n`; for `cdt` a constant couple against the twisting spin; for `epsd` a spring
+//! `k_t = stiffness_factor mu_t^2 R*^2 k_n` with a dashpot of the same ratio of its critical
+//! `2 sqrt(I_t k_t)`, `I_t` the pair's moment of inertia about the normal,
+//! `1/I_t = 1/I_1 + 1/I_2`; for `pfc` the rolling stiffness `k_r`. Its spring is the `x`
+//! component of the contact's rolling spring, capped on its own.
 //!
 //! - `cdt` (constant directional torque, Ai et al. 2011's model A): `M = -mu_r R* F_n w_r/|w_r|`,
 //!   no couple while the pieces do not roll. It has no stiffness, so a sphere that should rest
@@ -38,6 +46,8 @@ pub enum Rolling {
     Cdt {
         /// Rolling friction coefficient `mu_r` (a length ratio: the lever arm over `R*`).
         coefficient: Real,
+        /// Twisting friction coefficient `mu_t` (0: no twisting resistance).
+        twisting: Real,
     },
     /// Elastic-plastic spring-dashpot (Iwashita & Oda 1998, Ai et al. 2011).
     Epsd {
@@ -47,6 +57,8 @@ pub enum Rolling {
         stiffness_factor: Real,
         /// Ratio of the dashpot to the critical `2 sqrt(I_r k_r)`.
         damping: Real,
+        /// Twisting friction coefficient `mu_t` (0: no twisting resistance).
+        twisting: Real,
     },
     /// PFC's rolling resistance linear model: `k_r = kr` (N m/rad) or `k_s R*^2`.
     Pfc {
@@ -54,6 +66,8 @@ pub enum Rolling {
         coefficient: Real,
         /// Rolling stiffness, N m/rad (None: `k_s R*^2`).
         kr: Option<Real>,
+        /// Twisting friction coefficient `mu_t` (0: no twisting resistance).
+        twisting: Real,
     },
 }
 
@@ -74,6 +88,8 @@ pub struct RollingInput {
     pub radius: Real,
     /// Rolling inertia of the pair about the contact point, kg m^2 (see the module).
     pub inertia: Real,
+    /// Moment of inertia of the pair about the normal, kg m^2 (see the module).
+    pub twist_inertia: Real,
     /// Relative spin of piece 2 with respect to piece 1, local, rad/s.
     pub spin: Vec3,
     /// Relative rotation increment of this step, local, rad.
@@ -84,9 +100,18 @@ impl Rolling {
     /// The rolling friction coefficient.
     pub fn coefficient(&self) -> Real {
         match *self {
-            Rolling::Cdt { coefficient }
+            Rolling::Cdt { coefficient, .. }
             | Rolling::Epsd { coefficient, .. }
             | Rolling::Pfc { coefficient, .. } => coefficient,
+        }
+    }
+
+    /// The twisting friction coefficient (0: no twisting resistance).
+    pub fn twisting(&self) -> Real {
+        match *self {
+            Rolling::Cdt { twisting, .. }
+            | Rolling::Epsd { twisting, .. }
+            | Rolling::Pfc { twisting, .. } => twisting,
         }
     }
 
@@ -113,9 +138,72 @@ impl Rolling {
         }
     }
 
-    /// The couple on piece 2, local (`x` = 0), and the spring's new moment `spring` (local,
-    /// kept in the contact's frame). Returns `(couple, slipping)`.
+    /// The twisting stiffness, N m/rad, for tangent stiffnesses `kn`, `ks` and effective
+    /// radius `radius` (0 for the CDT and without twisting resistance).
+    pub fn twisting_stiffness(&self, kn: Real, ks: Real, radius: Real) -> Real {
+        match *self {
+            Rolling::Cdt { .. } => 0.0,
+            _ if self.twisting() == 0.0 => 0.0,
+            Rolling::Epsd {
+                twisting,
+                stiffness_factor,
+                ..
+            } => stiffness_factor * twisting * twisting * radius * radius * kn,
+            Rolling::Pfc { .. } => self.stiffness(kn, ks, radius),
+        }
+    }
+
+    /// The couple on piece 2, local, and the spring's new moment `spring` (local, kept in the
+    /// contact's frame): bending (`y`, `z`) and, with twisting resistance, twist (`x`).
+    /// Returns `(couple, slipping)` (slipping: the bending part).
     pub fn couple(&self, k: &RollingInput, spring: &mut Vec3) -> (Vec3, bool) {
+        let (bend, slipping) = self.bending(k, spring);
+        if self.twisting() == 0.0 {
+            return (bend, slipping);
+        }
+        (
+            Vec3::new(self.twist(k, &mut spring.x), bend.y, bend.z),
+            slipping,
+        )
+    }
+
+    /// The twisting couple on piece 2 about the normal (N m), and the spring's new moment.
+    fn twist(&self, k: &RollingInput, spring: &mut Real) -> Real {
+        let limit = self.twisting() * k.radius * k.normal_force.max(0.0);
+        let w = k.spin.x;
+        if let Rolling::Cdt { .. } = *self {
+            return if w > 0.0 {
+                -limit
+            } else if w < 0.0 {
+                limit
+            } else {
+                0.0
+            };
+        }
+        let kt = self.twisting_stiffness(k.kn, k.ks, k.radius);
+        let kt_prev = self.twisting_stiffness(k.kn_prev, k.ks_prev, k.radius);
+        let mut m = *spring;
+        if kt < kt_prev {
+            m *= kt / kt_prev;
+        }
+        m -= k.dphi.x * kt;
+        if m.abs() > limit {
+            m = limit.copysign(m);
+            *spring = m;
+            return m;
+        }
+        *spring = m;
+        let c = match *self {
+            Rolling::Epsd { damping, .. } if damping > 0.0 && k.twist_inertia.is_finite() => {
+                damping * 2.0 * (k.twist_inertia * kt).sqrt()
+            }
+            _ => 0.0,
+        };
+        m - w * c
+    }
+
+    /// The bending couple (`x` = 0) and the spring's new bending moment.
+    fn bending(&self, k: &RollingInput, spring: &mut Vec3) -> (Vec3, bool) {
         let limit = self.coefficient() * k.radius * k.normal_force.max(0.0);
         let w = Vec3::new(0.0, k.spin.y, k.spin.z);
         match *self {
@@ -138,10 +226,10 @@ impl Rolling {
                 let size = m.norm();
                 if size > limit {
                     m *= if size > 0.0 { limit / size } else { 0.0 };
-                    *spring = m;
+                    (spring.y, spring.z) = (m.y, m.z);
                     return (m, true);
                 }
-                *spring = m;
+                (spring.y, spring.z) = (m.y, m.z);
                 let c = match *self {
                     // (a pair that cannot turn, infinite rolling inertia, has no dashpot)
                     Rolling::Epsd { damping, .. } if damping > 0.0 && k.inertia.is_finite() => {
@@ -154,14 +242,15 @@ impl Rolling {
         }
     }
 
-    /// Elastic energy held by the spring `spring` (local) at stiffness `kr`, J.
-    pub fn energy(spring: &Vec3, kr: Real) -> Real {
-        let m2 = spring.y * spring.y + spring.z * spring.z;
-        if kr > 0.0 {
-            0.5 * m2 / kr
-        } else {
-            0.0
-        }
+    /// Elastic energy held by the spring `spring` (local) at the tangent stiffnesses `kn`,
+    /// `ks` and effective radius `radius`: bending `(M_y^2 + M_z^2) / (2 k_r)` and twist
+    /// `M_x^2 / (2 k_t)`, J.
+    pub fn energy(&self, spring: &Vec3, kn: Real, ks: Real, radius: Real) -> Real {
+        let held = |m2: Real, k: Real| if k > 0.0 { 0.5 * m2 / k } else { 0.0 };
+        held(
+            spring.y * spring.y + spring.z * spring.z,
+            self.stiffness(kn, ks, radius),
+        ) + held(spring.x * spring.x, self.twisting_stiffness(kn, ks, radius))
     }
 }
 
@@ -178,6 +267,7 @@ mod tests {
             ks_prev: 5e4,
             radius: 0.01,
             inertia: 1e-6,
+            twist_inertia: 4e-7,
             spin,
             dphi,
         }
@@ -187,7 +277,10 @@ mod tests {
     /// twist (0.1 x 0.01 m x 10 N = 0.01 N m).
     #[test]
     fn cdt_opposes_the_rolling_spin() {
-        let r = Rolling::Cdt { coefficient: 0.1 };
+        let r = Rolling::Cdt {
+            coefficient: 0.1,
+            twisting: 0.0,
+        };
         let (m, slip) = r.couple(
             &input(Vec3::new(5.0, 3.0, -4.0), Vec3::zeros()),
             &mut Vec3::zeros(),
@@ -205,6 +298,7 @@ mod tests {
             coefficient: 0.1,
             stiffness_factor: 2.25,
             damping: 0.0,
+            twisting: 0.0,
         };
         let kr = 2.25 * 0.01 * 1e-4 * 1e5;
         assert!((r.stiffness(1e5, 5e4, 0.01) - kr).abs() < 1e-15);

@@ -899,7 +899,8 @@ impl Model {
 
     /// The stiffnesses of a contact of contact model `law` at the given overlap and effective
     /// radius, with its rolling spring's stiffness (if any) added to the bending stiffness
-    /// `ks_rot`: what the stiffness matrix and the automatic timestep see.
+    /// `ks_rot` and its twisting spring's to the twisting stiffness `kn_rot`: what the
+    /// stiffness matrix and the automatic timestep see.
     pub fn contact_stiffness(
         &self,
         law: u16,
@@ -909,12 +910,13 @@ impl Model {
         let mut s = self.laws[law as usize].stiffness(overlap, radius);
         if let Some(Some(r)) = self.rolling.get(law as usize) {
             s.ks_rot += r.stiffness(s.kn, s.ks, radius);
+            s.kn_rot += r.twisting_stiffness(s.kn, s.ks, radius);
         }
         s
     }
 
-    /// Elastic energy held by the springs of rolling resistance, J (0 without one): each active
-    /// contact's `|M|^2 / (2 k_r)` at its current stiffness.
+    /// Elastic energy held by the springs of rolling and twisting resistance, J (0 without
+    /// one): each active contact's `|M|^2 / (2 k)` at its current stiffnesses.
     pub fn rolling_energy(&self) -> Real {
         if !self.has_rolling() {
             return 0.0;
@@ -926,7 +928,7 @@ impl Model {
             ) {
                 (Some(r), Some(f)) => {
                     let s = self.laws[law as usize].stiffness(overlap.max(0.0), radius);
-                    crate::law::Rolling::energy(&f.roll, r.stiffness(s.kn, s.ks, radius))
+                    r.energy(&f.roll, s.kn, s.ks, radius)
                 }
                 _ => 0.0,
             };

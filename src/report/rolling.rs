@@ -233,6 +233,18 @@ pub fn write_rolling_page(reports: &Path, summaries: &[Summary]) -> std::io::Res
             ("pfc_loop", block("rolling_pfc_loop", "analytic", "")),
             ("pair", case_table(summaries, "rolling_epsd_pair")),
             ("rocking", case_table(summaries, "rolling_epsd_rocking")),
+            (
+                "twist_loop",
+                case_table(summaries, "rolling_epsd_twist_loop"),
+            ),
+            (
+                "twist_oscillation",
+                case_table(summaries, "rolling_epsd_twist_oscillation"),
+            ),
+            (
+                "twist_spin",
+                case_table(summaries, "rolling_cdt_twist_spin"),
+            ),
             ("cohesion_rs", code_link(reports, "src/law/cohesion.rs")),
             ("cohesion_plot", cohesion_plot(reports)),
             ("dmt", case_table(summaries, "cohesion_dmt_pulloff")),

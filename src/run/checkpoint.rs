@@ -19,8 +19,9 @@ use crate::timestep::Limit;
 use std::path::{Path, PathBuf};
 
 /// The format version this ballast writes and reads (2: contact frames and ball-facet contacts
-/// carry the couples of rolling resistance).
-pub const FORMAT: u32 = 2;
+/// carry the couples of rolling resistance; 3: rolling resistance carries its twisting
+/// coefficient, cohesion may be JKR).
+pub const FORMAT: u32 = 3;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 
