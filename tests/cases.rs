@@ -2,24 +2,61 @@
 //!
 //! The snapshot (`golden/<name>.snap`, insta JSON) freezes the summary and the last value of
 //! every recorded series to 10 significant digits. A change in physics shows up here first;
-//! re-baselining is explicit: `INSTA_UPDATE=always cargo test cases` (never implicit in CI).
+//! re-baselining is explicit: `INSTA_UPDATE=always cargo test cases -- --include-ignored` (never
+//! implicit in CI).
 
 use ballast::check::golden_record;
 use ballast::verify::{collect_cases, run_case, RunOptions};
 use std::path::{Path, PathBuf};
 
-/// Every case runs without error, every check but `golden` passes, and the summary and last
-/// values match `golden/<name>.snap`; every mismatch is reported (not only the first), and
-/// the cases and the snapshots are the same set (no case without a snapshot, no snapshot left
-/// from a case that is gone).
+/// The studies that take the longest (the experiments' silos, column, oedometer and pours, the
+/// heaps of the angle of repose, the 140,000-cycle settle on a fixed layer, the 1,000-ball
+/// settle-boxes): together about 6.5 minutes of `ballast verify` in release and more than
+/// twice that here (opt-level 1). `ballast
+/// verify`, which CI runs, judges them and their snapshots (their `golden` checks) in release;
+/// `cargo test -- --ignored` runs them here too.
+fn slow(path: &Path) -> bool {
+    path.starts_with("cases/experiments")
+        || path.starts_with("cases/heap")
+        || [
+            "settle_on_fixed_layer.toml",
+            "settle_box_hertz_1k.toml",
+            "settle_box_hooke_1k.toml",
+        ]
+        .iter()
+        .any(|n| path.file_name().is_some_and(|f| f == *n))
+}
+
+/// Every case but the slow ones (see [`slow`]) runs without error, every check but `golden`
+/// passes, and the summary and last values match `golden/<name>.snap`; every mismatch is
+/// reported (not only the first), and the cases and the snapshots are the same set (no case
+/// without a snapshot, no snapshot left from a case that is gone).
 #[test]
 fn every_case_passes_and_matches_its_snapshot() {
+    cases_pass(|p| !slow(p), 170);
+}
+
+/// The slow cases, as [`every_case_passes_and_matches_its_snapshot`] does the others.
+#[test]
+#[ignore = "minutes at opt-level 1; `ballast verify` judges these cases in release"]
+fn the_slow_cases_pass_and_match_their_snapshots() {
+    cases_pass(slow, 19);
+}
+
+/// Runs the cases under `cases/` that `pick` selects against their checks and snapshots; at
+/// least `at_least` of them (a folder that went missing would otherwise pass).
+fn cases_pass(pick: impl Fn(&Path) -> bool, at_least: usize) {
     let files = collect_cases(&[PathBuf::from("cases")]);
     let mut failures = Vec::new();
     let mut names = std::collections::BTreeSet::new();
+    let mut ran = 0;
     for f in files {
         let case = ballast::case::load(&f).unwrap_or_else(|e| panic!("{e}"));
         names.insert(case.name.clone());
+        if !pick(&f) {
+            continue;
+        }
+        ran += 1;
         let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("cases")
             .join(&case.name);
@@ -67,9 +104,13 @@ fn every_case_passes_and_matches_its_snapshot() {
         failures.push(format!("golden/{n}.snap: no case of that name"));
     }
     assert!(
-        names.len() >= 186,
+        names.len() >= 191,
         "{} cases found under cases/",
         names.len()
+    );
+    assert!(
+        ran >= at_least,
+        "{ran} cases ran: expected at least {at_least}"
     );
     assert!(
         failures.is_empty(),

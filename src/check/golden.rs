@@ -137,7 +137,7 @@ pub fn evaluate(ctx: &Context, summary: &Summary, tolerance: Real, out: &mut Che
         Ok(v) => v,
         Err(e) => {
             return out.fail(format!(
-                "{e} (create it with `INSTA_UPDATE=always cargo test cases`)"
+                "{e} (create it with `INSTA_UPDATE=always cargo test cases -- --include-ignored`)"
             ))
         }
     };

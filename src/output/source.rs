@@ -109,6 +109,9 @@ pub enum Source {
     WallContacts,
     /// `balls/mean_pos`: mean centre of all balls, m (project extension).
     MeanPos,
+    /// `balls/top`: the highest point of any ball, `z + r` (2D: `y + r`), m (project
+    /// extension; the height of a heap or a bed).
+    Top,
     /// `contacts/handovers`: ball-facet contact states handed to another facet since the
     /// start (full resolution mode; project extension).
     Handovers,
@@ -314,6 +317,7 @@ impl Source {
             ["contacts", "balls"] => Source::BallContacts,
             ["contacts", "walls"] => Source::WallContacts,
             ["balls", "mean_pos"] => Source::MeanPos,
+            ["balls", "top"] => Source::Top,
             ["contacts", "hidden"] => Source::Hidden,
             ["contacts", "proximity"] => Source::Proximity,
             ["fixed", "force"] => Source::FixedForce,
@@ -585,6 +589,13 @@ impl Source {
                     .fold(crate::math::Vec3::zeros(), |acc, p| acc + p);
                 let mean = sum / (b.len().max(1) as Real);
                 out.extend_from_slice(mean.as_slice());
+            }
+            Source::Top => {
+                let up = if model.planar { 1 } else { 2 };
+                let top = (0..b.len())
+                    .map(|i| b.pos[i][up] + b.radius[i])
+                    .fold(Real::NEG_INFINITY, Real::max);
+                out.push(top);
             }
             Source::Hidden => out.push(model.facet_contacts.hidden as Real),
             Source::Proximity => out.push(model.facet_contacts.proximity as Real),

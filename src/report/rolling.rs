@@ -200,6 +200,58 @@ fn jkr_plot(reports: &Path) -> String {
     })
 }
 
+/// The heaps' angle of repose, `atan(H / b)` with `H` the top of the heap at the end of its run
+/// and `b` = 25 mm the plate's half-width, against the rolling coefficient: a plot and a table,
+/// or a note when they have not run.
+fn heap_section(reports: &Path) -> String {
+    let half_width = 0.025;
+    let mut rows = Vec::new();
+    for (case, mu) in [
+        ("heap_mu_r_00", 0.0),
+        ("heap_mu_r_05", 0.05),
+        ("heap_mu_r_10", 0.1),
+        ("heap_mu_r_20", 0.2),
+        ("heap_mu_r_40", 0.4),
+    ] {
+        let last = |c: &str| column_of(reports, case, c).and_then(|(_, y)| y.last().copied());
+        let (Some(top), Some(count)) = (last("balls/top"), last("balls/count")) else {
+            continue;
+        };
+        let angle = (top / half_width).atan().to_degrees();
+        rows.push((mu, top, angle, count, case));
+    }
+    if rows.is_empty() {
+        return "<p>(run <code>ballast verify</code> to draw the heaps' angles)</p>".into();
+    }
+    let plot = super::svg(&Plot {
+        title: "angle of repose of the poured heap against the rolling coefficient".into(),
+        x_label: "rolling friction coefficient μ_r (EPSD)".into(),
+        y_label: "angle of repose atan(H/b) (degrees)".into(),
+        log_x: false,
+        log_y: false,
+        curves: vec![Curve {
+            label: "runs (700 beads poured on a 50 mm plate)".into(),
+            x: rows.iter().map(|r| r.0).collect(),
+            y: rows.iter().map(|r| r.2).collect(),
+            markers: true,
+        }],
+    });
+    let mut table = String::from(
+        "<table><tr><th>case</th><th>μ_r</th><th>height H (mm)</th><th>angle atan(H/b) (°)</th>\
+         <th>beads on the plate</th></tr>",
+    );
+    for (mu, top, angle, count, case) in &rows {
+        table.push_str(&format!(
+            "<tr><td><a href=\"cases/{case}/index.html\">{case}</a></td><td>{mu}</td><td>{:.2}</td>\
+             <td>{:.1}</td><td>{count}</td></tr>",
+            top * 1e3,
+            angle
+        ));
+    }
+    table.push_str("</table>");
+    format!("{plot}\n{table}")
+}
+
 /// Writes `reports/rolling.html` (issue #33): rolling resistance, cohesion and their evidence.
 ///
 /// # Errors
@@ -250,6 +302,7 @@ pub fn write_rolling_page(reports: &Path, summaries: &[Summary]) -> std::io::Res
             ("dmt", case_table(summaries, "cohesion_dmt_pulloff")),
             ("sjkr", case_table(summaries, "cohesion_sjkr_pair")),
             ("drop", case_table(summaries, "cohesion_dmt_drop")),
+            ("heap", heap_section(reports)),
             ("jkr_plot", jkr_plot(reports)),
             (
                 "jkr_wall",
