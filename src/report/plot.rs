@@ -40,6 +40,45 @@ pub fn svg(plot: &Plot) -> String {
     out
 }
 
+/// The label of an axis tick at `v` on an axis spanning `range` (on a log axis, both are
+/// decimal logarithms): as short as the ticks' spacing allows, with one notation for the whole
+/// axis: plain decimals for magnitudes from 1e-3 to 1e5 (`0.25`, `1500`), else a mantissa and
+/// the axis's exponent (`2.5e-4`); a log axis labels its powers of ten `1e-13` and other values by
+/// two digits (`3.2e-13`). Round-off in a tick's position (a zero tick read as -2.7e-20) is
+/// snapped to zero.
+fn tick_label(v: Real, (lo, hi): (Real, Real), log: bool) -> String {
+    if log {
+        let k = v.round();
+        if (v - k).abs() < 1e-6 {
+            return format!("1e{k}");
+        }
+        return format!("{:.1e}", (10.0 as Real).powf(v));
+    }
+    let span = (hi - lo).abs();
+    if v.abs() < 1e-9 * span {
+        return "0".into();
+    }
+    // about seven ticks: the digits that tell neighbours apart
+    let step = span / 7.0;
+    let mag = lo.abs().max(hi.abs());
+    // (one digit more than the spacing needs, for steps such as 0.25; trailing zeros dropped)
+    let trim = |s: String| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if (1e-3..1e5).contains(&mag) {
+        let decimals = ((-step.log10()).ceil() + 1.0).clamp(0.0, 10.0) as usize;
+        return trim(format!("{v:.decimals$}"));
+    }
+    let e = mag.log10().floor();
+    let scale = (10.0 as Real).powf(e);
+    let digits = ((-(step / scale).log10()).ceil() + 1.0).clamp(0.0, 7.0) as usize;
+    format!("{}e{e}", trim(format!("{:.digits$}", v / scale)))
+}
+
 fn draw(plot: &Plot, out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
     let tx = |v: Real, log: bool| if log { v.log10() } else { v };
     let curves: Vec<(usize, Vec<(Real, Real)>)> = plot
@@ -90,22 +129,12 @@ fn draw(plot: &Plot, out: &mut String) -> Result<(), Box<dyn std::error::Error>>
             .x_label_area_size(42)
             .y_label_area_size(80)
             .build_cartesian_2d(x0..x1, y0..y1)?;
-        // NOTE: tick positions carry round-off (a zero tick may read -2.7e-20): snap values
-        // below 1e-9 of the axis span to zero.
-        let fmt = |log: bool, span: Real| {
-            move |v: &Real| {
-                if log {
-                    format!("1e{v:.1}")
-                } else if v.abs() < 1e-9 * span {
-                    "0".to_string()
-                } else {
-                    format!("{v:.4e}")
-                }
-            }
-        };
-        let (fx, fy) = (fmt(plot.log_x, x1 - x0), fmt(plot.log_y, y1 - y0));
+        let fmt = |log: bool, range: (Real, Real)| move |v: &Real| tick_label(*v, range, log);
+        let (fx, fy) = (fmt(plot.log_x, (x0, x1)), fmt(plot.log_y, (y0, y1)));
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 14))
             .x_desc(plot.x_label.as_str())
             .y_desc(plot.y_label.as_str())
             .x_label_formatter(&fx)
@@ -126,4 +155,26 @@ fn draw(plot: &Plot, out: &mut String) -> Result<(), Box<dyn std::error::Error>>
         root.present()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_label;
+
+    /// Labels as a reader writes them: decimals for ordinary magnitudes, a shared exponent for
+    /// tiny or huge ones, powers of ten on log axes (the issue's `2.0000e-4`, `1.2000e0`,
+    /// `1e-13.2` are gone).
+    #[test]
+    fn ticks_read_like_numbers() {
+        assert_eq!(tick_label(0.25, (0.0, 1.0), false), "0.25");
+        assert_eq!(tick_label(1.2, (0.0, 2.0), false), "1.2");
+        assert_eq!(tick_label(1500.0, (0.0, 3000.0), false), "1500");
+        assert_eq!(tick_label(2e-4, (0.0, 6e-4), false), "2e-4");
+        assert_eq!(tick_label(2.5e-4, (0.0, 6e-4), false), "2.5e-4");
+        assert_eq!(tick_label(-0.0015, (-0.0024, 0.0), false), "-0.0015");
+        assert_eq!(tick_label(-2.7e-20, (-1.0, 1.0), false), "0");
+        assert_eq!(tick_label(3e7, (0.0, 7e7), false), "3e7");
+        assert_eq!(tick_label(-13.0, (-15.0, -10.0), true), "1e-13");
+        assert_eq!(tick_label(-12.5, (-15.0, -10.0), true), "3.2e-13");
+    }
 }
