@@ -49,7 +49,12 @@ pub(super) fn parse_contacts(
                 .find(|(bt, ..)| hit(&bt[0], &bt[1]) || hit(&bt[1], &bt[0]))
             {
                 let law = contact_model(f, *k, c, Some((&materials[a], &materials[b])))?;
-                rolls.push((extra.0, extra.1.map(|x| x.on_model(&law))));
+                // (JKR takes the pair's Hertz modulus)
+                let cohesion = match (&law, extra.1) {
+                    (ContactModel::Hertz(m), Some(x)) => Some(x.with_modulus(m.pair.e_star)),
+                    (_, x) => x,
+                };
+                rolls.push((extra.0, cohesion));
                 contact_models.push((a, b, law));
             }
         }
@@ -146,7 +151,7 @@ fn cohesion(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Cohesion>
             }
             Cohesion::Jkr {
                 surface_energy: value("surface_energy", s.surface_energy, "J/m^2")?,
-                // (the pair's modulus, set with its Hertz model: Cohesion::on_model)
+                // (the pair's modulus, set with its Hertz model: Cohesion::with_modulus)
                 e_star: Real::NAN,
             }
         }

@@ -48,7 +48,7 @@ pub enum Cohesion {
         /// Work of adhesion gamma, J/m^2.
         surface_energy: Real,
         /// The effective modulus E* of the Hertz model it is added to, Pa (set per pair of
-        /// materials, [`Cohesion::on_model`]).
+        /// materials, [`Cohesion::with_modulus`]).
         e_star: Real,
     },
 }
@@ -99,16 +99,15 @@ impl Cohesion {
         }
     }
 
-    /// This cohesion for a pair of materials whose contact model is `law`: JKR takes the
-    /// Hertz model's effective modulus (the case reader allows JKR on `hertz` only).
-    pub fn on_model(self, law: &super::ContactModel) -> Self {
-        match (self, law) {
-            (Cohesion::Jkr { surface_energy, .. }, super::ContactModel::Hertz(m)) => {
-                Cohesion::Jkr {
-                    surface_energy,
-                    e_star: m.pair.e_star,
-                }
-            }
+    /// This cohesion for a pair of materials whose Hertz model has the effective modulus
+    /// `e_star` (Pa): JKR takes it (the case reader allows JKR on `hertz` only); the others do
+    /// not depend on it.
+    pub fn with_modulus(self, e_star: Real) -> Self {
+        match self {
+            Cohesion::Jkr { surface_energy, .. } => Cohesion::Jkr {
+                surface_energy,
+                e_star,
+            },
             _ => self,
         }
     }
