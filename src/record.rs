@@ -109,10 +109,16 @@ pub struct Summary {
     pub wall_seconds: Real,
     /// Number of bodies.
     pub bodies: usize,
-    /// Number of contacts at the end (active or not).
+    /// Number of ball-ball contacts at the end (active or not: the candidate pairs kept).
     pub contacts: usize,
-    /// Number of active contacts at the end.
+    /// Number of active ball-ball contacts at the end.
     pub contacts_active: usize,
+    /// Number of ball-facet contacts at the end (active or not).
+    #[serde(default)]
+    pub wall_contacts: usize,
+    /// Number of active ball-facet contacts at the end.
+    #[serde(default)]
+    pub wall_contacts_active: usize,
     /// True when every check passed and the run completed.
     pub passed: bool,
     /// Why the run stopped early, if it did.

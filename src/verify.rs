@@ -70,6 +70,8 @@ pub fn run_case(
             + sim.model.clumps.len(),
         contacts: sim.model.contacts.len(),
         contacts_active: sim.model.contacts.active_count(),
+        wall_contacts: sim.model.facet_contacts.list.len(),
+        wall_contacts_active: sim.model.facet_contacts.active_count(),
         passed: false,
         error: sim.error.clone(),
         stopped: sim.stopped.clone(),

@@ -32,15 +32,18 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
     let _ = write!(
         h,
         "<p>Case file <code>{}</code>; {} cycles, {:.6e} s simulated, dt from {:.3e} to {:.3e} s; \
-         {} bodies, {} contacts at the end ({} active); {:.3} s of wall time.</p>",
+         {} bodies; at the end {} ball-ball and {} ball-wall contacts active (of {} and {} \
+         candidates); {:.3} s of wall time.</p>",
         esc(&s.file),
         s.steps,
         s.time,
         s.dt.min,
         s.dt.max,
         s.bodies,
-        s.contacts,
         s.contacts_active,
+        s.wall_contacts_active,
+        s.contacts,
+        s.wall_contacts,
         s.wall_seconds
     );
     if !s.dt.set_by.is_empty() {
