@@ -94,6 +94,35 @@ fn check_validates_without_running() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("speed"));
 }
 
+/// `ballast verify <one file>` after a full verify keeps the other cases' results in the index
+/// (it listed "0 of 1 cases passed" for the one case it ran); a case whose file is gone leaves
+/// it.
+#[test]
+fn verifying_one_case_keeps_the_others_in_the_index() {
+    let d = scratch("verify_part");
+    let _ = std::fs::remove_dir_all(d.join("reports"));
+    for name in ["a", "b", "c"] {
+        std::fs::write(d.join(format!("{name}.toml")), CASE).unwrap();
+    }
+    let verify = |args: &[&str]| {
+        let out = ballast().current_dir(&d).args(args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        std::fs::read_to_string(d.join("reports/index.html")).unwrap()
+    };
+    let all = verify(&["verify", "."]);
+    assert!(all.contains("3 of 3 cases passed"), "{all}");
+    std::fs::remove_file(d.join("c.toml")).unwrap();
+    let part = verify(&["verify", "a.toml"]);
+    assert!(part.contains("2 of 2 cases passed"), "{part}");
+    assert!(part.contains("cases/b/index.html"), "{part}");
+    assert!(!part.contains("cases/c/index.html"), "{part}");
+}
+
 /// `ballast verify` prints one line per case (PASS or FAIL) and the closing count, writes the
 /// index, and `ballast report` rebuilds the pages from the results on disk.
 #[test]

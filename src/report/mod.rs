@@ -30,6 +30,33 @@ use crate::output::SeriesTable;
 use crate::record::Summary;
 use std::path::{Path, PathBuf};
 
+/// The summaries of every case with results under `reports/cases/*/` whose case file still
+/// exists, in the order `verify` lists them (by case file): what the index shows after a
+/// `verify` of some folders or files only (the cases not run keep their earlier results).
+///
+/// # Errors
+/// I/O or parse errors, as a sentence.
+pub fn summaries_on_disk(reports: &Path) -> Result<Vec<Summary>, String> {
+    let cases = reports.join("cases");
+    let mut summaries = Vec::new();
+    for e in std::fs::read_dir(&cases)
+        .map_err(|e| format!("{}: {e}", cases.display()))?
+        .flatten()
+    {
+        let path = e.path().join("summary.json");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let s: Summary =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if Path::new(&s.file).is_file() {
+            summaries.push(s);
+        }
+    }
+    summaries.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok(summaries)
+}
+
 /// Rebuilds every page under `reports/cases/*/` and the index from results on disk.
 ///
 /// # Errors
