@@ -295,6 +295,13 @@ pub fn simulate_observed<O: Observer>(
             (error, watch)
         }
     };
+    // A duration with a varying timestep and no `every`: a record each time the simulated time
+    // passes a multiple of duration / DEFAULT_RECORDS (a count of cycles fixed by the first
+    // step recorded every cycle of a pour whose step shrank: 16,385 records where about 2,000
+    // were meant); `mark` is the last multiple passed, found again from the time on a resume.
+    let by_time = (case.every.is_none() && max_steps.is_none() && duration.is_finite())
+        .then(|| duration / DEFAULT_RECORDS as Real);
+    let mut mark = by_time.map_or(0.0, |i| (model.time / i).floor());
     if error.is_none() {
         if control.resume.is_none() {
             recorder.record(&model);
@@ -322,20 +329,31 @@ pub fn simulate_observed<O: Observer>(
             dt_stats.max = dt_stats.max.max(model.last_dt);
             *limits.entry(model.dt_limit).or_default() += 1;
             observers.iter_mut().for_each(|o| o.observe(&model));
-            let period = *every.get_or_insert_with(|| {
-                // Duration with a varying timestep: about DEFAULT_RECORDS records if the
-                // first timestep holds.
-                ((duration / model.last_dt) as u64 / DEFAULT_RECORDS).max(1)
-            });
+            let due = match by_time {
+                Some(interval) => {
+                    let k = (model.time / interval).floor();
+                    let passed = k > mark;
+                    mark = mark.max(k);
+                    passed
+                }
+                None => {
+                    // (without a duration: a solve ratio ends the run; about DEFAULT_RECORDS
+                    // records if the first timestep holds)
+                    let period = *every.get_or_insert_with(|| {
+                        ((duration / model.last_dt) as u64 / DEFAULT_RECORDS).max(1)
+                    });
+                    step % period == 0
+                }
+            };
             let reached = solve_ratio.filter(|&r| model.unbalanced_ratio() <= r);
             let done = max_steps == Some(step)
                 || (max_steps.is_none() && model.time >= duration * (1.0 - 1e-12))
                 || reached.is_some();
             let stop = interrupted();
-            if step % period == 0 || done || stop {
+            if due || done || stop {
                 recorder.record(&model);
             }
-            if let Err(e) = watch.look(&model, step % period == 0 || done) {
+            if let Err(e) = watch.look(&model, due || done) {
                 error = Some(e);
                 break;
             }

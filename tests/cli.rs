@@ -94,6 +94,64 @@ fn check_validates_without_running() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("speed"));
 }
 
+/// With the automatic timestep and no `[output] every`, a run records about 2,000 times over
+/// its duration, by simulated time: a bead that falls in large steps and then rests on a stiff
+/// contact in steps of 9e-6 s recorded every one of its 22,605 cycles when the interval was a
+/// count of cycles set by the first step.
+#[test]
+fn the_automatic_timestep_records_about_two_thousand_times() {
+    let d = scratch("records_auto");
+    let case = d.join("drop.toml");
+    std::fs::write(
+        &case,
+        r#"
+[run]
+duration = 0.3
+gravity = [0.0, 0.0, -9.81]
+[timestep]
+mode = "auto"
+[material.glass]
+density = 2500.0
+[[contact]]
+between = ["glass", "glass"]
+model = "linear"
+kn = 1.0e7
+damp_n = 0.5
+[[ball]]
+pos = [0.0, 0.0, 0.05]
+radius = 0.005
+material = "glass"
+[[wall]]
+name = "floor"
+material = "glass"
+plane = { center = [0.001, 0.002, 0.0], normal = [0.0, 0.0, 1.0], size = [0.1, 0.1] }
+"#,
+    )
+    .unwrap();
+    let out = run_to(&case, d.join("out"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = std::fs::read_to_string(d.join("out/series.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    let summary = std::fs::read_to_string(d.join("out/summary.json")).unwrap();
+    let steps: u64 = serde_json::from_str::<serde_json::Value>(&summary).unwrap()["steps"]
+        .as_u64()
+        .unwrap();
+    // (the fall's steps are longer than the interval, 1.5e-4 s: one record each)
+    assert!(steps > 20_000, "{steps} cycles");
+    assert!(
+        (1000..=2002).contains(&rows),
+        "{rows} records in {steps} cycles"
+    );
+}
+
 /// `ballast verify <one file>` after a full verify keeps the other cases' results in the index
 /// (it listed "0 of 1 cases passed" for the one case it ran); a case whose file is gone leaves
 /// it.
