@@ -415,7 +415,15 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
     let listed = if everything {
         Ok(summaries.clone())
     } else {
-        ballast::report::summaries_on_disk(reports)
+        // this run's summaries (a case that could not run has none on disk), then the others'
+        ballast::report::summaries_on_disk(reports).map(|disk| {
+            let mut all = summaries.clone();
+            let ran: std::collections::HashSet<&str> =
+                summaries.iter().map(|s| s.case.as_str()).collect();
+            all.extend(disk.into_iter().filter(|s| !ran.contains(s.case.as_str())));
+            all.sort_by(|a, b| a.file.cmp(&b.file));
+            all
+        })
     };
     let written = listed
         .and_then(|all| ballast::report::write_index(reports, &all).map_err(|e| e.to_string()));

@@ -476,7 +476,7 @@ pub fn evaluate(
     let reference = match (expected, &closed) {
         (Some(e), Some((c, f))) => {
             out.formula =
-                format!("{e} (given in the case); closed form: {f} = {c:.9}");
+                format!("{e} (given in the case); closed form: {f}, giving {c:.9}");
             e
         }
         (Some(e), None) => {
@@ -484,7 +484,7 @@ pub fn evaluate(
             e
         }
         (None, Some((c, f))) => {
-            out.formula = format!("{f} = {c:.9}");
+            out.formula = format!("{f}, giving {c:.9}");
             *c
         }
         (None, None) => {

@@ -115,29 +115,31 @@ impl Cohesion {
     /// The overlap down to which a contact that exists holds (m, <= 0): JKR's neck breaks at
     /// [`jkr::breaking_overlap`]; the others end at zero overlap.
     pub fn reach(&self, pieces: Pieces) -> Real {
+        self.jkr_of(pieces)
+            .map_or(0.0, |(w, e_star, r)| jkr::breaking_overlap(w, e_star, r))
+    }
+
+    /// JKR's constants for these pieces, `(w, E*, R*)` (None for the other kinds).
+    fn jkr_of(&self, pieces: Pieces) -> Option<(Real, Real, Real)> {
         match *self {
             Cohesion::Jkr {
                 surface_energy,
                 e_star,
-            } => jkr::breaking_overlap(surface_energy, e_star, pieces.radius()),
-            _ => 0.0,
+            } => Some((surface_energy, e_star, pieces.radius())),
+            _ => None,
         }
     }
 
     /// The attraction at this overlap, N (>= 0, pulling the pieces together; 0 apart): of a
     /// contact that exists (JKR's neck holds beyond touching, [`Cohesion::reach`]).
     pub fn force(&self, pieces: Pieces, overlap: Real) -> Real {
-        if let Cohesion::Jkr {
-            surface_energy,
-            e_star,
-        } = *self
-        {
-            let r = pieces.radius();
-            if overlap <= jkr::breaking_overlap(surface_energy, e_star, r) {
+        if let Some((w, e_star, r)) = self.jkr_of(pieces) {
+            if overlap <= jkr::breaking_overlap(w, e_star, r) {
                 return 0.0;
             }
-            let hertz = 4.0 / 3.0 * e_star * r.sqrt() * overlap.max(0.0) * overlap.max(0.0).sqrt();
-            return hertz - jkr::force(surface_energy, e_star, r, overlap);
+            let d = overlap.max(0.0);
+            let hertz = 4.0 / 3.0 * e_star * r.sqrt() * d * d.sqrt();
+            return hertz - jkr::force(w, e_star, r, overlap);
         }
         if overlap <= 0.0 {
             return 0.0;
@@ -152,18 +154,13 @@ impl Cohesion {
     /// The potential of the attraction at this overlap, J (<= 0; 0 apart): minus its work from
     /// first touch.
     pub fn energy(&self, pieces: Pieces, overlap: Real) -> Real {
-        if let Cohesion::Jkr {
-            surface_energy,
-            e_star,
-        } = *self
-        {
-            let r = pieces.radius();
-            if overlap <= jkr::breaking_overlap(surface_energy, e_star, r) {
+        if let Some((w, e_star, r)) = self.jkr_of(pieces) {
+            if overlap <= jkr::breaking_overlap(w, e_star, r) {
                 return 0.0;
             }
             let d = overlap.max(0.0);
             let hertz = 8.0 / 15.0 * e_star * r.sqrt() * d * d * d.sqrt();
-            return jkr::energy(surface_energy, e_star, r, overlap) - hertz;
+            return jkr::energy(w, e_star, r, overlap) - hertz;
         }
         if overlap <= 0.0 {
             return 0.0;
