@@ -17,13 +17,13 @@ use crate::math::{num, Real, PI};
 use crate::record::{CheckOutcome, Curve, Plot, Tolerance};
 
 /// JKR's curve for one contact.
-struct Curve3 {
+struct JkrCurve {
     w: Real,
     e: Real,
     r: Real,
 }
 
-impl Curve3 {
+impl JkrCurve {
     fn overlap(&self, a: Real) -> Real {
         a * a / self.r - (2.0 * PI * self.w * a / self.e).sqrt()
     }
@@ -65,7 +65,7 @@ pub fn evaluate(ctx: &Context, j: &JkrSpec, out: &mut CheckOutcome) {
             j.force, j.overlap
         ));
     };
-    let curve = Curve3 {
+    let curve = JkrCurve {
         w: j.surface_energy,
         e: j.e_star,
         r: j.radius,
