@@ -1,5 +1,7 @@
-//! Criterion benches: one full cycle and contact detection alone, for 1,000 and 10,000 balls
-//! settled on a layer of fixed balls.
+//! `cargo bench`: one full cycle and contact detection alone, for 1,000 and 10,000 balls settled
+//! on a layer of fixed balls. Each is timed in 20 samples of `ITERS` calls; the median and the
+//! spread (smallest to largest) per call are printed. No harness crate: std's clock only, so the
+//! bench costs the test build nothing. `ballast bench` is the measure the Performance page quotes.
 
 use ballast::body::{dof, BallSpec};
 use ballast::math::{Real, Vec3};
@@ -7,8 +9,8 @@ use ballast::model::{Model, Settings};
 use ballast::rng::SplitMix64;
 use ballast::stiffness::study;
 use ballast::timestep::TimestepMode;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
+use std::time::Instant;
 
 const R: Real = 1e-3;
 
@@ -58,26 +60,52 @@ fn settled(n: usize) -> Model {
     m
 }
 
-fn bench(c: &mut Criterion) {
-    let mut g = c.benchmark_group("settled_on_fixed_layer");
-    g.sample_size(20);
-    for n in [1_000usize, 10_000] {
-        let model = settled(n);
-        g.bench_with_input(BenchmarkId::new("cycle", n), &model, |b, m| {
-            let mut m = m.clone();
-            b.iter(|| m.cycle().unwrap());
-        });
-        g.bench_with_input(BenchmarkId::new("detect_rebuild", n), &model, |b, m| {
-            let mut m = m.clone();
-            b.iter(|| {
-                m.broad_phase
-                    .build(&m.balls.pos, &m.balls.radius, m.settings.margin);
-                black_box(m.broad_phase.pairs.len())
-            });
-        });
-    }
-    g.finish();
+/// Calls per sample and samples per measurement.
+const ITERS: usize = 20;
+const SAMPLES: usize = 20;
+
+/// Times `f` in [`SAMPLES`] samples of [`ITERS`] calls (after one warm-up sample); prints the
+/// median and the range per call.
+fn time(label: &str, mut f: impl FnMut()) {
+    let mut per_call: Vec<f64> = (0..=SAMPLES)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..ITERS {
+                f();
+            }
+            t.elapsed().as_secs_f64() / ITERS as f64
+        })
+        .skip(1)
+        .collect();
+    per_call.sort_by(f64::total_cmp);
+    let us = |s: f64| s * 1e6;
+    println!(
+        "{label:<44} median {:>10.1} us   range [{:.1}, {:.1}] us",
+        us(per_call[SAMPLES / 2]),
+        us(per_call[0]),
+        us(per_call[SAMPLES - 1])
+    );
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    // `cargo test --benches` runs this with `--bench` absent: build it, run nothing
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    for n in [1_000usize, 10_000] {
+        let model = settled(n);
+        let mut m = model.clone();
+        time(&format!("settled_on_fixed_layer/cycle/{n}"), || {
+            m.cycle().unwrap()
+        });
+        let mut m = model.clone();
+        time(
+            &format!("settled_on_fixed_layer/detect_rebuild/{n}"),
+            || {
+                m.broad_phase
+                    .build(&m.balls.pos, &m.balls.radius, m.settings.margin);
+                black_box(m.broad_phase.pairs.len());
+            },
+        );
+    }
+}
