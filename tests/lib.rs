@@ -14,6 +14,7 @@ mod history;
 mod house;
 mod models;
 mod planar;
+mod report;
 mod stiffness;
 mod timestep;
 mod walls;

@@ -23,7 +23,10 @@ pub struct Context<'a> {
 /// Source files that implement the engine parts every dynamic check exercises: the law of
 /// motion, the cycle and the force laws of the case's contact models.
 pub(super) fn engine_code(case: &Case) -> Vec<String> {
-    let mut code = vec!["src/motion.rs".to_string(), "src/cycle/mod.rs".to_string()];
+    let mut code = vec![
+        "src/motion.rs::step".to_string(),
+        "src/cycle/mod.rs::cycle".to_string(),
+    ];
     for (_, _, law) in &case.contact_models {
         let file = law.source_file().to_string();
         if !code.contains(&file) {

@@ -113,11 +113,11 @@ pub fn evaluate(
     };
     out.code.extend(
         [
-            "src/stiffness/contact.rs",
-            "src/stiffness/global.rs",
-            "src/stiffness/eigen.rs",
-            "src/stiffness/estimate.rs",
-            "src/check/critical.rs",
+            "src/stiffness/contact.rs::contact_matrix_3d",
+            "src/stiffness/global.rs::GlobalStiffness::assemble",
+            "src/stiffness/eigen.rs::exact_critical",
+            "src/stiffness/estimate.rs::estimate_critical",
+            "src/check/critical.rs::evaluate",
         ]
         .map(String::from),
     );

@@ -74,9 +74,9 @@ pub fn evaluate(
     out.tolerance = Some(tolerance);
     out.tolerance_kind = "absolute".into();
     out.code = vec![
-        "src/model/books.rs".into(),
-        "src/law/mod.rs".into(),
-        "src/check/energy.rs".into(),
+        "src/model/books.rs::EnergyBooks".into(),
+        "src/law/mod.rs::ContactModel".into(),
+        "src/check/energy.rs::evaluate".into(),
     ];
     if scale.is_nan() || scale <= 0.0 {
         return out.fail(

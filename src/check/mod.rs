@@ -44,7 +44,6 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
         code: context::engine_code(ctx.case),
         ..Default::default()
     };
-    let file = |f: &str| format!("src/check/{f}.rs");
     match spec {
         CheckSpec::Harmonic {
             series,
@@ -57,7 +56,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 .clone()
                 .unwrap_or_else(|| format!("T = {period} s (given in the case)"));
             harmonic::evaluate(ctx, series, *period, *tolerance, *max_ratio, &mut out);
-            out.code.push(file("harmonic"));
+            out.code.push("src/check/harmonic.rs::evaluate".into());
         }
         CheckSpec::Collision {
             measure,
@@ -89,8 +88,8 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 ),
                 _ => out.fail("the collision was not watched".into()),
             }
-            out.code.push("src/contact/ball_ball.rs".into());
-            out.code.push(file("collision"));
+            out.code.push("src/contact/ball_ball.rs::update".into());
+            out.code.push("src/check/collision.rs::evaluate".into());
         }
         CheckSpec::RadiusDistribution {
             insert,
@@ -103,9 +102,9 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 }
                 _ => out.fail(format!("insertion {insert} was not watched")),
             }
-            out.code.push("src/distribution.rs".into());
-            out.code.push("src/flow/mod.rs".into());
-            out.code.push(file("flow"));
+            out.code.push("src/distribution.rs::Radii::draw".into());
+            out.code.push("src/flow/mod.rs::Insert".into());
+            out.code.push("src/check/flow.rs::evaluate_radii".into());
         }
         CheckSpec::Identity {
             terms,
@@ -116,23 +115,26 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 .clone()
                 .unwrap_or_else(|| "the sum is zero (an identity)".into());
             flow::evaluate_identity(ctx, terms, *abs_tolerance, &mut out);
-            out.code.push("src/cycle/exchange.rs".into());
-            out.code.push(file("flow"));
+            out.code.push("src/cycle/exchange.rs::insert_due".into());
+            out.code
+                .push("src/cycle/exchange.rs::remove_in_outlets".into());
+            out.code.push("src/check/flow.rs::evaluate_identity".into());
         }
         CheckSpec::Janssen(j) => {
             janssen::evaluate(ctx, j, &mut out);
-            out.code.push("src/output/measure.rs".into());
-            out.code.push(file("janssen"));
+            out.code.push("src/output/measure.rs::measure".into());
+            out.code.push("src/check/janssen.rs::evaluate".into());
         }
         CheckSpec::Jkr(j) => {
             jkr::evaluate(ctx, j, &mut out);
-            out.code.push("src/law/cohesion.rs".into());
-            out.code.push(file("jkr"));
+            out.code.push("src/law/cohesion.rs::Cohesion::force".into());
+            out.code.push("src/check/jkr.rs::evaluate".into());
         }
         CheckSpec::Beverloo(b) => {
             beverloo::evaluate(ctx, b, &mut out);
-            out.code.push("src/cycle/exchange.rs".into());
-            out.code.push(file("beverloo"));
+            out.code
+                .push("src/cycle/exchange.rs::remove_in_outlets".into());
+            out.code.push("src/check/beverloo.rs::evaluate".into());
         }
         CheckSpec::FinalValue {
             series,
@@ -144,7 +146,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 .clone()
                 .unwrap_or_else(|| format!("{expected} (given in the case)"));
             series::final_value(ctx, series, *expected, *tolerance, &mut out);
-            out.code.push(file("series"));
+            out.code.push("src/check/series.rs::final_value".into());
         }
         CheckSpec::Analytic {
             series,
@@ -155,7 +157,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
         } => {
             out.formula = reference.formula_with(formula.as_deref());
             series::analytic(ctx, series, reference, *tolerance, *after, &mut out);
-            out.code.push(file("series"));
+            out.code.push("src/check/series.rs::analytic".into());
         }
         CheckSpec::SameSeries {
             series,
@@ -163,7 +165,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
             tolerance,
         } => {
             series::same_series(ctx, series, case, *tolerance, &mut out);
-            out.code.push(file("series"));
+            out.code.push("src/check/series.rs::same_series".into());
         }
         CheckSpec::Convergence {
             series,
@@ -183,7 +185,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 *abs_tolerance,
                 &mut out,
             );
-            out.code.push(file("convergence"));
+            out.code.push("src/check/convergence.rs::evaluate".into());
         }
         CheckSpec::Drift {
             series,
@@ -202,7 +204,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 order: *order,
             };
             drift::evaluate(ctx, &spec, &mut out);
-            out.code.push(file("drift"));
+            out.code.push("src/check/drift.rs::evaluate".into());
         }
         CheckSpec::CriticalTimestep(c) => {
             out.code.clear();
@@ -233,7 +235,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 .clone()
                 .unwrap_or_else(|| format!("{expected} (given in the case)"));
             series::drops(ctx, series, *min_drop, *expected, &mut out);
-            out.code.push(file("series"));
+            out.code.push("src/check/series.rs::drops".into());
         }
         CheckSpec::EnergyBalance {
             tolerance,
@@ -249,8 +251,8 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
         CheckSpec::Golden { .. } => out.fail("golden checks are evaluated after the others".into()),
     }
     if !ctx.case.clumps.is_empty() && !out.code.is_empty() {
-        out.code.push("src/body/clumps.rs".into());
-        out.code.push("src/geom/union.rs".into());
+        out.code.push("src/body/clumps.rs::Clumps::step".into());
+        out.code.push("src/geom/union.rs::union_moments".into());
     }
     out
 }
@@ -260,7 +262,10 @@ pub fn evaluate_golden(tolerance: Real, ctx: &Context, summary: &Summary) -> Che
     let mut out = CheckOutcome {
         kind: "golden".into(),
         tolerance_kind: "relative".into(),
-        code: vec!["src/check/golden.rs".into(), "tests/cases.rs".into()],
+        code: vec![
+            "src/check/golden.rs::evaluate".into(),
+            "tests/cases.rs".into(),
+        ],
         ..Default::default()
     };
     golden::evaluate(ctx, summary, tolerance, &mut out);

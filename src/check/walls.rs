@@ -80,11 +80,11 @@ pub fn evaluate_active(ball: u64, wall: &str, p: &ActiveProbe, out: &mut CheckOu
             .join("; ")
     };
     out.code = vec![
-        "src/contact/associative.rs".into(),
-        "src/contact/full.rs".into(),
-        "src/contact/ball_facet.rs".into(),
-        "src/geom/triangle.rs".into(),
-        "src/check/walls.rs".into(),
+        "src/contact/associative.rs::resolve".into(),
+        "src/contact/full.rs::resolve".into(),
+        "src/contact/ball_facet.rs::update_force".into(),
+        "src/geom/triangle.rs::closest_point".into(),
+        "src/check/walls.rs::evaluate_active".into(),
     ];
     out.tolerance_kind = "range".into();
     out.accepted = "the expected count at every judged cycle".into();
@@ -187,8 +187,8 @@ pub fn evaluate_turn(series: &str, max_deg: Real, p: &TurnProbe, out: &mut Check
     out.what = format!("largest angle {series} turns in one cycle");
     out.formula = format!("at most {max_deg}° per cycle: a smooth turn (a hand-over between facets with different normals would jump by their angle)");
     out.code = vec![
-        "src/contact/ball_facet.rs".into(),
-        "src/check/walls.rs".into(),
+        "src/contact/ball_facet.rs::update_force".into(),
+        "src/check/walls.rs::evaluate_turn".into(),
     ];
     out.tolerance_kind = "range".into();
     out.accepted = format!("at most {max_deg}°");

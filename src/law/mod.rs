@@ -70,12 +70,12 @@ pub fn quarter_period(m: Real, k: Real) -> Real {
 /// crate root (for reports and check pages); the linear law for a name it does not know.
 pub fn source_file(name: &str) -> &'static str {
     match name {
-        "linear-dashpot" => "src/law/linear_dashpot.rs",
-        "hysteretic" => "src/law/hysteretic.rs",
-        "hertz" => "src/law/hertz.rs",
-        "linearbond" => "src/law/bond.rs",
-        "hertz-history" | "hooke-history" => "src/law/history.rs",
-        _ => "src/law/linear.rs",
+        "linear-dashpot" => "src/law/linear_dashpot.rs::LinearDashpot::force",
+        "hysteretic" => "src/law/hysteretic.rs::Hysteretic::force",
+        "hertz" => "src/law/hertz.rs::Hertz::force",
+        "linearbond" => "src/law/bond.rs::LinearBond::force",
+        "hertz-history" | "hooke-history" => "src/law/history.rs::step",
+        _ => "src/law/linear.rs::Linear::force",
     }
 }
 

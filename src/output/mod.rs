@@ -9,6 +9,7 @@ mod vtk;
 pub use measure::{measure, region_of, Measured};
 pub use series::{Recorder, SeriesTable};
 pub use source::{
-    base_series, BallQuantity, MeasureQuantity, PairQuantity, Source, WallQuantity, TENSOR_COLUMNS,
+    axis_title, base_series, series_unit, BallQuantity, MeasureQuantity, PairQuantity, Source,
+    WallQuantity, TENSOR_COLUMNS,
 };
 pub use vtk::VtkWriter;

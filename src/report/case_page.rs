@@ -3,7 +3,8 @@
 
 use super::html::*;
 use super::plot::svg;
-use crate::output::{base_series, SeriesTable};
+use crate::math::Real;
+use crate::output::{axis_title, base_series, series_unit, SeriesTable};
 use crate::record::{Curve, Plot, Summary};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -64,7 +65,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
             fmt_num(Some(s.dt.min)),
             fmt_num(Some(s.dt.max)),
             parts.join(", "),
-            code_link(dir, "src/timestep.rs")
+            code_link(dir, "src/cycle/timestep.rs::choose_timestep")
         );
     }
     h.push_str("<h2>What is simulated</h2>");
@@ -95,8 +96,8 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
             h,
             "<h3>Contact models</h3><p>Implemented in {} (force), {} (local frame) and {} (geometry).</p>",
             links.join(", "),
-            code_link(dir, "src/contact/frame.rs"),
-            code_link(dir, "src/contact/ball_ball.rs")
+            code_link(dir, "src/contact/frame.rs::Frame::advance"),
+            code_link(dir, "src/contact/ball_ball.rs::update")
         );
         h.push_str(&table(&s.scene.contact_models));
     }
@@ -104,11 +105,11 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         let _ = write!(
             h,
             "<h3>Walls</h3><p>Faceted walls (seed 001): meshes and adjacency in {}, closest point and region in {}, ball-facet contacts in {}, the associative logic in {}, wall motion in {}. Facets are numbered from 0; the normal of each facet follows the right-hand rule.</p>",
-            code_link(dir, "src/geom/mesh.rs"),
-            code_link(dir, "src/geom/triangle.rs"),
-            code_link(dir, "src/contact/ball_facet.rs"),
-            code_link(dir, "src/contact/associative.rs"),
-            code_link(dir, "src/body/wall.rs")
+            code_link(dir, "src/geom/mesh.rs::Mesh::new"),
+            code_link(dir, "src/geom/triangle.rs::closest_point"),
+            code_link(dir, "src/contact/ball_facet.rs::update_force"),
+            code_link(dir, "src/contact/associative.rs::resolve"),
+            code_link(dir, "src/body/wall.rs::Wall::step")
         );
         let resolution = s
             .scene
@@ -126,7 +127,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
                 h,
                 "<p>Full resolution mode (line of sight, continuity of contact state, proximity contacts) in {}; the \
                  <a href=\"../../full_mode.html\">Full wall resolution mode</a> page compares it with the reduced mode.</p>",
-                code_link(dir, "src/contact/full.rs")
+                code_link(dir, "src/contact/full.rs::resolve")
             );
         }
         h.push_str(&table(&s.scene.walls));
@@ -148,8 +149,8 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         h,
         "<p>The cycle ({}): {} (timestep), {} (law of motion: velocity Verlet, velocities half a step behind positions), \
          {} (contact detection), {} (force-displacement).</p>",
-        code_link(dir, "src/cycle/mod.rs"), code_link(dir, "src/cycle/timestep.rs"), code_link(dir, "src/motion.rs"),
-        code_link(dir, "src/cycle/detect.rs"), code_link(dir, "src/force/mod.rs")
+        code_link(dir, "src/cycle/mod.rs::cycle"), code_link(dir, "src/cycle/timestep.rs::choose_timestep"), code_link(dir, "src/motion.rs::step"),
+        code_link(dir, "src/cycle/detect.rs::detect"), code_link(dir, "src/force/mod.rs::force_displacement")
     );
     h.push_str("<h2>Checks</h2>");
     let mut plotted = Vec::new();
@@ -216,10 +217,25 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
                 h.push_str(&svg(&Plot {
                     title: col.clone(),
                     x_label: "t (s)".into(),
-                    y_label: col.clone(),
+                    y_label: axis_title(col),
                     curves,
                     ..Default::default()
                 }));
+                // where run and reference coincide on the plot, their difference is the evidence
+                if let Some(d) = c.reference.as_ref().and_then(|r| residual(&series.t, y, r)) {
+                    let unit = series_unit(col);
+                    h.push_str(&svg(&Plot {
+                        title: format!("{col}: ballast − reference"),
+                        x_label: "t (s)".into(),
+                        y_label: if unit.is_empty() {
+                            "difference (-)".into()
+                        } else {
+                            format!("difference ({unit})")
+                        },
+                        curves: vec![d],
+                        ..Default::default()
+                    }));
+                }
                 plotted.push(col.clone());
             }
         }
@@ -255,7 +271,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         h.push_str(&svg(&Plot {
             title: base.clone(),
             x_label: "t (s)".into(),
-            y_label: base.clone(),
+            y_label: axis_title(base),
             curves,
             ..Default::default()
         }));
@@ -272,4 +288,65 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
                 <a href=\"summary.json\">summary.json</a> (this page's data).</p></body></html>",
     );
     crate::storage::write_atomic(&dir.join("index.html"), h)
+}
+
+/// The run minus the reference at the run's records within the reference's span (the
+/// reference linearly interpolated between its points; exact where it was sampled at the
+/// run's times). None when the reference has fewer than two points, is not sorted in time, or
+/// overlaps no record.
+fn residual(t: &[Real], y: &[Real], reference: &Curve) -> Option<Curve> {
+    let (rx, ry) = (&reference.x, &reference.y);
+    if rx.len() < 2 || rx.len() != ry.len() || rx.windows(2).any(|w| w[1] < w[0]) {
+        return None;
+    }
+    let (mut x, mut d) = (Vec::new(), Vec::new());
+    let mut k = 0;
+    for (&ti, &yi) in t.iter().zip(y) {
+        if ti < rx[0] || ti > rx[rx.len() - 1] {
+            continue;
+        }
+        while k + 2 < rx.len() && rx[k + 1] < ti {
+            k += 1;
+        }
+        let (x0, x1) = (rx[k], rx[k + 1]);
+        let at = if ti == x0 {
+            ry[k]
+        } else if ti == x1 {
+            ry[k + 1]
+        } else {
+            ry[k] + (ry[k + 1] - ry[k]) * (ti - x0) / (x1 - x0)
+        };
+        x.push(ti);
+        d.push(yi - at);
+    }
+    (!x.is_empty()).then(|| Curve {
+        label: format!("ballast − {}", reference.label),
+        x,
+        y: d,
+        markers: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against a hand calculation: a reference sampled at other times is interpolated, one at
+    /// the run's times is subtracted exactly, and records outside its span are left out.
+    #[test]
+    fn the_residual_is_the_run_minus_the_reference() {
+        let reference = Curve {
+            label: "r".into(),
+            x: vec![0.0, 1.0, 3.0],
+            y: vec![0.0, 2.0, 0.0],
+            markers: false,
+        };
+        let d = residual(&[0.5, 1.0, 2.0, 4.0], &[1.5, 2.0, 1.5, 9.0], &reference).unwrap();
+        // reference at 0.5: 1; at 1: 2; at 2: 1; 4 is outside
+        assert_eq!(d.x, vec![0.5, 1.0, 2.0]);
+        assert_eq!(d.y, vec![0.5, 0.0, 0.5]);
+        let mut backwards = reference.clone();
+        backwards.x.reverse();
+        assert!(residual(&[0.5], &[1.0], &backwards).is_none());
+    }
 }

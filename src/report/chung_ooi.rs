@@ -21,18 +21,21 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
     h.push_str(&render(
         include_str!("text/chung_ooi_intro.md"),
         &[
-            ("law_hertz_rs", code_link(reports, "src/law/hertz.rs")),
+            (
+                "law_hertz_rs",
+                code_link(reports, "src/law/hertz.rs::Hertz::force"),
+            ),
             (
                 "law_restitution_rs",
-                code_link(reports, "src/law/restitution.rs"),
+                code_link(reports, "src/law/restitution.rs::damping_for"),
             ),
             (
                 "contact_frame_rs",
-                code_link(reports, "src/contact/frame.rs"),
+                code_link(reports, "src/contact/frame.rs::Frame::advance"),
             ),
             (
                 "check_collision_rs",
-                code_link(reports, "src/check/collision.rs"),
+                code_link(reports, "src/check/collision.rs::evaluate"),
             ),
         ],
     ));

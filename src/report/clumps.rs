@@ -16,8 +16,14 @@ pub fn write_clumps_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
     h.push_str(&render(
         include_str!("text/clumps.md"),
         &[
-            ("body_clumps_rs", code_link(reports, "src/body/clumps.rs")),
-            ("geom_union_rs", code_link(reports, "src/geom/union.rs")),
+            (
+                "body_clumps_rs",
+                code_link(reports, "src/body/clumps.rs::mass_properties"),
+            ),
+            (
+                "geom_union_rs",
+                code_link(reports, "src/geom/union.rs::union_moments"),
+            ),
             (
                 "v3",
                 outcome_block(

@@ -17,17 +17,26 @@ pub fn write_experiments_page(reports: &Path, summaries: &[Summary]) -> std::io:
     h.push_str(&render(
         include_str!("text/experiments.md"),
         &[
-            ("flow_place_rs", code_link(reports, "src/flow/place.rs")),
-            ("distribution_rs", code_link(reports, "src/distribution.rs")),
+            (
+                "flow_place_rs",
+                code_link(reports, "src/flow/place.rs::Obstacles::is_free"),
+            ),
+            (
+                "distribution_rs",
+                code_link(reports, "src/distribution.rs::Radii::draw"),
+            ),
             (
                 "cycle_exchange_rs",
-                code_link(reports, "src/cycle/exchange.rs"),
+                code_link(reports, "src/cycle/exchange.rs::insert_due"),
             ),
             (
                 "output_measure_rs",
-                code_link(reports, "src/output/measure.rs"),
+                code_link(reports, "src/output/measure.rs::measure"),
             ),
-            ("body_wall_rs", code_link(reports, "src/body/wall.rs")),
+            (
+                "body_wall_rs",
+                code_link(reports, "src/body/wall.rs::Wall::step"),
+            ),
             (
                 "ks_number",
                 block("insert_lognormal", "radius_distribution", "by number"),

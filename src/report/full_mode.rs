@@ -16,16 +16,22 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
     h.push_str(&render(
         include_str!("text/full_mode_rules.md"),
         &[
-            ("contact_full_rs", code_link(reports, "src/contact/full.rs")),
+            (
+                "contact_full_rs",
+                code_link(reports, "src/contact/full.rs::resolve"),
+            ),
             (
                 "geom_triangle_rs",
-                code_link(reports, "src/geom/triangle.rs"),
+                code_link(reports, "src/geom/triangle.rs::closest_point"),
             ),
             (
                 "contact_frame_rs",
-                code_link(reports, "src/contact/frame.rs"),
+                code_link(reports, "src/contact/frame.rs::Frame::advance"),
             ),
-            ("law_mod_rs", code_link(reports, "src/law/mod.rs")),
+            (
+                "law_mod_rs",
+                code_link(reports, "src/law/mod.rs::ContactModel"),
+            ),
         ],
     ));
     // Figure 9: reduced and full side by side.

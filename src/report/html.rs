@@ -1,6 +1,7 @@
 //! What every report page is made of: the style sheet, escaping, tables, verdicts, links to the
 //! source and to case pages, and the page frame.
 
+pub(super) use super::code::code_link;
 use crate::math::Real;
 use crate::record::Summary;
 use std::fmt::Write as _;
@@ -10,7 +11,8 @@ pub(super) const STYLE: &str = "body{font-family:sans-serif;max-width:70em;margi
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;font-size:.92em}\
 th{background:#f3f3f3}.pass{color:#fff;background:#2a8a2a;padding:0 .4em;border-radius:3px}\
 .fail{color:#fff;background:#c0392b;padding:0 .4em;border-radius:3px}.ran{color:#fff;background:#7f8c8d;padding:0 .4em;border-radius:3px}code{background:#f5f5f5;padding:0 .2em}\
-section.check{border-left:4px solid #ddd;padding-left:1em;margin:1.5em 0}.formula{font-family:serif;font-size:1.08em}.legend{font-size:.9em;margin:0 0 1em 5em}";
+section.check{border-left:4px solid #ddd;padding-left:1em;margin:1.5em 0}.formula{font-family:serif;font-size:1.08em}.legend{font-size:.9em;margin:0 0 1em 5em}\
+.matrix td,.matrix th{font-size:.8em;padding:.15em .35em}.matrix td:nth-child(n+3){text-align:center}.matrix a.pass,.matrix a.fail{text-decoration:none}";
 
 /// Escapes text for HTML.
 pub(super) fn esc(s: &str) -> String {
@@ -67,21 +69,6 @@ pub(super) fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
         p.push(c);
     }
     Some(p)
-}
-
-pub(super) fn code_link(page_dir: &Path, file: &str) -> String {
-    let root = std::env::current_dir().ok();
-    match root
-        .filter(|r| r.join(file).exists())
-        .and_then(|r| relative(page_dir, &r))
-    {
-        Some(rel) => format!(
-            "<a href=\"{}\"><code>{}</code></a>",
-            esc(&rel.join(file).display().to_string()),
-            esc(file)
-        ),
-        None => format!("<code>{}</code>", esc(file)),
-    }
 }
 
 pub(super) fn fmt_num(v: Option<f64>) -> String {

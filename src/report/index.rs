@@ -1,4 +1,5 @@
-//! The index page: every case with its verdict, and the topic pages.
+//! The index page: the coverage matrix (docs/REFERENCES.md against the cases), every case with
+//! its verdict grouped by topic (case folder), and the topic pages.
 
 use super::html::*;
 use crate::record::Summary;
@@ -35,23 +36,12 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          <a href=\"planar.html\">2D disk mode</a> (the 2D force and moment law against the print, 2D against 3D), \
          <a href=\"experiments.html\">Experiments</a> (insertion against its size distribution, silo discharge against Beverloo, stresses against hand derivations, moving and servo walls, runs in stages), \
          <a href=\"rolling.html\">Rolling resistance and cohesion</a> (the CDT, EPSD and PFC couples against closed forms: deceleration, slope threshold, moment-rotation loop, rocking; DMT, SJKR and JKR pull-off curves, JKR's sticking velocity), \
-         <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p><table>\
-         <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
+         <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p>",
         summaries.len()
     );
-    for s in summaries {
-        let ok = s.checks.iter().filter(|c| c.passed).count();
-        let what = s.error.as_deref().map_or_else(
-            || s.description.clone(),
-            |e| format!("{} — {e}", s.description),
-        );
-        let _ = write!(
-            h,
-            "<tr><td><a href=\"cases/{0}/index.html\">{0}</a></td><td>{1}</td><td>{2} / {3}</td><td>{4}</td><td>{5:.3}</td><td>{6}</td></tr>",
-            esc(&s.case), case_verdict(s), ok, s.checks.len(), s.steps, s.wall_seconds, esc(&what)
-        );
-    }
-    h.push_str("</table></body></html>");
+    h.push_str(&super::coverage::matrix(summaries));
+    h.push_str(&cases_by_topic(summaries));
+    h.push_str("</body></html>");
     crate::storage::write_atomic(&reports.join("index.html"), h)?;
     super::stiffness::write_stiffness_page(reports)?;
     super::chung_ooi::write_chung_ooi_page(reports, summaries)?;
@@ -79,4 +69,38 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
         )?;
     }
     super::timestep::write_timestep_page(reports, summaries)
+}
+
+/// The cases grouped by topic (their folder under `cases/`), one table per topic under a
+/// heading the coverage matrix links to.
+fn cases_by_topic(summaries: &[Summary]) -> String {
+    let mut h = String::from("<h2>Cases by topic</h2>");
+    for (topic, group) in super::coverage::by_topic(summaries) {
+        let ok = group
+            .iter()
+            .filter(|s| s.passed && !s.ran_without_checks())
+            .count();
+        let _ = write!(
+            h,
+            "<h3 id=\"{}\">{} <small>({ok} of {} passed)</small></h3><table>\
+             <tr><th>case</th><th>verdict</th><th>checks passed</th><th>cycles</th><th>wall time (s)</th><th>what it shows</th></tr>",
+            super::coverage::anchor(&topic),
+            esc(super::coverage::topic_title(&topic)),
+            group.len()
+        );
+        for s in group {
+            let ok = s.checks.iter().filter(|c| c.passed).count();
+            let what = s.error.as_deref().map_or_else(
+                || s.description.clone(),
+                |e| format!("{} — {e}", s.description),
+            );
+            let _ = write!(
+                h,
+                "<tr><td><a href=\"cases/{0}/index.html\">{0}</a></td><td>{1}</td><td>{2} / {3}</td><td>{4}</td><td>{5:.3}</td><td>{6}</td></tr>",
+                esc(&s.case), case_verdict(s), ok, s.checks.len(), s.steps, s.wall_seconds, esc(&what)
+            );
+        }
+        h.push_str("</table>");
+    }
+    h
 }

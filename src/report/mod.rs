@@ -7,6 +7,8 @@
 mod case_page;
 mod chung_ooi;
 mod clumps;
+pub mod code;
+pub mod coverage;
 mod experiments;
 mod full_mode;
 pub mod geometry;

@@ -51,10 +51,16 @@ pub fn write_performance_page(
     h.push_str(&render(
         include_str!("text/performance_intro.md"),
         &[
-            ("history_rs", code_link(reports, "src/law/history.rs")),
-            ("generate_rs", code_link(reports, "src/generate.rs")),
-            ("bench_rs", code_link(reports, "src/bench.rs")),
-            ("loop_rs", code_link(reports, "src/force/ranges.rs")),
+            ("history_rs", code_link(reports, "src/law/history.rs::step")),
+            (
+                "generate_rs",
+                code_link(reports, "src/generate.rs::settle_box"),
+            ),
+            ("bench_rs", code_link(reports, "src/bench.rs::run_one")),
+            (
+                "loop_rs",
+                code_link(reports, "src/force/ranges.rs::frame_run"),
+            ),
             ("machine", esc(&machine)),
         ],
     ));

@@ -31,9 +31,12 @@ pub fn write_planar_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
             ("printed", format!("{printed:.6}")),
             (
                 "contact_ball_ball_rs",
-                code_link(reports, "src/contact/ball_ball.rs"),
+                code_link(reports, "src/contact/ball_ball.rs::update_2d"),
             ),
-            ("force_balls_rs", code_link(reports, "src/force/balls.rs")),
+            (
+                "force_balls_rs",
+                code_link(reports, "src/force/balls.rs::Model"),
+            ),
             ("v3", case_table(summaries, "two_disks_2d").to_string()),
             ("v4", case_table(summaries, "disk_column_2d").to_string()),
             ("v5", case_table(summaries, "critical_2d").to_string()),

@@ -262,14 +262,17 @@ pub fn write_rolling_page(reports: &Path, summaries: &[Summary]) -> std::io::Res
     h.push_str(&render(
         include_str!("text/rolling.md"),
         &[
-            ("rolling_rs", code_link(reports, "src/law/rolling.rs")),
+            (
+                "rolling_rs",
+                code_link(reports, "src/law/rolling.rs::Rolling::couple"),
+            ),
             (
                 "ball_ball_rs",
-                code_link(reports, "src/contact/ball_ball.rs"),
+                code_link(reports, "src/contact/ball_ball.rs::update"),
             ),
             (
                 "ball_facet_rs",
-                code_link(reports, "src/contact/ball_facet.rs"),
+                code_link(reports, "src/contact/ball_facet.rs::update_force"),
             ),
             ("cdt_plane", case_table(summaries, "rolling_cdt_plane")),
             (
@@ -297,7 +300,10 @@ pub fn write_rolling_page(reports: &Path, summaries: &[Summary]) -> std::io::Res
                 "twist_spin",
                 case_table(summaries, "rolling_cdt_twist_spin"),
             ),
-            ("cohesion_rs", code_link(reports, "src/law/cohesion.rs")),
+            (
+                "cohesion_rs",
+                code_link(reports, "src/law/cohesion.rs::Cohesion::force"),
+            ),
             ("cohesion_plot", cohesion_plot(reports)),
             ("dmt", case_table(summaries, "cohesion_dmt_pulloff")),
             ("sjkr", case_table(summaries, "cohesion_sjkr_pair")),

@@ -44,8 +44,14 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
     h.push_str(&render(
         include_str!("text/stiffness_derivation.md"),
         &[
-            ("contact_rs", code_link(reports, "src/stiffness/contact.rs")),
-            ("printed_rs", code_link(reports, "src/stiffness/printed.rs")),
+            (
+                "contact_rs",
+                code_link(reports, "src/stiffness/contact.rs::contact_matrix_3d"),
+            ),
+            (
+                "printed_rs",
+                code_link(reports, "src/stiffness/printed.rs::printed_matrix_3d"),
+            ),
             ("test_rs", code_link(reports, "tests/stiffness.rs")),
         ],
     ));

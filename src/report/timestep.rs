@@ -25,17 +25,23 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
         &[
             (
                 "stiffness_estimate_rs",
-                code_link(reports, "src/stiffness/estimate.rs"),
+                code_link(reports, "src/stiffness/estimate.rs::estimate_critical"),
             ),
             (
                 "stiffness_global_rs",
-                code_link(reports, "src/stiffness/global.rs"),
+                code_link(
+                    reports,
+                    "src/stiffness/global.rs::GlobalStiffness::assemble",
+                ),
             ),
             (
                 "stiffness_eigen_rs",
-                code_link(reports, "src/stiffness/eigen.rs"),
+                code_link(reports, "src/stiffness/eigen.rs::exact_critical"),
             ),
-            ("timestep_rs", code_link(reports, "src/timestep.rs")),
+            (
+                "timestep_rs",
+                code_link(reports, "src/timestep.rs::kinematic_limit"),
+            ),
         ],
     ));
     // Estimators on every timestep case.
