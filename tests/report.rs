@@ -5,8 +5,8 @@ use ballast::report::code::{locate, resolve, split};
 use ballast::report::coverage;
 use std::path::Path;
 
-/// Every string literal in `src/` that names a source file (`"src/….rs…"`): the code
-/// references the checks and the pages write.
+/// Every string literal in `src/` that names a source file (`"src/….rs…"`, `"tests/….rs…"`):
+/// the code references the checks and the pages write.
 fn references_in_source() -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![Path::new("src").to_path_buf()];
@@ -22,7 +22,7 @@ fn references_in_source() -> Vec<(String, String)> {
             }
             let text = std::fs::read_to_string(&p).unwrap();
             let mut rest = text.as_str();
-            while let Some(k) = rest.find("\"src/") {
+            while let Some(k) = rest.find("\"src/").or_else(|| rest.find("\"tests/")) {
                 let tail = &rest[k + 1..];
                 let end = tail.find('"').unwrap_or(0);
                 let lit = &tail[..end];
@@ -133,4 +133,124 @@ fn the_coverage_table_names_every_case_and_only_cases() {
             );
         }
     }
+}
+
+/// The `href`s of a page: (target, anchor).
+fn links(html: &str) -> Vec<(String, String)> {
+    html.split("href=\"")
+        .skip(1)
+        .map(|rest| {
+            let link = &rest[..rest.find('"').unwrap()];
+            let (path, anchor) = link.split_once('#').unwrap_or((link, ""));
+            (path.to_string(), anchor.to_string())
+        })
+        .collect()
+}
+
+/// The pieces of `html` between `open` and `close`.
+fn blocks<'a>(html: &'a str, open: &str, close: &str) -> Vec<&'a str> {
+    html.split(open)
+        .skip(1)
+        .map(|rest| &rest[..rest.find(close).unwrap_or(rest.len())])
+        .collect()
+}
+
+/// Every link of a page leads somewhere: a file that exists (relative to the page), and an
+/// in-page anchor to an element with that id.
+fn assert_links_resolve(page: &Path) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let dir = page.parent().unwrap();
+    let mut n = 0;
+    for (target, anchor) in links(&html) {
+        if target.starts_with("http") {
+            continue;
+        }
+        n += 1;
+        if target.is_empty() {
+            assert!(
+                html.contains(&format!("id=\"{anchor}\"")),
+                "{}: #{anchor} names no element",
+                page.display()
+            );
+        } else {
+            assert!(
+                dir.join(&target).exists(),
+                "{}: broken link {target}",
+                page.display()
+            );
+        }
+    }
+    assert!(n > 5, "{}: only {n} links", page.display());
+}
+
+/// Every plot has an x axis title and a rotated y axis title, each with a unit in
+/// parentheses (plotters writes the y title turned by 270°).
+fn assert_plots_have_axis_titles(page: &Path) -> usize {
+    let html = std::fs::read_to_string(page).unwrap();
+    let svgs = blocks(&html, "<svg", "</svg>");
+    for (k, svg) in svgs.iter().enumerate() {
+        let texts = blocks(svg, "<text", "</text>");
+        let titled = |rotated: bool| {
+            texts.iter().any(|t| {
+                let (attrs, text) = t.split_once('>').unwrap_or(("", ""));
+                attrs.contains("rotate") == rotated && text.contains('(') && text.contains(')')
+            })
+        };
+        assert!(
+            titled(false),
+            "{}: plot {k} has no x axis title with a unit",
+            page.display()
+        );
+        assert!(
+            titled(true),
+            "{}: plot {k} has no y axis title with a unit",
+            page.display()
+        );
+    }
+    svgs.len()
+}
+
+/// The pages as a reader opens them: `ballast verify` of one case (a collision judged against
+/// the damped oscillator's closed form) in a scratch folder that sees the repository's code and
+/// goldens; the index and the case page are rendered, every link leads to a file or an anchor
+/// that exists, every plot has axis titles with units, and the judged series has its residual.
+#[test]
+fn the_index_and_a_case_page_render_with_working_links_and_titled_axes() {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report_render");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("cases")).unwrap();
+    let root = std::env::current_dir().unwrap();
+    #[cfg(unix)]
+    for name in ["src", "tests", "golden"] {
+        std::os::unix::fs::symlink(root.join(name), d.join(name)).unwrap();
+    }
+    std::fs::copy(
+        "cases/collision_linear.toml",
+        d.join("cases/collision_linear.toml"),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ballast"))
+        .current_dir(&d)
+        .args(["verify", "cases"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let index = d.join("reports/index.html");
+    let case = d.join("reports/cases/collision_linear/index.html");
+    assert_links_resolve(&index);
+    assert_links_resolve(&case);
+    let html = std::fs::read_to_string(&index).unwrap();
+    assert!(html.contains("<h2>Coverage</h2>") && html.contains("id=\"topic-cycle\""));
+    let plots = assert_plots_have_axis_titles(&case);
+    let page = std::fs::read_to_string(&case).unwrap();
+    assert!(plots >= 3, "{plots} plots");
+    assert!(page.contains("ballast − reference"), "no residual panel");
+    // code links name items by line, and none is broken
+    assert!(page.contains("src/motion.rs:"), "no line in the code links");
+    assert!(!page.contains("not found"), "a broken code link");
 }

@@ -275,18 +275,41 @@ fn bench(
             }
         }
     }
+    // A run with fewer sizes, models or threads than the full bench, or shorter runs, writes
+    // its own results and page: it never replaces the complete ones the report shows.
+    let covers = |given: &[usize], full: &[usize]| full.iter().all(|x| given.contains(x));
+    let complete = covers(ns, &[1000, 10000, 50000])
+        && covers(threads, &[1, 2])
+        && steps.is_none()
+        && scenes.iter().any(|s| s == "settle-box")
+        && ["hertz-history", "hooke-history"]
+            .iter()
+            .all(|m| models.iter().any(|x| x == m));
+    let (json, html) = if complete {
+        ("results.json", "performance.html")
+    } else {
+        ("partial.json", "performance_partial.html")
+    };
     let dir = Path::new(REPORTS).join("bench");
     let written = std::fs::create_dir_all(&dir)
         .and_then(|_| {
             std::fs::write(
-                dir.join("results.json"),
+                dir.join(json),
                 serde_json::to_string_pretty(&runs).unwrap_or_default(),
             )
         })
-        .and_then(|_| ballast::report::write_performance_page(Path::new(REPORTS), &runs));
+        .and_then(|_| {
+            ballast::report::write_performance_page(Path::new(REPORTS), &runs, !complete)
+        });
     match written {
         Ok(()) => {
-            say!("wrote {REPORTS}/bench/results.json and {REPORTS}/performance.html");
+            say!("wrote {REPORTS}/bench/{json} and {REPORTS}/{html}");
+            if !complete {
+                say!(
+                    "(a partial bench: fewer sizes, models, threads or steps than the full one; \
+                     {REPORTS}/performance.html keeps the complete results)"
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

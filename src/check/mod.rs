@@ -264,7 +264,7 @@ pub fn evaluate_golden(tolerance: Real, ctx: &Context, summary: &Summary) -> Che
         tolerance_kind: "relative".into(),
         code: vec![
             "src/check/golden.rs::evaluate".into(),
-            "tests/cases.rs".into(),
+            "tests/cases.rs::cases_pass".into(),
         ],
         ..Default::default()
     };

@@ -33,7 +33,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
     let _ = write!(
         h,
         "<p>Case file <code>{}</code>; {} cycles, {:.6e} s simulated, dt from {:.3e} to {:.3e} s; \
-         {} bodies; at the end {} ball-ball and {} ball-wall contacts active (of {} and {} \
+         {} bod{}; at the end {} ball-ball and {} ball-wall contacts active (of {} and {} \
          candidates); {:.3} s of wall time.</p>",
         esc(&s.file),
         s.steps,
@@ -41,6 +41,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         s.dt.min,
         s.dt.max,
         s.bodies,
+        if s.bodies == 1 { "y" } else { "ies" },
         s.contacts_active,
         s.wall_contacts_active,
         s.contacts,

@@ -108,6 +108,8 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
     .map(String::from)
     .to_vec()];
     let (mu, e, r, v) = (0.092, 1.0, 0.0025, 3.9);
+    // measured (angle, e_t, ω′) for the plots
+    let mut measured: Vec<(Real, Real, Real)> = Vec::new();
     for s in summaries
         .iter()
         .filter(|s| s.case.starts_with("chung_ooi_test4_angle"))
@@ -131,6 +133,7 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
         let th = angle.to_radians();
         let (vt, vn) = (v * th.sin(), v * th.cos());
         let sliding = th.tan() >= 3.5 * mu * (1.0 + e);
+        measured.push((angle, vx / vt, wy.abs()));
         t4.push(vec![
             format!("{angle}"),
             if sliding { "yes" } else { "no" }.into(),
@@ -156,6 +159,7 @@ pub fn write_chung_ooi_page(reports: &Path, summaries: &[Summary]) -> std::io::R
          Maw et al.'s theory), so those rows are shown, not judged.</p>{}",
         table(&t4)
     );
+    h.push_str(&test4_plots(&measured, mu, e, r, v));
     for test in [5, 6, 8] {
         h.push_str(&sweep_section(reports, summaries, test));
     }
@@ -578,5 +582,69 @@ fn cone_section() -> String {
     render(
         include_str!("text/chung_ooi_cone.md"),
         &[("v1", table(&rows)), ("v2", plot.to_string())],
+    )
+}
+
+/// Test 4's tangential restitution and rebound spin against the incidence angle: the runs
+/// (markers) and rigid-body impulse theory where the contact slides throughout (lines, from
+/// tan θ = 3.5 μ (1 + e) on): e_t = 1 − μ(1+e) v_n/v_t, ω′ = (5/2) μ (1+e) v_n/R.
+fn test4_plots(measured: &[(Real, Real, Real)], mu: Real, e: Real, r: Real, v: Real) -> String {
+    if measured.is_empty() {
+        return String::new();
+    }
+    let start = (3.5 * mu * (1.0 + e)).atan().to_degrees();
+    let angles: Vec<Real> = (0..=100)
+        .map(|k| start + (89.0 - start) * k as Real / 100.0)
+        .collect();
+    let split = |a: Real| (v * a.to_radians().sin(), v * a.to_radians().cos());
+    let theory_et: Vec<Real> = angles
+        .iter()
+        .map(|&a| {
+            let (vt, vn) = split(a);
+            1.0 - mu * (1.0 + e) * vn / vt
+        })
+        .collect();
+    let theory_w: Vec<Real> = angles
+        .iter()
+        .map(|&a| 2.5 * mu * (1.0 + e) * split(a).1 / r)
+        .collect();
+    let xs: Vec<Real> = measured.iter().map(|m| m.0).collect();
+    let plot = |title: &str, y_label: &str, run: Vec<Real>, theory: Vec<Real>| {
+        super::plot::svg(&Plot {
+            title: title.into(),
+            x_label: "incidence angle θ (°)".into(),
+            y_label: y_label.into(),
+            curves: vec![
+                Curve {
+                    label: "ballast (hertz)".into(),
+                    x: xs.clone(),
+                    y: run,
+                    markers: true,
+                },
+                Curve {
+                    label: "impulse theory, sliding throughout (tan θ ≥ 3.5 μ(1+e))".into(),
+                    x: angles.clone(),
+                    y: theory,
+                    markers: false,
+                },
+            ],
+            ..Default::default()
+        })
+    };
+    format!(
+        "<figure>{}{}<figcaption>Below {start:.1}° the contact sticks for part of the impact: no rigid-body reference \
+         (the table's rows without theory).</figcaption></figure>",
+        plot(
+            "Test 4: tangential restitution",
+            "e_t = v_t′/v_t (-)",
+            measured.iter().map(|m| m.1).collect(),
+            theory_et
+        ),
+        plot(
+            "Test 4: rebound spin",
+            "|ω′| (rad/s)",
+            measured.iter().map(|m| m.2).collect(),
+            theory_w
+        )
     )
 }

@@ -60,7 +60,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     };
     if let Some(text) = bench.and_then(|b| std::fs::read_to_string(b).ok()) {
         if let Ok(runs) = serde_json::from_str::<Vec<crate::bench::BenchRun>>(&text) {
-            super::performance::write_performance_page(reports, &runs)?;
+            super::performance::write_performance_page(reports, &runs, false)?;
         }
     } else if !reports.join("performance.html").exists() {
         std::fs::write(

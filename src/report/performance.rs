@@ -16,6 +16,7 @@ use std::path::Path;
 pub fn write_performance_page(
     reports: &Path,
     runs: &[crate::bench::BenchRun],
+    partial: bool,
 ) -> std::io::Result<()> {
     use crate::bench::LIGGGHTS;
     // (the settle-box's runs; the drum's have a section of their own)
@@ -334,6 +335,15 @@ pub fn write_performance_page(
             ),
         ],
     ));
+    if partial {
+        let banner = "<p><b>A partial bench</b> (fewer sizes, models, threads or steps than the full \
+             <code>ballast bench</code>): its ratios are not the benchmark's. The complete results are on the \
+             <a href=\"performance.html\">Performance</a> page.</p>";
+        return std::fs::write(
+            reports.join("performance_partial.html"),
+            page("Performance: a partial bench", &format!("{banner}{h}")),
+        );
+    }
     std::fs::write(
         reports.join("performance.html"),
         page("Performance: settle-box against LIGGGHTS", &h),

@@ -52,7 +52,13 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
                 "printed_rs",
                 code_link(reports, "src/stiffness/printed.rs::printed_matrix_3d"),
             ),
-            ("test_rs", code_link(reports, "tests/stiffness.rs")),
+            (
+                "test_rs",
+                code_link(
+                    reports,
+                    "tests/stiffness.rs::printed_entries_against_the_derivation",
+                ),
+            ),
         ],
     ));
 
