@@ -1,6 +1,7 @@
 //! The page of one case: what it simulates, its checks with their references and plots, and
 //! its recorded series.
 
+use super::code::code_link;
 use super::html::*;
 use super::plot::svg;
 use crate::math::Real;

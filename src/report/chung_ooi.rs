@@ -2,7 +2,8 @@
 //! closed forms, the damped oblique impacts over their whole range, and the Coulomb cone of
 //! the tangential force, the default rule beside the sources' literal one.
 
-use super::html::{code_link, link_cases, page, table};
+use super::code::code_link;
+use super::html::{link_cases, page, table};
 use super::markdown::render;
 use crate::math::Real;
 use crate::output::SeriesTable;

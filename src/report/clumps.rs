@@ -1,5 +1,6 @@
 //! The Clumps page: rigid clumps of pebbles against closed forms.
 
+use super::code::code_link;
 use super::html::*;
 use super::markdown::render;
 use super::outcome::outcome_block;

@@ -1,6 +1,7 @@
 //! The Experiments page: insertion, outlets, wall programs, measurements and staged runs, each
 //! against its reference.
 
+use super::code::code_link;
 use super::html::*;
 use super::markdown::render;
 use super::outcome::outcome_block;

@@ -1,5 +1,6 @@
 //! The Full wall resolution mode page: reduced and full mode side by side.
 
+use super::code::code_link;
 use super::html::*;
 use super::markdown::render;
 use crate::record::{Curve, Plot, Summary};

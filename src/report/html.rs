@@ -1,7 +1,6 @@
 //! What every report page is made of: the style sheet, escaping, tables, verdicts, links to the
 //! source and to case pages, and the page frame.
 
-pub(super) use super::code::code_link;
 use crate::math::Real;
 use crate::record::Summary;
 use std::fmt::Write as _;

@@ -1,6 +1,7 @@
 //! The Performance page: the settle-box benchmark against LIGGGHTS, the targets and what
 //! limits the loop.
 
+use super::code::code_link;
 use super::html::*;
 use super::markdown::render;
 use crate::record::{Curve, Plot};

@@ -1,5 +1,6 @@
 //! The 2D mode page: disks in the plane against the 3D runs of the same scenes.
 
+use super::code::code_link;
 use super::html::*;
 use super::markdown::render;
 use crate::record::Summary;

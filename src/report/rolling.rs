@@ -2,6 +2,7 @@
 //! JKR cohesion against their closed forms, with the moment-rotation loop and the force-overlap
 //! curves drawn from the runs.
 
+use super::code::code_link;
 use super::html::*;
 use super::markdown::render;
 use super::outcome::outcome_block;

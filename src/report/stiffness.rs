@@ -1,6 +1,7 @@
 //! The Stiffness matrix page: the contact stiffness matrix derived, checked against its
 //! properties and against the seed's printed entries.
 
+use super::code::code_link;
 use super::html::*;
 use super::markdown::render;
 use crate::math::num;
