@@ -140,7 +140,7 @@ pub fn evaluate(ctx: &Context, spec: &DriftSpec, out: &mut CheckOutcome) {
     out.plots.push(Plot {
         title: format!("Drift of {series} against the timestep"),
         x_label: "dt (s)".into(),
-        y_label: "largest relative drift".into(),
+        y_label: "largest relative drift (-)".into(),
         log_x: true,
         log_y: fit.is_some(),
         curves: curves_dt,

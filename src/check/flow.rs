@@ -152,7 +152,7 @@ pub fn evaluate_radii(
     out.plots.push(Plot {
         title: format!("cumulative distribution of the radii by {by}"),
         x_label: "radius (m)".into(),
-        y_label: format!("fraction by {by}"),
+        y_label: format!("fraction by {by} (-)"),
         log_x: false,
         log_y: false,
         curves: vec![

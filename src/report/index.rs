@@ -68,7 +68,8 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
             super::performance::empty_performance_page(),
         )?;
     }
-    super::timestep::write_timestep_page(reports, summaries)
+    super::timestep::write_timestep_page(reports, summaries)?;
+    unlink_cases_not_run(reports)
 }
 
 /// The cases grouped by topic (their folder under `cases/`), one table per topic under a
@@ -103,4 +104,48 @@ fn cases_by_topic(summaries: &[Summary]) -> String {
         h.push_str("</table>");
     }
     h
+}
+
+/// On the topic pages, a link to a case page that does not exist (the case has not run here:
+/// a `verify` of some cases only) becomes the case's name marked "not run", instead of a
+/// broken link.
+fn unlink_cases_not_run(reports: &Path) -> std::io::Result<()> {
+    for e in std::fs::read_dir(reports)?.flatten() {
+        let path = e.path();
+        if path.extension().is_none_or(|x| x != "html") || path.ends_with("index.html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(&path)?;
+        let mut out = String::with_capacity(html.len());
+        let mut rest = html.as_str();
+        const OPEN: &str = "<a href=\"cases/";
+        while let Some(k) = rest.find(OPEN) {
+            out.push_str(&rest[..k]);
+            let tail = &rest[k..];
+            let name_end = tail[OPEN.len()..].find('/').map(|j| OPEN.len() + j);
+            let close = tail.find("</a>");
+            match (name_end, close) {
+                (Some(j), Some(c))
+                    if !reports
+                        .join("cases")
+                        .join(&tail[OPEN.len()..j])
+                        .join("index.html")
+                        .exists() =>
+                {
+                    let text_start = tail.find('>').map_or(c, |t| t + 1).min(c);
+                    let _ = write!(out, "{} (not run)", &tail[text_start..c]);
+                    rest = &tail[c + 4..];
+                }
+                _ => {
+                    out.push_str(OPEN);
+                    rest = &tail[OPEN.len()..];
+                }
+            }
+        }
+        out.push_str(rest);
+        if out != html {
+            crate::storage::write_atomic(&path, out)?;
+        }
+    }
+    Ok(())
 }

@@ -251,7 +251,7 @@ pub fn write_performance_page(
         h.push_str(&super::plot::svg(&Plot {
             title: "throughput against N".into(),
             x_label: "N (balls)".into(),
-            y_label: "million particle-steps per second".into(),
+            y_label: "throughput (million particle-steps/s)".into(),
             log_x: true,
             curves: vs_n,
             ..Default::default()
@@ -277,7 +277,7 @@ pub fn write_performance_page(
             h.push_str(&super::plot::svg(&Plot {
                 title: "throughput against threads".into(),
                 x_label: "threads".into(),
-                y_label: "million particle-steps per second".into(),
+                y_label: "throughput (million particle-steps/s)".into(),
                 curves: vs_t,
                 ..Default::default()
             }));
