@@ -915,6 +915,22 @@ impl Model {
         s
     }
 
+    /// [`Model::contact_stiffness`] at the overlap the contact can reach while its pieces close
+    /// at `approach` (m/s) with effective mass `m_eff` ([`crate::law::ContactModel::foreseen_overlap`]):
+    /// what the automatic timestep counts, so that an impact does not meet a step chosen for
+    /// the stiffness of a Hertz contact at touching, zero.
+    pub fn foreseen_stiffness(
+        &self,
+        law: u16,
+        overlap: Real,
+        radius: Real,
+        m_eff: Real,
+        approach: Real,
+    ) -> crate::law::ContactStiffness {
+        let d = self.laws[law as usize].foreseen_overlap(overlap, radius, m_eff, approach);
+        self.contact_stiffness(law, d, radius)
+    }
+
     /// Elastic energy held by the springs of rolling and twisting resistance, J (0 without
     /// one): each active contact's `|M|^2 / (2 k)` at its current stiffnesses.
     pub fn rolling_energy(&self) -> Real {

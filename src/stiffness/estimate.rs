@@ -15,7 +15,7 @@
 //!   absolute values are taken.
 
 use super::contact::{contact_diagonal_3d, contact_matrix_3d};
-use super::global::{terms, wall_terms};
+use super::global::{ball_stiffness, terms, wall_terms};
 use crate::contact::ball_ball::geometry;
 use crate::math::Real;
 use crate::model::Model;
@@ -61,7 +61,7 @@ impl DofStiffness {
                     let (a, b) = (c.a as usize, c.b as usize);
                     let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
                     let g = geometry(pa, pb, balls.radius[a], balls.radius[b]);
-                    let s = model.contact_stiffness(c.law, g.overlap, g.radius);
+                    let s = ball_stiffness(model, c.law, a, b, &g, with_inactive);
                     let d = contact_diagonal_3d(&s, &g.normal, &(g.point - pa), &(g.point - pb));
                     for k in 0..6 {
                         self.diagonal[a][k] += d[k];

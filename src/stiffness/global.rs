@@ -41,13 +41,53 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
             Term {
                 a: Some(ba),
                 b: bb,
-                s: model.contact_stiffness(c.law, g.overlap, g.radius),
+                s: ball_stiffness(model, c.law, a, b, &g, with_inactive),
                 normal: g.normal,
                 r_a: g.point - model.body_pos(ba),
                 r_b: g.point - model.body_pos(bb),
             }
         });
     balls.chain(wall_terms(model, with_inactive))
+}
+
+/// The stiffness of a ball-ball contact for [`terms`]: at its overlap for the stiffness
+/// matrix; for the automatic timestep (`foresee`, with the contacts about to touch), at the
+/// overlap it can reach as the balls close ([`Model::foreseen_stiffness`]; their centres'
+/// velocities, not their spins).
+pub(crate) fn ball_stiffness(
+    model: &Model,
+    law: u16,
+    a: usize,
+    b: usize,
+    g: &crate::contact::ball_ball::Geometry,
+    foresee: bool,
+) -> ContactStiffness {
+    if !foresee {
+        return model.contact_stiffness(law, g.overlap, g.radius);
+    }
+    let balls = &model.balls;
+    let approach = (balls.vel[a] - balls.vel[b]).dot(&g.normal);
+    let m_eff =
+        crate::contact::ball_ball::effective_mass(balls.contact_mass(a), balls.contact_mass(b));
+    model.foreseen_stiffness(law, g.overlap, g.radius, m_eff, approach)
+}
+
+/// The stiffness of a ball-facet contact for [`wall_terms`], as [`ball_stiffness`]: the
+/// approach is the ball's velocity against the wall's at the contact point.
+pub(crate) fn wall_stiffness(
+    model: &Model,
+    c: &crate::contact::FacetContact,
+    foresee: bool,
+) -> ContactStiffness {
+    let b = c.ball as usize;
+    let radius = model.balls.radius[b];
+    if !foresee {
+        return model.contact_stiffness(c.law, c.overlap, radius);
+    }
+    let wall = model.walls[c.wall as usize].velocity_at(c.facet as usize, &c.point);
+    let approach = (model.balls.vel[b] - wall).dot(&c.normal);
+    let m_eff = model.balls.contact_mass(b).unwrap_or(Real::INFINITY);
+    model.foreseen_stiffness(c.law, c.overlap, radius, m_eff, approach)
 }
 
 /// The ball-facet part of [`terms`] (which yields the ball-ball terms first, then these).
@@ -68,7 +108,7 @@ pub(crate) fn wall_terms(model: &Model, with_inactive: bool) -> impl Iterator<It
                 Term {
                     a: None,
                     b: body,
-                    s: model.contact_stiffness(c.law, c.overlap, model.balls.radius[b]),
+                    s: wall_stiffness(model, c, with_inactive),
                     normal: c.normal,
                     r_a: Vec3::zeros(),
                     r_b: c.point - model.body_pos(body),
