@@ -195,7 +195,8 @@ fn assert_links_resolve_if_any(page: &Path) {
 /// parentheses (plotters writes the y title turned by 270°).
 fn assert_plots_have_axis_titles(page: &Path) -> usize {
     let html = std::fs::read_to_string(page).unwrap();
-    let svgs = blocks(&html, "<svg", "</svg>");
+    // (plots, not the scene drawings: each plot is in a `div class=plot`)
+    let svgs: Vec<&str> = blocks(&html, "<div class=plot>", "</svg>");
     for (k, svg) in svgs.iter().enumerate() {
         let texts = blocks(svg, "<text", "</text>");
         let titled = |rotated: bool| {

@@ -208,7 +208,12 @@ pub fn evaluate_identity(
     out.plots.push(Plot {
         title: words.join(" "),
         x_label: "time (s)".into(),
-        y_label: "sum".into(),
+        y_label: {
+            let unit = terms
+                .first()
+                .map_or("", |t| crate::output::series_unit(&t.1));
+            format!("sum ({})", if unit.is_empty() { "-" } else { unit })
+        },
         log_x: false,
         log_y: false,
         curves: vec![Curve {

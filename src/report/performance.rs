@@ -276,7 +276,7 @@ pub fn write_performance_page(
         if !vs_t.is_empty() {
             h.push_str(&super::plot::svg(&Plot {
                 title: "throughput against threads".into(),
-                x_label: "threads".into(),
+                x_label: "threads (-)".into(),
                 y_label: "throughput (million particle-steps/s)".into(),
                 curves: vs_t,
                 ..Default::default()

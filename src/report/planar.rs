@@ -43,5 +43,68 @@ pub fn write_planar_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
             ("v5", case_table(summaries, "critical_2d").to_string()),
         ],
     ));
+    h.push_str(&two_ways_plot(reports));
     std::fs::write(reports.join("planar.html"), page("2D disk mode", &h))
+}
+
+/// The oblique collision in 2D and in 3D confined to the plane: disk 2's spin and the shear
+/// force over time, both runs, and their difference (the `same_series` checks judge the
+/// positions; these are the quantities the 2D moment law decides).
+fn two_ways_plot(reports: &Path) -> String {
+    use crate::record::{Curve, Plot};
+    let mut out = String::new();
+    for (col, title, unit) in [
+        ("ball/2/spin.z", "disk 2's spin", "rad/s"),
+        ("interaction/1/2/shear_force", "the shear force", "N"),
+    ] {
+        let (Some((t2, y2)), Some((t3, y3))) = (
+            column_of(reports, "two_disks_2d", col),
+            column_of(reports, "two_disks_3d", col),
+        ) else {
+            return "<p>(run <code>ballast verify</code> to draw the 2D and 3D runs)</p>".into();
+        };
+        let same_times = t2 == t3;
+        let mut curves = vec![
+            Curve {
+                label: "2D (two_disks_2d)".into(),
+                x: t2.clone(),
+                y: y2.clone(),
+                markers: false,
+            },
+            Curve {
+                label: "3D confined to the plane (two_disks_3d)".into(),
+                x: t3,
+                y: y3.clone(),
+                markers: false,
+            },
+        ];
+        out.push_str(&super::plot::svg(&Plot {
+            title: format!("Oblique collision: {title}, 2D and 3D"),
+            x_label: "t (s)".into(),
+            y_label: format!("{col} ({unit})"),
+            curves: std::mem::take(&mut curves),
+            ..Default::default()
+        }));
+        let diff: Vec<crate::math::Real> = y2.iter().zip(&y3).map(|(a, b)| a - b).collect();
+        if same_times && diff.iter().all(|d| *d == 0.0) {
+            out.push_str(&format!(
+                "<p>{title}, 2D − 3D: exactly 0 at every one of the {} records.</p>",
+                diff.len()
+            ));
+        } else if same_times {
+            out.push_str(&super::plot::svg(&Plot {
+                title: format!("{title}: 2D − 3D"),
+                x_label: "t (s)".into(),
+                y_label: format!("difference ({unit})"),
+                curves: vec![Curve {
+                    label: "2D − 3D".into(),
+                    x: t2,
+                    y: diff,
+                    markers: false,
+                }],
+                ..Default::default()
+            }));
+        }
+    }
+    out
 }

@@ -20,7 +20,8 @@ const MAX_POINTS: usize = 3000;
 /// never hides a curve). Logarithmic axes plot log10 of the values and label the ticks as powers
 /// of ten.
 pub fn svg(plot: &Plot) -> String {
-    let mut out = String::new();
+    // (in a `div class=plot`: what tells a plot from a scene drawing, tests/report.rs)
+    let mut out = String::from("<div class=plot>");
     if let Err(e) = draw(plot, &mut out) {
         return format!(
             "<p>plot \"{}\" could not be drawn: {e}</p>",
@@ -36,7 +37,7 @@ pub fn svg(plot: &Plot) -> String {
             super::html::esc(&c.label)
         ));
     }
-    out.push_str("</div>");
+    out.push_str("</div></div>");
     out
 }
 
