@@ -5,32 +5,46 @@ use ballast::report::code::{locate, resolve, split};
 use ballast::report::coverage;
 use std::path::Path;
 
-/// Every string literal in `src/` that names a source file (`"src/….rs…"`, `"tests/….rs…"`):
-/// the code references the checks and the pages write.
-fn references_in_source() -> Vec<(String, String)> {
+/// The files under `dir` (recursively) whose names end in `.ext`.
+fn files_under(dir: &str, ext: &str) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
-    let mut stack = vec![Path::new("src").to_path_buf()];
+    let mut stack = vec![Path::new(dir).to_path_buf()];
     while let Some(dir) = stack.pop() {
         for e in std::fs::read_dir(&dir).unwrap().flatten() {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-                continue;
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
             }
-            if p.extension().is_none_or(|x| x != "rs") {
-                continue;
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every string literal in `src/` that names a source file (`"src/….rs…"`, `"tests/….rs…"`):
+/// the code references the checks and the pages write.
+fn references_in_source() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for p in files_under("src", "rs") {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let mut rest = text.as_str();
+        // the nearer of the next `"src/` and the next `"tests/`
+        let next = |r: &str| {
+            [r.find("\"src/"), r.find("\"tests/")]
+                .into_iter()
+                .flatten()
+                .min()
+        };
+        while let Some(k) = next(rest) {
+            let tail = &rest[k + 1..];
+            let end = tail.find('"').unwrap_or(0);
+            let lit = &tail[..end];
+            if lit.contains(".rs") && !lit.contains(' ') && !lit.contains('{') {
+                out.push((p.display().to_string(), lit.to_string()));
             }
-            let text = std::fs::read_to_string(&p).unwrap();
-            let mut rest = text.as_str();
-            while let Some(k) = rest.find("\"src/").or_else(|| rest.find("\"tests/")) {
-                let tail = &rest[k + 1..];
-                let end = tail.find('"').unwrap_or(0);
-                let lit = &tail[..end];
-                if lit.contains(".rs") && !lit.contains(' ') && !lit.contains('{') {
-                    out.push((p.display().to_string(), lit.to_string()));
-                }
-                rest = &tail[end..];
-            }
+            rest = &tail[end..];
         }
     }
     out
@@ -86,18 +100,9 @@ fn a_located_line_is_the_definition() {
 
 /// The case files under `cases/`, as the coverage table names them.
 fn case_ids() -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![Path::new("cases").to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "toml") {
-                out.push(coverage::case_id(&p.display().to_string()));
-            }
-        }
-    }
+    let mut out: Vec<String> = (files_under("cases", "toml").iter())
+        .map(|p| coverage::case_id(&p.display().to_string()))
+        .collect();
     out.sort();
     out
 }
