@@ -294,11 +294,12 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
 
 /// The run minus the reference at the run's records within the reference's span (the
 /// reference linearly interpolated between its points; exact where it was sampled at the
-/// run's times). None when the reference has fewer than two points, is not sorted in time, or
-/// overlaps no record.
+/// run's times). None when the reference is not a curve over time (fewer than three points:
+/// a `final_value` check's line, which judges only the last record), is not sorted in time,
+/// or overlaps no record.
 fn residual(t: &[Real], y: &[Real], reference: &Curve) -> Option<Curve> {
     let (rx, ry) = (&reference.x, &reference.y);
-    if rx.len() < 2 || rx.len() != ry.len() || rx.windows(2).any(|w| w[1] < w[0]) {
+    if rx.len() < 3 || rx.len() != ry.len() || rx.windows(2).any(|w| w[1] < w[0]) {
         return None;
     }
     let (mut x, mut d) = (Vec::new(), Vec::new());
@@ -350,5 +351,11 @@ mod tests {
         let mut backwards = reference.clone();
         backwards.x.reverse();
         assert!(residual(&[0.5], &[1.0], &backwards).is_none());
+        let line = Curve {
+            x: vec![0.0, 3.0],
+            y: vec![1.0, 1.0],
+            ..reference
+        };
+        assert!(residual(&[0.5], &[1.0], &line).is_none());
     }
 }
