@@ -287,9 +287,14 @@ impl ContactModel {
         if !(approach > 0.0 && m_eff.is_finite() && m_eff > 0.0 && c > 0.0 && c.is_finite()) {
             return overlap;
         }
-        (d0 * d0 * d0.sqrt() + 15.0 * m_eff * approach * approach / c)
-            .powf(0.4)
-            .max(overlap)
+        let (held, gained) = (d0 * d0 * d0.sqrt(), 15.0 * m_eff * approach * approach / c);
+        // A slow approach to a loaded contact (most contacts of a packing): (1 + x)^(2/5) by
+        // 1 + (2/5) x, which is above it (concave) and within 1.2e-5 of it for x < 0.01,
+        // without the power.
+        if gained < 0.01 * held {
+            return d0 * (1.0 + 0.4 * gained / held);
+        }
+        (held + gained).powf(0.4).max(overlap)
     }
 
     /// Elastic energy stored in a contact, J: [`ContactModel::normal_energy`] plus
