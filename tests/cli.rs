@@ -629,3 +629,45 @@ fn a_case_without_checks_is_reported_as_ran_not_passed() {
     let index = std::fs::read_to_string(d.join("reports").join("index.html")).unwrap();
     assert!(index.contains("RAN (no checks)"), "{index}");
 }
+
+/// A partial `ballast bench` (one size, one model, one thread, a few steps) writes its own
+/// page and results and leaves the complete ones alone (it used to replace the Performance page
+/// with ratios of a quick look).
+#[test]
+fn a_partial_bench_keeps_the_complete_performance_page() {
+    let d = scratch("bench_partial");
+    let _ = std::fs::remove_dir_all(d.join("reports"));
+    std::fs::create_dir_all(d.join("reports/bench")).unwrap();
+    let complete = "<html>the complete results</html>";
+    std::fs::write(d.join("reports/performance.html"), complete).unwrap();
+    std::fs::write(d.join("reports/bench/results.json"), "[]").unwrap();
+    let cases = std::env::current_dir().unwrap().join("benches/cases");
+    let out = ballast()
+        .current_dir(&d)
+        .args([
+            "bench",
+            "--n",
+            "1000",
+            "--steps",
+            "20",
+            "--models",
+            "hertz-history",
+        ])
+        .args(["--threads", "1", "--cases"])
+        .arg(&cases)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("performance_partial.html"), "{text}");
+    let read = |p: &str| std::fs::read_to_string(d.join(p)).unwrap();
+    assert_eq!(read("reports/performance.html"), complete);
+    assert_eq!(read("reports/bench/results.json"), "[]");
+    assert!(read("reports/performance_partial.html").contains("A partial bench"));
+    assert!(read("reports/bench/partial.json").contains("\"steps\": 20"));
+}
