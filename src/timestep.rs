@@ -176,6 +176,10 @@ pub struct DofStiffness {
     pub row_abs_scaled: Vec<[Real; 6]>,
     /// Each body's diagonal 6x6 block, summed over its contacts (buffer of the bound).
     pub(crate) blocks: Vec<[[Real; 6]; 6]>,
+    /// The cycle count at which the force pass summed `diagonal` for the automatic timestep
+    /// of the next cycle ([`crate::model::Model::fuses_stiffness`]); None when it did not.
+    #[serde(skip)]
+    pub(crate) fused_at: Option<u64>,
 }
 
 impl std::fmt::Display for TimestepMode {

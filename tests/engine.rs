@@ -6,7 +6,7 @@ use ballast::law::ContactModel;
 use ballast::math::{Real, Vec3};
 use ballast::model::Model;
 use ballast::rng::SplitMix64;
-use ballast::timestep::TimestepMode;
+use ballast::timestep::{Limit, TimestepMode};
 
 use crate::common::{linear, on_threads};
 
@@ -487,6 +487,92 @@ fn the_settle_box_scene_does_not_depend_on_the_thread_count() {
     let one = run(1);
     assert!(one == run(2), "1 and 2 threads differ");
     assert!(one == run(3), "1 and 3 threads differ");
+}
+
+/// The automatic timestep's per-ball stiffness sums, taken in the one-pass force loop for the
+/// next cycle (src/force/ranges.rs: each run of contacts eight at a time right after its
+/// update, then the wall interactions, range by range), against the separate pass over the
+/// contact list that runs when the general loop does (energy books kept): the same steps
+/// and the same state, bit for bit, on 1 and 2 threads, for a Hertz history model (the
+/// foresight of closing contacts), a linear history model (constant stiffnesses) and
+/// Hertz-Mindlin on the contact frame. The cap of 1e-4 s is above the steps the estimate
+/// gives once the balls touch: the estimate sets most steps.
+#[test]
+fn the_automatic_timestep_sums_of_the_force_pass_are_the_separate_ones() {
+    const CYCLES: usize = 1000;
+    let hooke = "model = \"hooke-history\"\nkn = 500.0\nks = 142.85714285714286\n\
+                 gamma_n = 0.022047958894760567\ngamma_t = 0.0062994168270744475";
+    let base = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
+        .unwrap()
+        .replace("sort_every = 1000\nsort_order = \"rows\"\n", "")
+        .replace("mode = \"fixed\"\ndt = 1e-5", "mode = \"auto\"\ndt = 1e-4");
+    assert!(base.contains("mode = \"auto\""));
+    let scenes = [
+        ("hertz-history", base.clone()),
+        (
+            "hooke-history",
+            base.replace(
+                "model = \"hertz-history\"\nfriction = 0.5\nrestitution = 0.5",
+                hooke,
+            ),
+        ),
+        (
+            "hertz",
+            base.replace("model = \"hertz-history\"", "model = \"hertz\"")
+                .replace("friction_limit = \"spring\"", ""),
+        ),
+    ];
+    for (name, text) in scenes {
+        assert!(text.contains(&format!("model = \"{name}\"\n")), "{name}");
+        let case = ballast::case::parse(&text, std::path::Path::new("cases/bench/x.toml")).unwrap();
+        let run = |threads: usize, books: bool| {
+            on_threads(threads, || {
+                let mut m = case.build_model(None).unwrap();
+                if books {
+                    m.keep_energy_books();
+                }
+                let mut steps = Vec::new();
+                let mut by_stiffness = 0;
+                for _ in 0..CYCLES {
+                    m.cycle().unwrap();
+                    steps.push(m.last_dt.to_bits());
+                    by_stiffness += matches!(m.dt_limit, Limit::Stiffness { .. }) as usize;
+                }
+                // (from 1,024 candidate pairs the force pass cuts the balls into ranges)
+                let pairs = m.contacts.list.len();
+                (
+                    steps,
+                    by_stiffness,
+                    state_bits(&m),
+                    (m.contacts.active_count(), pairs),
+                )
+            })
+        };
+        let (steps, by_stiffness, state, active) = run(1, false);
+        eprintln!(
+            "{name}: {by_stiffness} {active:?} {}",
+            f64::from_bits(*steps.last().unwrap())
+        );
+        assert!(
+            by_stiffness > 500,
+            "{name}: {by_stiffness} steps set by the estimate"
+        );
+        assert!(
+            active.0 > 500 && active.1 > 1024,
+            "{name}: {active:?} contacts"
+        );
+        for (threads, books) in [(2, false), (1, true), (2, true)] {
+            let (s, _, st, _) = run(threads, books);
+            assert!(
+                s == steps,
+                "{name}: the steps differ ({threads} threads, books {books})"
+            );
+            assert!(
+                st == state,
+                "{name}: the state differs ({threads} threads, books {books})"
+            );
+        }
+    }
 }
 
 /// The force loops against each other on the same settle-box scene (hertz-history): the

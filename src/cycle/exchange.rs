@@ -93,6 +93,8 @@ impl Model {
         let added = self.insert_due()?;
         self.primed = primed;
         if removed || added {
+            // (the stiffness sums of the last force pass count the balls that were)
+            self.dof_stiffness.fused_at = None;
             self.broad_phase.invalidate();
             self.contacts.balls_changed();
         }

@@ -16,7 +16,15 @@ impl Model {
             TimestepMode::Fixed(dt) => (dt, Limit::Fixed),
             TimestepMode::Auto(a) => {
                 let mut ks = std::mem::take(&mut self.dof_stiffness);
-                ks.compute(self, a.estimator, true);
+                // (the last force pass summed the diagonal at these positions and velocities:
+                // the same terms in the same order per ball, bit for bit)
+                let fused = a.estimator == Estimator::Diagonal && ks.fused_at == Some(self.cycles);
+                ks.fused_at = None;
+                if fused {
+                    debug_assert!(self.same_as_separate_sums(&ks));
+                } else {
+                    ks.compute(self, a.estimator, true);
+                }
                 let est = ks.critical(self, a.estimator);
                 self.dof_stiffness = ks;
                 let mut best = (
@@ -63,6 +71,29 @@ impl Model {
         }
         self.dt_limit = limit;
         Ok(dt)
+    }
+
+    /// True when the force pass sums the automatic timestep's diagonal stiffness for the next
+    /// cycle ([`crate::stiffness`]'s `add_ball_diagonals`, in the one-pass loop of
+    /// src/force/ranges.rs, where each contact's balls are in cache): the automatic mode with
+    /// the diagonal estimator, no clump (each ball its own body), and no programmed wall (whose
+    /// velocity, which the foresight of a closing contact reads, changes before the next step
+    /// is chosen).
+    pub(crate) fn fuses_stiffness(&self) -> bool {
+        matches!(&self.settings.timestep, TimestepMode::Auto(a) if a.estimator == Estimator::Diagonal)
+            && self.clumps.is_empty()
+            && self.walls.iter().all(|w| w.program.is_none())
+    }
+
+    /// True when the sums the force pass made ([`Model::fuses_stiffness`]) are those of
+    /// [`DofStiffness::compute`] now, bit for bit (checked in debug builds: every test and
+    /// case of the automatic timestep compares the two).
+    fn same_as_separate_sums(&self, fused: &DofStiffness) -> bool {
+        let mut separate = DofStiffness::default();
+        separate.compute(self, Estimator::Diagonal, true);
+        let bits =
+            |d: &[[Real; 6]]| -> Vec<u64> { d.iter().flatten().map(|x| x.to_bits()).collect() };
+        bits(&fused.diagonal) == bits(&separate.diagonal)
     }
 
     /// The per-model timestep (seed 003): for every pair of pieces that can meet, the smallest
@@ -145,32 +176,41 @@ impl Model {
         let b = &self.balls;
         let g = &self.settings.gravity;
         let h = 0.5 * self.last_dt;
-        for i in 0..b.len() {
-            if b.is_pebble(i) {
-                continue;
-            }
-            // A ball whose limit is surely above the best so far and the cap applied after
-            // this (it could not set the step) is passed over without its square roots: its
-            // displacement in the time T = min(best, cap) is v T + a T^2 / 2 with
-            // v <= |vel| + |a| h and |a| <= |F| / m, and (x + y + z)^2 <= 3 (x^2 + y^2 + z^2)
-            // bounds its square; at or under eps^2 (less a margin for rounding) the ball's
-            // limit is above T.
+        // A ball whose limit is surely above the best so far and the cap applied after this
+        // (it could not set the step) is passed over without its square roots: its
+        // displacement in the time T = min(best, cap) is v T + a T^2 / 2 with
+        // v <= |vel| + |a| h and |a| <= |F| / m, and (x + y + z)^2 <= 3 (x^2 + y^2 + z^2)
+        // bounds its square; at or under eps^2 (less a margin for rounding) the ball's limit
+        // is above T. The test runs for a block of balls at a time, branch-free, with the best
+        // at the block's start (a later best is smaller: a test against it passes over more
+        // balls, never one this one keeps), then the kept balls one by one.
+        const BLOCK: usize = 16;
+        for start in (0..b.len()).step_by(BLOCK) {
+            let end = (start + BLOCK).min(b.len());
             let t2 = best.0.min(cap).powi(2);
+            let mut keep = [true; BLOCK];
             if t2.is_finite() {
-                // (the bound times m^2, |a|^2 m^2 = |F|^2: no quotient)
-                let f2 = (b.force[i] + g * b.mass[i] + b.applied_force[i]).norm_squared();
-                let m2 = b.inertial_mass[i] * b.inertial_mass[i];
-                let v2 = b.vel[i].norm_squared();
-                let bound = 3.0 * (v2 * t2 * m2 + f2 * (h * h * t2 + 0.25 * t2 * t2));
-                if bound <= eps * eps * (1.0 - 1e-9) * m2 {
-                    continue;
+                for (kept, i) in keep.iter_mut().zip(start..end) {
+                    // (the bound times m^2, |a|^2 m^2 = |F|^2: no quotient)
+                    let f2 = (b.force[i] + g * b.mass[i] + b.applied_force[i]).norm_squared();
+                    let m2 = b.inertial_mass[i] * b.inertial_mass[i];
+                    let v2 = b.vel[i].norm_squared();
+                    let bound = 3.0 * (v2 * t2 * m2 + f2 * (h * h * t2 + 0.25 * t2 * t2));
+                    // (kept unless surely under: a NaN bound keeps the ball)
+                    let under = bound <= eps * eps * (1.0 - 1e-9) * m2;
+                    *kept = !under;
                 }
             }
-            let a = self.acceleration(i);
-            let v = b.vel[i] + a * h;
-            let t = kinematic_limit(v.norm(), a.norm(), eps);
-            if t < best.0 {
-                best = (t, Limit::Kinematic { ball: i as u32 });
+            for (_, i) in keep.iter().zip(start..end).filter(|(&kept, _)| kept) {
+                if b.is_pebble(i) {
+                    continue;
+                }
+                let a = self.acceleration(i);
+                let v = b.vel[i] + a * h;
+                let t = kinematic_limit(v.norm(), a.norm(), eps);
+                if t < best.0 {
+                    best = (t, Limit::Kinematic { ball: i as u32 });
+                }
             }
         }
         // A clump: each pebble, with the velocity `v + ω x d` and the acceleration

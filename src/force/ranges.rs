@@ -12,6 +12,7 @@ use crate::law::ContactModel;
 use crate::math::{Real, Vec3};
 use crate::model::Model;
 use crate::par::split;
+use crate::stiffness::{add_ball_diagonals, add_interaction_diagonals};
 
 /// From this many candidate pairs the one-pass force loop ([`Model::range_forces`]) cuts
 /// the balls into one range per thread, and the law of motion follows the same cut (below it
@@ -95,18 +96,34 @@ impl Model {
         } else {
             1
         };
+        let fused = self.fuses_stiffness();
         let contacts = &mut self.contacts;
         if contacts.partition.threads != threads {
             contacts
                 .partition
                 .build(&contacts.list, self.balls.len(), threads);
         }
+        let part = &contacts.partition;
         let mut force = std::mem::take(&mut self.balls.force);
         let mut moment = std::mem::take(&mut self.balls.moment);
+        // the automatic timestep's per-ball stiffness sums for the next cycle, taken here
+        // where each contact's balls are in cache ([`Model::fuses_stiffness`])
+        let mut diagonal = std::mem::take(&mut self.dof_stiffness.diagonal);
+        diagonal.resize(if fused { self.balls.len() } else { 0 }, [0.0; 6]);
+        let diagonal_bounds: Vec<usize> = if fused {
+            part.balls.clone()
+        } else {
+            vec![0; threads + 1]
+        };
+        let springs = crate::stiffness::global::Springs {
+            balls: &self.balls,
+            laws: &self.laws,
+            rolling: &self.rolling,
+            walls: &self.walls,
+        };
         let (balls, laws, walls) = (&self.balls, &self.laws, &self.walls);
         let flags = self.settings.frame;
         let install_bonds = self.cycles == 0;
-        let part = &contacts.partition;
         let ball_bounds = &part.balls;
         // with frames, the forces and contact points are kept (aligned with the list)
         let framed = !contacts.frames.is_empty();
@@ -153,10 +170,11 @@ impl Model {
             .zip(split(&mut fc.list, &starts))
             .zip(split(&mut fc.frames, &frame_starts))
             .zip(split(&mut fc.interactions, &cuts))
+            .zip(split(&mut diagonal, &diagonal_bounds))
             .collect();
         let results = crate::par::run_parts(
             ranges,
-            |r, (((((((list, force), moment), incoming), kept), wl), wf), its)| {
+            |r, ((((((((list, force), moment), incoming), kept), wl), wf), its), diag)| {
                 let start = (threads > 1).then(std::time::Instant::now);
                 // (zeroed here, each range by its thread: no sequential pass before the split)
                 force.fill(Vec3::zeros());
@@ -168,23 +186,44 @@ impl Model {
                     first,
                 };
                 let mut interpenetrating = false;
+                // (each run's stiffness terms right after its update, its balls in cache)
+                diag.fill([0.0; 6]);
+                let mut stiffness = |l: &[Contact], incoming: bool| {
+                    if fused {
+                        add_ball_diagonals(&springs, l, diag, first, incoming);
+                    }
+                };
                 if let Some(((frames, kforce), kpoint)) = kept {
                     let (l, f) = incoming;
                     // (the copies' forces go nowhere: the range of ball a keeps the entries)
                     let mut spare = vec![Vec3::zeros(); 2 * l.len()];
                     let (sf, sp) = spare.split_at_mut(l.len());
                     let (law, step) = ((balls, &laws[..]), (dt, flags, install_bonds));
-                    interpenetrating |= frame_run(l, f, sf, sp, law, step, &mut s, true);
-                    interpenetrating |=
-                        frame_run(list, frames, kforce, kpoint, law, step, &mut s, false);
+                    for start in (0..l.len()).step_by(HISTORY_RUN) {
+                        let run = start..(start + HISTORY_RUN).min(l.len());
+                        let (sf, sp) = (&mut sf[run.clone()], &mut sp[run.clone()]);
+                        let (l, f) = (&mut l[run.clone()], &mut f[run]);
+                        interpenetrating |= frame_run(l, f, sf, sp, law, step, &mut s, true);
+                        stiffness(l, true);
+                    }
+                    for start in (0..list.len()).step_by(HISTORY_RUN) {
+                        let run = start..(start + HISTORY_RUN).min(list.len());
+                        let l = &mut list[run.clone()];
+                        let (f, kf) = (&mut frames[run.clone()], &mut kforce[run.clone()]);
+                        let kp = &mut kpoint[run];
+                        interpenetrating |= frame_run(l, f, kf, kp, law, step, &mut s, false);
+                        stiffness(l, false);
+                    }
                 } else {
                     for l in incoming.0.chunks_mut(HISTORY_RUN) {
                         interpenetrating |=
                             update_history_run(l, balls, laws, dt, Some(&mut s), true);
+                        stiffness(l, true);
                     }
                     for l in list.chunks_mut(HISTORY_RUN) {
                         interpenetrating |=
                             update_history_run(l, balls, laws, dt, Some(&mut s), false);
+                        stiffness(l, false);
                     }
                 }
                 let t = (timed && r == 0).then(std::time::Instant::now);
@@ -200,6 +239,13 @@ impl Model {
                     false,
                 );
                 add_resultants(its, s.force, s.moment, first);
+                if fused {
+                    let base = its.first().map_or(0, |it| it.start as usize);
+                    for it in its.iter() {
+                        let run = &wl[it.start as usize - base..it.end as usize - base];
+                        add_interaction_diagonals(&springs, run, it, diag, first, true);
+                    }
+                }
                 let wall_time = t.map(|t| t.elapsed().as_secs_f64());
                 let busy = start.map_or(0.0, |t| t.elapsed().as_secs_f64());
                 (interpenetrating, stats, wall_time, busy)
@@ -217,6 +263,8 @@ impl Model {
         self.facet_contacts.keep_stats(&results.1);
         self.balls.force = force;
         self.balls.moment = moment;
+        self.dof_stiffness.diagonal = diagonal;
+        self.dof_stiffness.fused_at = fused.then_some(self.cycles);
         results.2
     }
 }

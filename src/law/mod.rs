@@ -294,7 +294,8 @@ impl ContactModel {
         if gained < 0.01 * held {
             return d0 * (1.0 + 0.4 * gained / held);
         }
-        (held + gained).powf(0.4).max(overlap)
+        // (the power as the force pass's lanes compute it, src/stiffness/lanes.rs)
+        crate::math::two_fifths_power(held + gained).max(overlap)
     }
 
     /// Elastic energy stored in a contact, J: [`ContactModel::normal_energy`] plus

@@ -907,12 +907,7 @@ impl Model {
         overlap: Real,
         radius: Real,
     ) -> crate::law::ContactStiffness {
-        let mut s = self.laws[law as usize].stiffness(overlap, radius);
-        if let Some(Some(r)) = self.rolling.get(law as usize) {
-            s.ks_rot += r.stiffness(s.kn, s.ks, radius);
-            s.kn_rot += r.twisting_stiffness(s.kn, s.ks, radius);
-        }
-        s
+        self.springs().contact_stiffness(law, overlap, radius)
     }
 
     /// [`Model::contact_stiffness`] at the overlap the contact can reach while its pieces close
@@ -927,8 +922,17 @@ impl Model {
         m_eff: Real,
         approach: Real,
     ) -> crate::law::ContactStiffness {
-        let d = self.laws[law as usize].foreseen_overlap(overlap, radius, m_eff, approach);
-        self.contact_stiffness(law, d, radius)
+        (self.springs()).foreseen_stiffness(law, overlap, radius, m_eff, approach)
+    }
+
+    /// The fields the stiffness of a contact needs ([`crate::stiffness::global::Springs`]).
+    pub(crate) fn springs(&self) -> crate::stiffness::global::Springs<'_> {
+        crate::stiffness::global::Springs {
+            balls: &self.balls,
+            laws: &self.laws,
+            rolling: &self.rolling,
+            walls: &self.walls,
+        }
     }
 
     /// Elastic energy held by the springs of rolling and twisting resistance, J (0 without

@@ -15,8 +15,9 @@
 //!   absolute values are taken.
 
 use super::contact::{contact_diagonal_3d, contact_matrix_3d};
-use super::global::{ball_stiffness, terms, wall_terms};
+use super::global::{ball_stiffness, counted_contacts, terms, wall_stiffness, Springs};
 use crate::contact::ball_ball::geometry;
+use crate::contact::Contact;
 use crate::math::Real;
 use crate::model::Model;
 use crate::timestep::{DofStiffness, Estimator};
@@ -55,25 +56,26 @@ impl DofStiffness {
             Estimator::Diagonal if model.clumps.is_empty() => {
                 // The terms of [`terms`] in its order, the ball-ball ones in a plain loop over
                 // the list (no clump: each ball is its own body, its centre the reference
-                // point); each ball's sums take the same terms in the same order.
-                let balls = &model.balls;
+                // point); each ball's sums take the same terms in the same order. (The force
+                // pass sums the same terms in the same order per ball: [`add_ball_diagonals`].)
+                let springs = model.springs();
                 for c in (model.contacts.list.iter()).filter(|c| c.active || with_inactive) {
+                    let d = ball_diagonal(&springs, c, with_inactive);
                     let (a, b) = (c.a as usize, c.b as usize);
-                    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-                    let g = geometry(pa, pb, balls.radius[a], balls.radius[b]);
-                    let s = ball_stiffness(model, c.law, a, b, &g, with_inactive);
-                    let d = contact_diagonal_3d(&s, &g.normal, &(g.point - pa), &(g.point - pb));
                     for k in 0..6 {
                         self.diagonal[a][k] += d[k];
                         self.diagonal[b][k] += d[6 + k];
                     }
                 }
-                for t in wall_terms(model, with_inactive) {
-                    let d = contact_diagonal_3d(&t.s, &t.normal, &t.r_a, &t.r_b);
-                    for k in 0..6 {
-                        self.diagonal[t.b][k] += d[6 + k];
-                    }
-                }
+                let fc = &model.facet_contacts;
+                add_wall_diagonals(
+                    &springs,
+                    fc,
+                    &fc.interactions,
+                    &mut self.diagonal,
+                    0,
+                    with_inactive,
+                );
             }
             Estimator::Diagonal => {
                 for t in terms(model, with_inactive) {
@@ -155,35 +157,47 @@ impl DofStiffness {
         if estimator == Estimator::Diagonal {
             // (the balls in a loop of their own: six ratios, the smallest, then one comparison
             // with the smallest so far; the same order of DOFs as the loop below)
-            for (i, d) in self.diagonal.iter().enumerate().take(balls.len()) {
-                let fixed = balls.fixed[i];
-                let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
-                // (a ball whose every ratio is surely above the smallest so far, by a margin
-                // of four roundings, cannot change it: six products instead of six quotients)
-                let above = |k: usize| {
-                    fixed & (1 << k) != 0
-                        || masses[k / 3] > smallest * d[k] * (1.0 + 4.0 * Real::EPSILON)
-                };
-                if (0..6).all(above) {
-                    continue;
-                }
-                let ratio: [Real; 6] = std::array::from_fn(|k| {
-                    if fixed & (1 << k) == 0 {
-                        masses[k / 3] / d[k]
-                    } else {
-                        Real::INFINITY
+            // (the test runs for a block of balls at a time, branch-free, with the smallest at
+            // the block's start: a later one is smaller, and a test against it passes over
+            // more balls, never one this one keeps; then the kept balls one by one)
+            const BLOCK: usize = 16;
+            let count = self.diagonal.len().min(balls.len());
+            for start in (0..count).step_by(BLOCK) {
+                let end = (start + BLOCK).min(count);
+                let mut keep = [true; BLOCK];
+                for (kept, i) in keep.iter_mut().zip(start..end) {
+                    let (d, fixed) = (&self.diagonal[i], balls.fixed[i]);
+                    let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
+                    let mut above = true;
+                    for k in 0..6 {
+                        // (surely above the smallest by a margin of four roundings: six
+                        // products instead of six quotients)
+                        let margin = smallest * d[k] * (1.0 + 4.0 * Real::EPSILON);
+                        above &= (fixed & (1 << k) != 0) | (masses[k / 3] > margin);
                     }
-                });
-                let mut k_min = 0;
-                for k in 1..6 {
-                    if ratio[k] < ratio[k_min] {
-                        k_min = k;
-                    }
+                    *kept = !above;
                 }
-                if ratio[k_min] < smallest {
-                    smallest = ratio[k_min];
-                    best.ball = i;
-                    best.dof = k_min;
+                for (_, i) in keep.iter().zip(start..end).filter(|(&kept, _)| kept) {
+                    let (d, fixed) = (&self.diagonal[i], balls.fixed[i]);
+                    let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
+                    let ratio: [Real; 6] = std::array::from_fn(|k| {
+                        if fixed & (1 << k) == 0 {
+                            masses[k / 3] / d[k]
+                        } else {
+                            Real::INFINITY
+                        }
+                    });
+                    let mut k_min = 0;
+                    for k in 1..6 {
+                        if ratio[k] < ratio[k_min] {
+                            k_min = k;
+                        }
+                    }
+                    if ratio[k_min] < smallest {
+                        smallest = ratio[k_min];
+                        best.ball = i;
+                        best.dof = k_min;
+                    }
                 }
             }
         }
@@ -238,6 +252,96 @@ impl DofStiffness {
             };
         }
         best
+    }
+}
+
+/// The diagonal terms of ball-ball contact `c` (no clump: each ball its own body, its centre
+/// the lever arms' origin): `K_ii` of ball a's six DOFs, then ball b's
+/// ([`contact_diagonal_3d`]; the stiffness as [`ball_stiffness`] gives it, `foresee` for the
+/// automatic timestep).
+#[inline]
+pub(crate) fn ball_diagonal(springs: &Springs, c: &Contact, foresee: bool) -> [Real; 12] {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let balls = springs.balls;
+    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    let g = geometry(pa, pb, balls.radius[a], balls.radius[b]);
+    let s = ball_stiffness(springs, c.law, a, b, &g, foresee);
+    contact_diagonal_3d(&s, &g.normal, &(g.point - pa), &(g.point - pb))
+}
+
+/// Adds the diagonal terms of every ball-ball contact of `list` (all of them: the automatic
+/// timestep's count, the contacts about to touch included and foreseen, [`ball_stiffness`])
+/// to those of its balls that have a row in `diagonal` (the balls from `first` on): ball a
+/// unless `incoming` (the list holds copies of contacts whose ball a lies before `first`,
+/// [`crate::contact::Partition`]), ball b when it lies in the rows. Taken in list order by a
+/// range of the force pass, each ball gets the terms of [`DofStiffness::compute`] in its
+/// order: the same sums, bit for bit.
+pub(crate) fn add_ball_diagonals(
+    springs: &Springs,
+    list: &[Contact],
+    diagonal: &mut [[Real; 6]],
+    first: usize,
+    incoming: bool,
+) {
+    for c in list {
+        let d = ball_diagonal(springs, c, true);
+        let (a, b) = (c.a as usize, c.b as usize);
+        if !incoming {
+            let row = &mut diagonal[a - first];
+            for k in 0..6 {
+                row[k] += d[k];
+            }
+        }
+        if let Some(row) = diagonal.get_mut(b.wrapping_sub(first)) {
+            for k in 0..6 {
+                row[k] += d[6 + k];
+            }
+        }
+    }
+}
+
+/// Adds to the rows of `diagonal` (the balls from `first` on; no clump) the diagonal terms of
+/// the ball-facet contacts that carry stiffness in the interactions `its` of `fc`
+/// ([`counted_contacts`], [`wall_stiffness`]), in interaction order.
+pub(crate) fn add_wall_diagonals(
+    springs: &Springs,
+    fc: &crate::contact::FacetContacts,
+    its: &[crate::contact::WallInteraction],
+    diagonal: &mut [[Real; 6]],
+    first: usize,
+    with_inactive: bool,
+) {
+    for it in its {
+        add_interaction_diagonals(
+            springs,
+            fc.contacts_of(it),
+            it,
+            diagonal,
+            first,
+            with_inactive,
+        );
+    }
+}
+
+/// [`add_wall_diagonals`] for one interaction `it` whose contacts are `run`.
+#[inline]
+pub(crate) fn add_interaction_diagonals(
+    springs: &Springs,
+    run: &[crate::contact::FacetContact],
+    it: &crate::contact::WallInteraction,
+    diagonal: &mut [[Real; 6]],
+    first: usize,
+    with_inactive: bool,
+) {
+    for c in counted_contacts(run, it, with_inactive) {
+        let b = c.ball as usize;
+        let s = wall_stiffness(springs, c, with_inactive);
+        let r_b = c.point - springs.balls.pos[b];
+        let d = contact_diagonal_3d(&s, &c.normal, &crate::math::Vec3::zeros(), &r_b);
+        let row = &mut diagonal[b - first];
+        for k in 0..6 {
+            row[k] += d[6 + k];
+        }
     }
 }
 

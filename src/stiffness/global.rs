@@ -41,7 +41,7 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
             Term {
                 a: Some(ba),
                 b: bb,
-                s: ball_stiffness(model, c.law, a, b, &g, with_inactive),
+                s: ball_stiffness(&model.springs(), c.law, a, b, &g, with_inactive),
                 normal: g.normal,
                 r_a: g.point - model.body_pos(ba),
                 r_b: g.point - model.body_pos(bb),
@@ -50,12 +50,57 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
     balls.chain(wall_terms(model, with_inactive))
 }
 
+/// What the stiffness of a contact needs of a model, borrowed field by field (the force
+/// pass holds the contact lists mutably while it sums the automatic timestep's diagonal,
+/// [`crate::stiffness::estimate`]): the balls, the contact models and their rolling
+/// resistance, the walls.
+#[derive(Clone, Copy)]
+pub(crate) struct Springs<'a> {
+    pub balls: &'a crate::body::Balls,
+    pub laws: &'a [crate::law::ContactModel],
+    pub rolling: &'a [Option<crate::law::Rolling>],
+    pub walls: &'a [crate::body::Wall],
+}
+
+impl Springs<'_> {
+    /// [`Model::contact_stiffness`].
+    #[inline]
+    pub(crate) fn contact_stiffness(
+        &self,
+        law: u16,
+        overlap: Real,
+        radius: Real,
+    ) -> ContactStiffness {
+        let mut s = self.laws[law as usize].stiffness(overlap, radius);
+        if let Some(Some(r)) = self.rolling.get(law as usize) {
+            s.ks_rot += r.stiffness(s.kn, s.ks, radius);
+            s.kn_rot += r.twisting_stiffness(s.kn, s.ks, radius);
+        }
+        s
+    }
+
+    /// [`Model::foreseen_stiffness`].
+    #[inline]
+    pub(crate) fn foreseen_stiffness(
+        &self,
+        law: u16,
+        overlap: Real,
+        radius: Real,
+        m_eff: Real,
+        approach: Real,
+    ) -> ContactStiffness {
+        let d = self.laws[law as usize].foreseen_overlap(overlap, radius, m_eff, approach);
+        self.contact_stiffness(law, d, radius)
+    }
+}
+
 /// The stiffness of a ball-ball contact for [`terms`]: at its overlap for the stiffness
 /// matrix; for the automatic timestep (`foresee`, with the contacts about to touch), at the
 /// overlap it can reach as the balls close ([`Model::foreseen_stiffness`]; their centres'
 /// velocities, not their spins).
+#[inline]
 pub(crate) fn ball_stiffness(
-    model: &Model,
+    springs: &Springs,
     law: u16,
     a: usize,
     b: usize,
@@ -63,57 +108,71 @@ pub(crate) fn ball_stiffness(
     foresee: bool,
 ) -> ContactStiffness {
     if !foresee {
-        return model.contact_stiffness(law, g.overlap, g.radius);
+        return springs.contact_stiffness(law, g.overlap, g.radius);
     }
-    let balls = &model.balls;
+    let balls = springs.balls;
     let approach = (balls.vel[a] - balls.vel[b]).dot(&g.normal);
     let m_eff =
         crate::contact::ball_ball::effective_mass(balls.contact_mass(a), balls.contact_mass(b));
-    model.foreseen_stiffness(law, g.overlap, g.radius, m_eff, approach)
+    springs.foreseen_stiffness(law, g.overlap, g.radius, m_eff, approach)
 }
 
 /// The stiffness of a ball-facet contact for [`wall_terms`], as [`ball_stiffness`]: the
 /// approach is the ball's velocity against the wall's at the contact point.
+#[inline]
 pub(crate) fn wall_stiffness(
-    model: &Model,
+    springs: &Springs,
     c: &crate::contact::FacetContact,
     foresee: bool,
 ) -> ContactStiffness {
     let b = c.ball as usize;
-    let radius = model.balls.radius[b];
+    let radius = springs.balls.radius[b];
     if !foresee {
-        return model.contact_stiffness(c.law, c.overlap, radius);
+        return springs.contact_stiffness(c.law, c.overlap, radius);
     }
-    let wall = model.walls[c.wall as usize].velocity_at(c.facet as usize, &c.point);
-    let approach = (model.balls.vel[b] - wall).dot(&c.normal);
-    let m_eff = model.balls.contact_mass(b).unwrap_or(Real::INFINITY);
-    model.foreseen_stiffness(c.law, c.overlap, radius, m_eff, approach)
+    let wall = springs.walls[c.wall as usize].velocity_at(c.facet as usize, &c.point);
+    let approach = (springs.balls.vel[b] - wall).dot(&c.normal);
+    let m_eff = springs.balls.contact_mass(b).unwrap_or(Real::INFINITY);
+    springs.foreseen_stiffness(c.law, c.overlap, radius, m_eff, approach)
+}
+
+/// The contacts of one ball-wall interaction (`run`, its contacts) that carry stiffness for
+/// [`wall_terms`]: the active ones, or (with `with_inactive`, none being active) the one with
+/// the largest overlap, the one the associative logic would make active first (the last of
+/// equal ones).
+#[inline]
+pub(crate) fn counted_contacts<'a>(
+    run: &'a [crate::contact::FacetContact],
+    it: &crate::contact::WallInteraction,
+    with_inactive: bool,
+) -> impl Iterator<Item = &'a crate::contact::FacetContact> + 'a {
+    // Without an active contact, the one with the largest overlap (index in the run).
+    let first = (it.active == 0 && with_inactive)
+        .then(|| (0..run.len()).max_by(|&x, &y| run[x].overlap.total_cmp(&run[y].overlap)))
+        .flatten();
+    run.iter()
+        .enumerate()
+        .filter(move |&(k, c)| c.active || first == Some(k))
+        .map(|(_, c)| c)
 }
 
 /// The ball-facet part of [`terms`] (which yields the ball-ball terms first, then these).
 pub(crate) fn wall_terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
     let fc = &model.facet_contacts;
+    let springs = model.springs();
     fc.interactions.iter().flat_map(move |it| {
-        let run = fc.contacts_of(it);
-        // Without an active contact, the one with the largest overlap (index in the run).
-        let first = (it.active == 0 && with_inactive)
-            .then(|| (0..run.len()).max_by(|&x, &y| run[x].overlap.total_cmp(&run[y].overlap)))
-            .flatten();
-        run.iter()
-            .enumerate()
-            .filter(move |&(k, c)| c.active || first == Some(k))
-            .map(move |(_, c)| {
-                let b = c.ball as usize;
-                let body = model.body_of(b);
-                Term {
-                    a: None,
-                    b: body,
-                    s: wall_stiffness(model, c, with_inactive),
-                    normal: c.normal,
-                    r_a: Vec3::zeros(),
-                    r_b: c.point - model.body_pos(body),
-                }
-            })
+        counted_contacts(fc.contacts_of(it), it, with_inactive).map(move |c| {
+            let b = c.ball as usize;
+            let body = model.body_of(b);
+            Term {
+                a: None,
+                b: body,
+                s: wall_stiffness(&springs, c, with_inactive),
+                normal: c.normal,
+                r_a: Vec3::zeros(),
+                r_b: c.point - model.body_pos(body),
+            }
+        })
     })
 }
 

@@ -4,7 +4,8 @@
 mod contact;
 mod eigen;
 mod estimate;
-mod global;
+pub(crate) mod global;
+mod lanes;
 pub mod printed;
 pub mod study;
 
@@ -14,5 +15,7 @@ pub use contact::{
     Triad, DOFS_2D_IN_3D,
 };
 pub use eigen::{lanczos_max, tridiagonal_max, ExactCritical, Method, DENSE_LIMIT};
+pub(crate) use estimate::add_interaction_diagonals;
 pub use estimate::{dof_name, estimate_critical, CriticalEstimate};
 pub use global::{DofMap, GlobalStiffness, FIXED};
+pub(crate) use lanes::add_ball_diagonals;
