@@ -51,6 +51,7 @@ pub mod record;
 pub mod report;
 pub mod rng;
 pub mod run;
+pub mod springs;
 pub mod stiffness;
 pub mod storage;
 pub mod timestep;

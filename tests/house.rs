@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The engine's top-level modules.
-const ENGINE: [&str; 19] = [
+const ENGINE: [&str; 20] = [
     "math",
     "par",
     "rng",
@@ -30,6 +30,7 @@ const ENGINE: [&str; 19] = [
     "motion",
     "contact",
     "detect",
+    "springs",
     "model",
     "stiffness",
     "output",

@@ -74,7 +74,7 @@ impl Model {
     }
 
     /// True when the force pass sums the automatic timestep's diagonal stiffness for the next
-    /// cycle ([`crate::stiffness`]'s `add_ball_diagonals`, in the one-pass loop of
+    /// cycle ([`crate::springs`]' `add_ball_diagonals_lanes`, in the one-pass loop of
     /// src/force/ranges.rs, where each contact's balls are in cache): the automatic mode with
     /// the diagonal estimator, no clump (each ball its own body), and no programmed wall (whose
     /// velocity, which the foresight of a closing contact reads, changes before the next step

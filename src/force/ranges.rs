@@ -12,7 +12,8 @@ use crate::law::ContactModel;
 use crate::math::{Real, Vec3};
 use crate::model::Model;
 use crate::par::split;
-use crate::stiffness::{add_ball_diagonals, add_interaction_diagonals};
+use crate::springs::add_interaction_diagonals;
+use crate::springs::lanes::add_ball_diagonals_lanes;
 
 /// From this many candidate pairs the one-pass force loop ([`Model::range_forces`]) cuts
 /// the balls into one range per thread, and the law of motion follows the same cut (below it
@@ -115,7 +116,7 @@ impl Model {
         } else {
             vec![0; threads + 1]
         };
-        let springs = crate::stiffness::global::Springs {
+        let springs = crate::springs::Springs {
             balls: &self.balls,
             laws: &self.laws,
             rolling: &self.rolling,
@@ -190,7 +191,7 @@ impl Model {
                 diag.fill([0.0; 6]);
                 let mut stiffness = |l: &[Contact], incoming: bool| {
                     if fused {
-                        add_ball_diagonals(&springs, l, diag, first, incoming);
+                        add_ball_diagonals_lanes(&springs, l, diag, first, incoming);
                     }
                 };
                 if let Some(((frames, kforce), kpoint)) = kept {

@@ -925,9 +925,9 @@ impl Model {
         (self.springs()).foreseen_stiffness(law, overlap, radius, m_eff, approach)
     }
 
-    /// The fields the stiffness of a contact needs ([`crate::stiffness::global::Springs`]).
-    pub(crate) fn springs(&self) -> crate::stiffness::global::Springs<'_> {
-        crate::stiffness::global::Springs {
+    /// The fields the stiffness of a contact needs ([`crate::springs::Springs`]).
+    pub(crate) fn springs(&self) -> crate::springs::Springs<'_> {
+        crate::springs::Springs {
             balls: &self.balls,
             laws: &self.laws,
             rolling: &self.rolling,

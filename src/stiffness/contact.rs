@@ -148,44 +148,13 @@ pub fn contact_matrix_2d(
     b.transpose() * d * b
 }
 
-/// The diagonal of the 12x12 contact matrix without forming it: `diag(S)`, then
-/// `(R_a x e_i)^T S (R_a x e_i) + (S_r)_ii`, `diag(S)`, and the same with `R_b`. Used by the
-/// automatic timestep (seed 000, eq. 11) where it runs for every contact in every cycle.
-///
-/// `w = R x e_i` has one zero component and two of `R`'s, and `|w|^2` and `n . w` are written
-/// with those two only: `(r_z, -r_y)`, `(-r_z, r_x)`, `(r_y, -r_x)` for `i = x, y, z`. For a
-/// finite `R` these are the bits of the full products (each term that multiplies a zero is a
-/// zero, and adding a zero to a number leaves it; where all terms are zero the square is +0
-/// either way): the test `the_diagonal_is_the_matrix_diagonal` compares them with the matrix.
-#[inline]
-pub fn contact_diagonal_3d(s: &ContactStiffness, n: &Vec3, r_a: &Vec3, r_b: &Vec3) -> [Real; 12] {
-    let mut out = [0.0; 12];
-    let dkn = s.kn - s.ks;
-    let dkr = s.kn_rot - s.ks_rot;
-    for i in 0..3 {
-        let t = s.ks + dkn * n[i] * n[i];
-        out[i] = t;
-        out[6 + i] = t;
-        let rot = s.ks_rot + dkr * n[i] * n[i];
-        for (slot, r) in [(3, r_a), (9, r_b)] {
-            // (|w|^2 in nalgebra's order: the zero component's square first or last)
-            let (w2, nw) = match i {
-                0 => (r.z * r.z + r.y * r.y, n.y * r.z + n.z * -r.y),
-                1 => (r.z * r.z + r.x * r.x, n.x * -r.z + n.z * r.x),
-                _ => (r.y * r.y + r.x * r.x, n.x * r.y + n.y * -r.x),
-            };
-            out[slot + i] = s.ks * w2 + dkn * nw * nw + rot;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{contact_diagonal_3d, contact_matrix_3d};
+    use super::contact_matrix_3d;
     use crate::law::ContactStiffness;
     use crate::math::{Real, Vec3};
     use crate::rng::SplitMix64;
+    use crate::springs::contact_diagonal_3d;
 
     /// [`contact_diagonal_3d`] against two other constructions on 2,000 random contacts
     /// (stiffnesses 1 to 1e6, unit normals, lever arms up to 1e-2 m in any direction, some with

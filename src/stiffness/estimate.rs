@@ -14,12 +14,11 @@
 //!   DOFs `j`; the diagonal 6x6 block of each body is summed over its contacts before the
 //!   absolute values are taken.
 
-use super::contact::{contact_diagonal_3d, contact_matrix_3d};
-use super::global::{ball_stiffness, counted_contacts, terms, wall_stiffness, Springs};
-use crate::contact::ball_ball::geometry;
-use crate::contact::Contact;
+use super::contact::contact_matrix_3d;
+use super::global::terms;
 use crate::math::Real;
 use crate::model::Model;
+use crate::springs::{add_interaction_diagonals, ball_diagonal, contact_diagonal_3d, Springs};
 use crate::timestep::{DofStiffness, Estimator};
 
 /// The estimate of a critical timestep and the DOF that sets it.
@@ -57,7 +56,7 @@ impl DofStiffness {
                 // The terms of [`terms`] in its order, the ball-ball ones in a plain loop over
                 // the list (no clump: each ball is its own body, its centre the reference
                 // point); each ball's sums take the same terms in the same order. (The force
-                // pass sums the same terms in the same order per ball: [`add_ball_diagonals`].)
+                // pass sums the same terms in the same order per ball: `crate::springs::add_ball_diagonals`.)
                 let springs = model.springs();
                 for c in (model.contacts.list.iter()).filter(|c| c.active || with_inactive) {
                     let d = ball_diagonal(&springs, c, with_inactive);
@@ -255,55 +254,10 @@ impl DofStiffness {
     }
 }
 
-/// The diagonal terms of ball-ball contact `c` (no clump: each ball its own body, its centre
-/// the lever arms' origin): `K_ii` of ball a's six DOFs, then ball b's
-/// ([`contact_diagonal_3d`]; the stiffness as [`ball_stiffness`] gives it, `foresee` for the
-/// automatic timestep).
-#[inline]
-pub(crate) fn ball_diagonal(springs: &Springs, c: &Contact, foresee: bool) -> [Real; 12] {
-    let (a, b) = (c.a as usize, c.b as usize);
-    let balls = springs.balls;
-    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-    let g = geometry(pa, pb, balls.radius[a], balls.radius[b]);
-    let s = ball_stiffness(springs, c.law, a, b, &g, foresee);
-    contact_diagonal_3d(&s, &g.normal, &(g.point - pa), &(g.point - pb))
-}
-
-/// Adds the diagonal terms of every ball-ball contact of `list` (all of them: the automatic
-/// timestep's count, the contacts about to touch included and foreseen, [`ball_stiffness`])
-/// to those of its balls that have a row in `diagonal` (the balls from `first` on): ball a
-/// unless `incoming` (the list holds copies of contacts whose ball a lies before `first`,
-/// [`crate::contact::Partition`]), ball b when it lies in the rows. Taken in list order by a
-/// range of the force pass, each ball gets the terms of [`DofStiffness::compute`] in its
-/// order: the same sums, bit for bit.
-pub(crate) fn add_ball_diagonals(
-    springs: &Springs,
-    list: &[Contact],
-    diagonal: &mut [[Real; 6]],
-    first: usize,
-    incoming: bool,
-) {
-    for c in list {
-        let d = ball_diagonal(springs, c, true);
-        let (a, b) = (c.a as usize, c.b as usize);
-        if !incoming {
-            let row = &mut diagonal[a - first];
-            for k in 0..6 {
-                row[k] += d[k];
-            }
-        }
-        if let Some(row) = diagonal.get_mut(b.wrapping_sub(first)) {
-            for k in 0..6 {
-                row[k] += d[6 + k];
-            }
-        }
-    }
-}
-
 /// Adds to the rows of `diagonal` (the balls from `first` on; no clump) the diagonal terms of
 /// the ball-facet contacts that carry stiffness in the interactions `its` of `fc`
-/// ([`counted_contacts`], [`wall_stiffness`]), in interaction order.
-pub(crate) fn add_wall_diagonals(
+/// (`crate::springs::counted_contacts`, `crate::springs::wall_stiffness`), in interaction order.
+fn add_wall_diagonals(
     springs: &Springs,
     fc: &crate::contact::FacetContacts,
     its: &[crate::contact::WallInteraction],
@@ -320,28 +274,6 @@ pub(crate) fn add_wall_diagonals(
             first,
             with_inactive,
         );
-    }
-}
-
-/// [`add_wall_diagonals`] for one interaction `it` whose contacts are `run`.
-#[inline]
-pub(crate) fn add_interaction_diagonals(
-    springs: &Springs,
-    run: &[crate::contact::FacetContact],
-    it: &crate::contact::WallInteraction,
-    diagonal: &mut [[Real; 6]],
-    first: usize,
-    with_inactive: bool,
-) {
-    for c in counted_contacts(run, it, with_inactive) {
-        let b = c.ball as usize;
-        let s = wall_stiffness(springs, c, with_inactive);
-        let r_b = c.point - springs.balls.pos[b];
-        let d = contact_diagonal_3d(&s, &c.normal, &crate::math::Vec3::zeros(), &r_b);
-        let row = &mut diagonal[b - first];
-        for k in 0..6 {
-            row[k] += d[6 + k];
-        }
     }
 }
 

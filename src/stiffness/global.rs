@@ -10,6 +10,7 @@ use crate::law::ContactStiffness;
 use crate::math::Real;
 use crate::math::Vec3;
 use crate::model::Model;
+use crate::springs::{ball_stiffness, counted_contacts, wall_stiffness};
 use nalgebra::{DMatrix, DVector};
 
 /// What the stiffness matrix of one contact needs: the two body indices ([`Model::body_of`];
@@ -48,112 +49,6 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
             }
         });
     balls.chain(wall_terms(model, with_inactive))
-}
-
-/// What the stiffness of a contact needs of a model, borrowed field by field (the force
-/// pass holds the contact lists mutably while it sums the automatic timestep's diagonal,
-/// [`crate::stiffness::estimate`]): the balls, the contact models and their rolling
-/// resistance, the walls.
-#[derive(Clone, Copy)]
-pub(crate) struct Springs<'a> {
-    pub balls: &'a crate::body::Balls,
-    pub laws: &'a [crate::law::ContactModel],
-    pub rolling: &'a [Option<crate::law::Rolling>],
-    pub walls: &'a [crate::body::Wall],
-}
-
-impl Springs<'_> {
-    /// [`Model::contact_stiffness`].
-    #[inline]
-    pub(crate) fn contact_stiffness(
-        &self,
-        law: u16,
-        overlap: Real,
-        radius: Real,
-    ) -> ContactStiffness {
-        let mut s = self.laws[law as usize].stiffness(overlap, radius);
-        if let Some(Some(r)) = self.rolling.get(law as usize) {
-            s.ks_rot += r.stiffness(s.kn, s.ks, radius);
-            s.kn_rot += r.twisting_stiffness(s.kn, s.ks, radius);
-        }
-        s
-    }
-
-    /// [`Model::foreseen_stiffness`].
-    #[inline]
-    pub(crate) fn foreseen_stiffness(
-        &self,
-        law: u16,
-        overlap: Real,
-        radius: Real,
-        m_eff: Real,
-        approach: Real,
-    ) -> ContactStiffness {
-        let d = self.laws[law as usize].foreseen_overlap(overlap, radius, m_eff, approach);
-        self.contact_stiffness(law, d, radius)
-    }
-}
-
-/// The stiffness of a ball-ball contact for [`terms`]: at its overlap for the stiffness
-/// matrix; for the automatic timestep (`foresee`, with the contacts about to touch), at the
-/// overlap it can reach as the balls close ([`Model::foreseen_stiffness`]; their centres'
-/// velocities, not their spins).
-#[inline]
-pub(crate) fn ball_stiffness(
-    springs: &Springs,
-    law: u16,
-    a: usize,
-    b: usize,
-    g: &crate::contact::ball_ball::Geometry,
-    foresee: bool,
-) -> ContactStiffness {
-    if !foresee {
-        return springs.contact_stiffness(law, g.overlap, g.radius);
-    }
-    let balls = springs.balls;
-    let approach = (balls.vel[a] - balls.vel[b]).dot(&g.normal);
-    let m_eff =
-        crate::contact::ball_ball::effective_mass(balls.contact_mass(a), balls.contact_mass(b));
-    springs.foreseen_stiffness(law, g.overlap, g.radius, m_eff, approach)
-}
-
-/// The stiffness of a ball-facet contact for [`wall_terms`], as [`ball_stiffness`]: the
-/// approach is the ball's velocity against the wall's at the contact point.
-#[inline]
-pub(crate) fn wall_stiffness(
-    springs: &Springs,
-    c: &crate::contact::FacetContact,
-    foresee: bool,
-) -> ContactStiffness {
-    let b = c.ball as usize;
-    let radius = springs.balls.radius[b];
-    if !foresee {
-        return springs.contact_stiffness(c.law, c.overlap, radius);
-    }
-    let wall = springs.walls[c.wall as usize].velocity_at(c.facet as usize, &c.point);
-    let approach = (springs.balls.vel[b] - wall).dot(&c.normal);
-    let m_eff = springs.balls.contact_mass(b).unwrap_or(Real::INFINITY);
-    springs.foreseen_stiffness(c.law, c.overlap, radius, m_eff, approach)
-}
-
-/// The contacts of one ball-wall interaction (`run`, its contacts) that carry stiffness for
-/// [`wall_terms`]: the active ones, or (with `with_inactive`, none being active) the one with
-/// the largest overlap, the one the associative logic would make active first (the last of
-/// equal ones).
-#[inline]
-pub(crate) fn counted_contacts<'a>(
-    run: &'a [crate::contact::FacetContact],
-    it: &crate::contact::WallInteraction,
-    with_inactive: bool,
-) -> impl Iterator<Item = &'a crate::contact::FacetContact> + 'a {
-    // Without an active contact, the one with the largest overlap (index in the run).
-    let first = (it.active == 0 && with_inactive)
-        .then(|| (0..run.len()).max_by(|&x, &y| run[x].overlap.total_cmp(&run[y].overlap)))
-        .flatten();
-    run.iter()
-        .enumerate()
-        .filter(move |&(k, c)| c.active || first == Some(k))
-        .map(|(_, c)| c)
 }
 
 /// The ball-facet part of [`terms`] (which yields the ball-ball terms first, then these).

@@ -5,17 +5,14 @@ mod contact;
 mod eigen;
 mod estimate;
 pub(crate) mod global;
-mod lanes;
 pub mod printed;
 pub mod study;
 
 pub use crate::law::ContactStiffness;
+pub use crate::springs::contact_diagonal_3d;
 pub use contact::{
-    contact_diagonal_3d, contact_matrix_2d, contact_matrix_3d, cross_matrix, Matrix12, Matrix6,
-    Triad, DOFS_2D_IN_3D,
+    contact_matrix_2d, contact_matrix_3d, cross_matrix, Matrix12, Matrix6, Triad, DOFS_2D_IN_3D,
 };
 pub use eigen::{lanczos_max, tridiagonal_max, ExactCritical, Method, DENSE_LIMIT};
-pub(crate) use estimate::add_interaction_diagonals;
 pub use estimate::{dof_name, estimate_critical, CriticalEstimate};
 pub use global::{DofMap, GlobalStiffness, FIXED};
-pub(crate) use lanes::add_ball_diagonals;

@@ -1,5 +1,5 @@
 //! The automatic timestep's diagonal stiffness terms of ball-ball contacts
-//! ([`super::estimate::ball_diagonal`] with the foresight, no clump) for [`LANES`] contacts
+//! ([`super::ball_diagonal`] with the foresight, no clump) for [`LANES`] contacts
 //! at once: their balls are copied into lane arrays and the arithmetic runs lane by lane in a
 //! loop the compiler turns into vector instructions (square roots, quotients and the Hertz
 //! foresight's power, [`crate::math::two_fifths_power`], eight at a time), then each
@@ -7,12 +7,12 @@
 //!
 //! Every lane performs the operations of the one-contact path in its order (the geometry of
 //! [`crate::contact::ball_ball::geometry`], the approach and effective mass of
-//! [`super::global::ball_stiffness`], [`crate::law::ContactModel::foreseen_overlap`], the
+//! [`super::ball_stiffness`], [`crate::law::ContactModel::foreseen_overlap`], the
 //! model's tangent stiffness, [`super::contact_diagonal_3d`]); its branches become selects
 //! between both sides, each computed as the one-contact path would. So the sums are the same
 //! bits (test `the_lanes_give_the_one_contact_terms`).
 
-use super::global::Springs;
+use super::Springs;
 use crate::contact::Contact;
 use crate::law::lanes::LANES;
 use crate::law::ContactModel;
@@ -95,7 +95,7 @@ impl Input {
         let balls = springs.balls;
         let (a, b) = (c.a as usize, c.b as usize);
         let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-        // (the subtraction of [`super::global::ball_stiffness`], component by component)
+        // (the subtraction of [`super::ball_stiffness`], component by component)
         let dv = balls.vel[a] - balls.vel[b];
         for k in 0..3 {
             self.pa[k][l] = pa[k];
@@ -186,12 +186,12 @@ impl Input {
     }
 }
 
-/// [`super::estimate::add_ball_diagonals`]' sums, [`LANES`] contacts at a time (module
+/// [`super::add_ball_diagonals`]' sums, [`LANES`] contacts at a time (module
 /// documentation): the terms of every contact of `list`, foreseen, added to those of its balls
 /// that have a row in `diagonal` (the balls from `first` on; ball a unless `incoming`), in
 /// list order. With a rolling resistance (whose stiffness adds to the bending terms) the
 /// contacts take the one-contact path.
-pub(crate) fn add_ball_diagonals(
+pub(crate) fn add_ball_diagonals_lanes(
     springs: &Springs,
     list: &[Contact],
     diagonal: &mut [[Real; 6]],
@@ -199,7 +199,7 @@ pub(crate) fn add_ball_diagonals(
     incoming: bool,
 ) {
     if springs.rolling.iter().any(Option::is_some) {
-        super::estimate::add_ball_diagonals(springs, list, diagonal, first, incoming);
+        super::add_ball_diagonals(springs, list, diagonal, first, incoming);
         return;
     }
     let mut input = Input::default();
@@ -280,16 +280,16 @@ impl Sums<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::add_ball_diagonals;
+    use super::add_ball_diagonals_lanes;
     use crate::body::{dof, BallSpec, Balls};
     use crate::contact::Contact;
     use crate::law::{ContactModel, FrictionLimit, Hertz, HertzHistory, HertzPair, Linear};
     use crate::math::{Real, Vec3};
     use crate::rng::SplitMix64;
-    use crate::stiffness::global::Springs;
+    use crate::springs::Springs;
 
-    /// The lanes against [`super::super::estimate::add_ball_diagonals`], the one-contact path
-    /// (geometry, foreseen stiffness, [`crate::stiffness::contact_diagonal_3d`]), on 3,000
+    /// The lanes against [`crate::springs::add_ball_diagonals`], the one-contact path
+    /// (geometry, foreseen stiffness, [`crate::springs::contact_diagonal_3d`]), on 3,000
     /// random contacts among 400 balls of radii 0.5-2 mm: Hertz-Mindlin, Hertz history and a
     /// linear law with rotational springs mixed in one list; pairs touching, apart, closing,
     /// separating, at rest, slowly enough for the foresight's short cut; balls with every translation fixed (no contact mass) or one DOF;
@@ -375,11 +375,9 @@ mod tests {
                     .cloned()
                     .collect();
                 if lanes {
-                    add_ball_diagonals(&springs, &part, &mut d, first, incoming);
+                    add_ball_diagonals_lanes(&springs, &part, &mut d, first, incoming);
                 } else {
-                    super::super::estimate::add_ball_diagonals(
-                        &springs, &part, &mut d, first, incoming,
-                    );
+                    crate::springs::add_ball_diagonals(&springs, &part, &mut d, first, incoming);
                 }
                 d.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>()
             };
