@@ -57,7 +57,7 @@ pub(super) fn unit_normal(d: [Real; 3]) -> (Real, [Real; 3]) {
 /// The contact masses of the two balls of each lane's contact ([`Balls::contact_mass`]: 0
 /// with the flag false when a ball has none, i.e. is infinitely heavy).
 #[derive(Default)]
-pub(super) struct Masses {
+pub(crate) struct Masses {
     ma: Lane,
     mb: Lane,
     has_ma: [bool; LANES],
@@ -67,7 +67,7 @@ pub(super) struct Masses {
 impl Masses {
     /// Copies the contact masses of balls `a` and `b` into lane `l`.
     #[inline(always)]
-    pub(super) fn load(&mut self, l: usize, balls: &Balls, a: usize, b: usize) {
+    pub(crate) fn load(&mut self, l: usize, balls: &Balls, a: usize, b: usize) {
         let l = l & (LANES - 1);
         let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
         self.has_ma[l] = ma.is_some();
@@ -79,7 +79,7 @@ impl Masses {
     /// The effective mass of lane `l`, as [`super::ball_ball::effective_mass`] (no mass:
     /// infinitely heavy; neither: 0).
     #[inline(always)]
-    pub(super) fn effective(&self, l: usize) -> Real {
+    pub(crate) fn effective(&self, l: usize) -> Real {
         let (ma, mb) = (self.ma[l], self.mb[l]);
         match (self.has_ma[l], self.has_mb[l]) {
             (true, true) => ma * mb / (ma + mb),

@@ -13,6 +13,7 @@
 //! bits (test `the_lanes_give_the_one_contact_terms`).
 
 use super::Springs;
+use crate::contact::lanes::Masses;
 use crate::contact::Contact;
 use crate::law::lanes::LANES;
 use crate::law::ContactModel;
@@ -75,11 +76,8 @@ struct Input {
     rb: Lane,
     /// `v_a - v_b`.
     dv: Lane3,
-    /// The balls' contact masses (0 with the flag false: none, infinitely heavy).
-    ma: Lane,
-    mb: Lane,
-    has_ma: [bool; LANES],
-    has_mb: [bool; LANES],
+    /// The balls' contact masses.
+    masses: Masses,
     hertz: [bool; LANES],
     e_star: Lane,
     kn: Lane,
@@ -104,11 +102,7 @@ impl Input {
         }
         self.ra[l] = balls.radius[a];
         self.rb[l] = balls.radius[b];
-        let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
-        self.has_ma[l] = ma.is_some();
-        self.has_mb[l] = mb.is_some();
-        self.ma[l] = ma.unwrap_or(0.0);
-        self.mb[l] = mb.unwrap_or(0.0);
+        self.masses.load(l, balls, a, b);
         self.hertz[l] = law.hertz;
         self.e_star[l] = law.e_star;
         self.kn[l] = law.kn;
@@ -141,13 +135,7 @@ impl Input {
             // the approach and the effective mass
             let dv = [0, 1, 2].map(|k| self.dv[k][l]);
             let approach = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2];
-            let (ma, mb) = (self.ma[l], self.mb[l]);
-            let m_eff = match (self.has_ma[l], self.has_mb[l]) {
-                (true, true) => ma * mb / (ma + mb),
-                (true, false) => ma,
-                (false, true) => mb,
-                (false, false) => 0.0,
-            };
+            let m_eff = self.masses.effective(l);
             // the Hertz foresight (`&`, not `&&`: no branch)
             let d0 = overlap.max(0.0);
             let c = 16.0 * self.e_star[l] * radius.sqrt();
