@@ -111,10 +111,13 @@ impl Model {
         // where each contact's balls are in cache ([`Model::fuses_stiffness`])
         let mut diagonal = std::mem::take(&mut self.dof_stiffness.diagonal);
         diagonal.resize(if fused { self.balls.len() } else { 0 }, [0.0; 6]);
-        let diagonal_bounds: Vec<usize> = if fused {
-            part.balls.clone()
+        // (without the sums, an empty slice for every range)
+        let no_rows;
+        let diagonal_bounds: &[usize] = if fused {
+            &part.balls
         } else {
-            vec![0; threads + 1]
+            no_rows = vec![0; threads + 1];
+            &no_rows
         };
         let springs = crate::springs::Springs {
             balls: &self.balls,
@@ -171,7 +174,7 @@ impl Model {
             .zip(split(&mut fc.list, &starts))
             .zip(split(&mut fc.frames, &frame_starts))
             .zip(split(&mut fc.interactions, &cuts))
-            .zip(split(&mut diagonal, &diagonal_bounds))
+            .zip(split(&mut diagonal, diagonal_bounds))
             .collect();
         let results = crate::par::run_parts(
             ranges,
