@@ -52,20 +52,29 @@ struct Batch {
     point: Lane3,
     v_rel: Lane3,
     vn: Lane,
-    // the frames before their advance: rows `n_prev`, `t_1`, `t_2`, and `u_x`
+    // the frames before their advance: rows `n_prev`, `t_1`, `t_2`, and `u`, `phi`
     axes: [Lane3; 3],
-    u_x: Lane,
+    u: Lane3,
+    phi: Lane3,
     // the advance (from [`Batch::advance`])
     t1: Lane3,
     t2: Lane3,
-    /// The increment of `phi` (that of `u` is the model's input `du_t`, its normal part
+    /// The tangential displacements and the rotation after the advance (`u_y`, `u_z`, then
+    /// `phi`; the increment of `u` is the model's input `du_t`, its normal part
     /// `overlap_prev - overlap`).
-    dphi: Lane3,
+    next: [Lane; 5],
     /// The model's inputs (what it sees of each lane: [`Kinematics::of_step`]) and results
     /// ([`crate::law::lanes`]).
     law: Lanes,
     /// A lane the vector loop cannot follow ([`Frame::advance`] computes it again).
     odd: [bool; LANES],
+    /// An odd lane's force on b (world), N.
+    odd_force: [Vec3; LANES],
+    // the force on b in the world frame and its moments about the centres of a and b (from
+    // [`Batch::exerted`])
+    world: Lane3,
+    arm_a: Lane3,
+    arm_b: Lane3,
 }
 
 /// `x . y` as nalgebra computes it.
@@ -159,7 +168,10 @@ impl Batch {
                 self.axes[r][k][l] = f.axes[(r, k)];
             }
         }
-        self.u_x[l] = f.u.x;
+        for k in 0..3 {
+            self.u[k][l] = f.u[k];
+            self.phi[k][l] = f.phi[k];
+        }
     }
 
     /// [`Frame::advance`] of every lane (the flags of [`lanes_follow`]): the new tangential
@@ -221,8 +233,13 @@ impl Batch {
             };
             let (vel, spin) = (back(v_t), back(w));
             // (`du.x`: the change of the normal displacement, -overlap)
-            let du = [-self.overlap[l] - self.u_x[l], vel[1] * dt, vel[2] * dt];
-            put(&mut self.dphi, l, spin.map(|x| x * dt));
+            let du = [-self.overlap[l] - self.u[0][l], vel[1] * dt, vel[2] * dt];
+            // (`u += du`, `phi += dphi`: [`Frame::advance`]'s sums)
+            self.next[0][l] = self.u[1][l] + du[1];
+            self.next[1][l] = self.u[2][l] + du[2];
+            for k in 0..3 {
+                self.next[2 + k][l] = self.phi[k][l] + spin[k] * dt;
+            }
             // what the model sees ([`Kinematics::of_step`])
             let m = &mut self.law;
             m.overlap[l] = self.overlap[l];
@@ -251,13 +268,10 @@ impl Batch {
             f.axes[(1, k)] = t1[k];
             f.axes[(2, k)] = t2[k];
         }
-        // (`u += du`, then `u.x = -overlap`)
-        f.u.y += self.law.du_t[0][l];
-        f.u.z += self.law.du_t[1][l];
-        f.u.x = -self.overlap[l];
-        for k in 0..3 {
-            f.phi[k] += self.dphi[k][l];
-        }
+        // (`u += du`, then `u.x = -overlap`; the sums taken in the lanes)
+        let next = self.next.map(|x| x[l]);
+        f.u = Vec3::new(-self.overlap[l], next[0], next[1]);
+        f.phi = Vec3::new(next[2], next[3], next[4]);
     }
 
     /// What the model sees of lane `l` ([`Kinematics::of_step`]), read from the lanes (not
@@ -279,13 +293,24 @@ impl Batch {
         }
     }
 
-    /// The world components of the local vector `x` in lane `l`'s new frame
-    /// ([`Frame::to_world`]: the axes' transpose times `x`).
+    /// The model's force (local, [`Lanes::force`]) of every lane in the world frame, in its
+    /// new frame ([`Frame::to_world`]: the axes' transpose times the force), and its moments
+    /// about the centres of a and b, `(C - x_a) x F` and `(C - x_b) x F` (C the contact point):
+    /// what [`exert`] adds to the balls.
     #[inline(always)]
-    fn to_world(&self, l: usize, x: &Vec3) -> Vec3 {
-        let (n, t1, t2) = (at(&self.n, l), at(&self.t1, l), at(&self.t2, l));
-        let row = |k: usize| n[k] * x[0] + t1[k] * x[1] + t2[k] * x[2];
-        Vec3::new(row(0), row(1), row(2))
+    fn exerted(&mut self) {
+        for l in 0..LANES {
+            let (n, t1, t2) = (at(&self.n, l), at(&self.t1, l), at(&self.t2, l));
+            let x = at(&self.law.force, l);
+            let f = [0, 1, 2].map(|k| n[k] * x[0] + t1[k] * x[1] + t2[k] * x[2]);
+            let p = at(&self.point, l);
+            let (pa, pb) = (at(&self.pa, l), at(&self.pb, l));
+            let arm_a = cross([0, 1, 2].map(|k| p[k] - pa[k]), f);
+            let arm_b = cross([0, 1, 2].map(|k| p[k] - pb[k]), f);
+            put(&mut self.world, l, f);
+            put(&mut self.arm_a, l, arm_a);
+            put(&mut self.arm_b, l, arm_b);
+        }
     }
 }
 
@@ -373,14 +398,16 @@ pub fn update_framed(
         }
         batch.advance(dt, flags.no_twist);
         let laned = laned && batch.law.step(model, dt);
+        // each frame written back and the model's force (local) into the lanes, in order; an
+        // odd lane's frame advances alone and gives its world force
         for l in (0..ks.len()).filter(|&l| going[l]) {
             let k = lane(l);
             let c = &mut list[k];
             let law = &laws[c.law as usize];
-            let (a, b) = (c.a as usize, c.b as usize);
-            let overlap = batch.overlap[l];
             let frame = &mut frames[k];
-            let f = if batch.odd[l] {
+            if batch.odd[l] {
+                let (a, b) = (c.a as usize, c.b as usize);
+                let overlap = batch.overlap[l];
                 let n = Vec3::from(at(&batch.n, l));
                 let v_rel = Vec3::from(at(&batch.v_rel, l));
                 let (wa, wb) = (&balls.spin[a], &balls.spin[b]);
@@ -388,17 +415,23 @@ pub fn update_framed(
                 let (m, r) = (batch.mass[l], batch.radius[l]);
                 let kin = Kinematics::of_step(overlap, batch.vn[l], &step, m, r, dt, false);
                 let f = law.force(&kin, &mut c.state);
-                frame.to_world(&f.local)
+                batch.odd_force[l] = frame.to_world(&f.local);
             } else if laned {
                 batch.finish(l, frame);
                 batch.law.store_state(l, &mut c.state);
-                let f = &batch.law.force;
-                batch.to_world(l, &Vec3::new(f[0][l], f[1][l], f[2][l]))
             } else {
                 batch.finish(l, frame);
                 let f = law.force(&batch.kinematics(l, dt), &mut c.state);
-                batch.to_world(l, &f.local)
-            };
+                put(&mut batch.law.force, l, f.local.into());
+            }
+        }
+        batch.exerted();
+        // the forces and their moments added to the balls, in order
+        for l in (0..ks.len()).filter(|&l| going[l]) {
+            let k = lane(l);
+            let c = &mut list[k];
+            let law = &laws[c.law as usize];
+            let overlap = batch.overlap[l];
             // a bond that broke in this cycle across a gap leaves the contact without force
             c.active = overlap > 0.0 || law.holds(&c.state);
             if !c.active {
@@ -406,10 +439,28 @@ pub fn update_framed(
                 point[k] = Vec3::zeros();
                 continue;
             }
+            let (a, b) = (c.a as usize, c.b as usize);
             let p = Vec3::from(at(&batch.point, l));
+            let (f, ma, mb) = if batch.odd[l] {
+                let f = batch.odd_force[l];
+                (
+                    f,
+                    (p - balls.pos[a]).cross(&f),
+                    (p - balls.pos[b]).cross(&f),
+                )
+            } else {
+                let v = |x: &Lane3| Vec3::from(at(x, l));
+                (v(&batch.world), v(&batch.arm_a), v(&batch.arm_b))
+            };
             force[k] = f;
             point[k] = p;
-            deep |= exert(s, balls, (a, b), [f, p], overlap, incoming);
+            if !incoming {
+                s.add(a, &f, &ma, true);
+            }
+            if s.holds(b) {
+                s.add(b, &f, &mb, false);
+            }
+            deep |= overlap > batch.ra[l].min(batch.rb[l]) || overlap.is_nan();
         }
     }
     deep
