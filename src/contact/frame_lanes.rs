@@ -16,8 +16,8 @@
 
 use super::ball_ball::{released, Out, Scatter};
 use super::lanes::{unit_normal, Masses, LANES};
-use super::{Contact, Frame, FrameFlags};
-use crate::body::Balls;
+use super::{Contact, FacetContact, Frame, FrameFlags};
+use crate::body::{Balls, Wall};
 use crate::law::lanes::{self as law_lanes, Lanes};
 use crate::law::{ContactModel, Kinematics};
 use crate::math::{Real, Vec3};
@@ -294,20 +294,30 @@ impl Batch {
     }
 
     /// The model's force (local, [`Lanes::force`]) of every lane in the world frame, in its
+    /// new frame ([`Frame::to_world`]: the axes' transpose times the force).
+    #[inline(always)]
+    fn world(&mut self) {
+        for l in 0..LANES {
+            let (n, t1, t2) = (at(&self.n, l), at(&self.t1, l), at(&self.t2, l));
+            let x = at(&self.law.force, l);
+            let f = [0, 1, 2].map(|k| n[k] * x[0] + t1[k] * x[1] + t2[k] * x[2]);
+            put(&mut self.world, l, f);
+        }
+    }
+
+    /// The model's force (local, [`Lanes::force`]) of every lane in the world frame, in its
     /// new frame ([`Frame::to_world`]: the axes' transpose times the force), and its moments
     /// about the centres of a and b, `(C - x_a) x F` and `(C - x_b) x F` (C the contact point):
     /// what [`exert`] adds to the balls.
     #[inline(always)]
     fn exerted(&mut self) {
+        self.world();
         for l in 0..LANES {
-            let (n, t1, t2) = (at(&self.n, l), at(&self.t1, l), at(&self.t2, l));
-            let x = at(&self.law.force, l);
-            let f = [0, 1, 2].map(|k| n[k] * x[0] + t1[k] * x[1] + t2[k] * x[2]);
+            let f = at(&self.world, l);
             let p = at(&self.point, l);
             let (pa, pb) = (at(&self.pa, l), at(&self.pb, l));
             let arm_a = cross([0, 1, 2].map(|k| p[k] - pa[k]), f);
             let arm_b = cross([0, 1, 2].map(|k| p[k] - pb[k]), f);
-            put(&mut self.world, l, f);
             put(&mut self.arm_a, l, arm_a);
             put(&mut self.arm_b, l, arm_b);
         }
@@ -464,6 +474,104 @@ pub fn update_framed(
         }
     }
     deep
+}
+
+/// [`super::ball_facet::update_force`] (no energy books, no rolling resistance, no cohesion,
+/// flags that [`lanes_follow`]) of the active ball-facet contacts `list[k]`, `k` in `ks`, each
+/// of a model on the frame and none a proximity contact of the full mode (whose frame is
+/// turned when its members change), with their frames (aligned with `list`), eight at a time:
+/// the wall is piece 1, the ball piece 2 (normal from the wall to the ball). Each lane's
+/// normal, relative velocity and spins are the one-contact path's (computed as it does, one
+/// contact at a time), then the frames' advance, the model and the force's turn into the
+/// world frame run in the lanes, with the same operations in the same order: the same bits.
+pub fn update_facet_framed(
+    list: &mut [FacetContact],
+    ks: &[u32],
+    frames: &mut [Frame],
+    (balls, walls, laws): (&Balls, &[Wall], &[ContactModel]),
+    (dt, flags): (Real, FrameFlags),
+) {
+    debug_assert!(lanes_follow(flags));
+    let mut batch = Batch::default();
+    for ks in ks.chunks(LANES) {
+        // (a short batch repeats its first contact in the spare lanes, whose results are not
+        // used; the first lane is loaded first, so they see its new frame)
+        let lane = |l: usize| ks[if l < ks.len() { l } else { 0 }] as usize;
+        for l in 0..LANES {
+            let k = lane(l);
+            let c = &mut list[k];
+            debug_assert!(c.active && c.pc != c.facet);
+            let i = c.ball as usize;
+            let wall = &walls[c.wall as usize];
+            let r = balls.radius[i];
+            let n = -c.normal;
+            if c.fresh {
+                frames[k] = Frame::new(&n, -c.overlap);
+                c.fresh = false;
+            }
+            let branch = if flags.no_ratch {
+                -n * r
+            } else {
+                c.point - balls.pos[i]
+            };
+            let v_ball = balls.vel[i] + balls.spin[i].cross(&branch);
+            let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
+            put(&mut batch.n, l, n.into());
+            put(&mut batch.v_rel, l, v_rel.into());
+            put(&mut batch.wa, l, wall.spin().into());
+            put(&mut batch.wb, l, balls.spin[i].into());
+            batch.vn[l] = v_rel.dot(&n);
+            batch.overlap[l] = c.overlap;
+            batch.radius[l] = r;
+            batch.mass[l] = balls.contact_mass(i).unwrap_or(0.0);
+            batch.load_frame(l, &frames[k]);
+        }
+        let first = list[lane(0)].law;
+        let model = &laws[first as usize];
+        let laned = (1..LANES).all(|l| list[lane(l)].law == first) && law_lanes::follows(model);
+        if laned {
+            for l in 0..LANES {
+                batch.law.load_state(l, &list[lane(l)].state);
+            }
+        }
+        batch.advance(dt, flags.no_twist);
+        let laned = laned && batch.law.step(model, dt);
+        for l in 0..ks.len() {
+            let k = lane(l);
+            let c = &mut list[k];
+            let law = &laws[c.law as usize];
+            let frame = &mut frames[k];
+            if batch.odd[l] {
+                let overlap = batch.overlap[l];
+                let n = Vec3::from(at(&batch.n, l));
+                let v_rel = Vec3::from(at(&batch.v_rel, l));
+                let (ww, wb) = (Vec3::from(at(&batch.wa, l)), Vec3::from(at(&batch.wb, l)));
+                let step = frame.advance(&n, &v_rel, &ww, &wb, -overlap, dt, flags);
+                let (m, r) = (batch.mass[l], batch.radius[l]);
+                let kin = Kinematics::of_step(overlap, batch.vn[l], &step, m, r, dt, false);
+                let f = law.force(&kin, &mut c.state);
+                batch.odd_force[l] = frame.to_world(&f.local);
+                put(&mut batch.law.force, l, f.local.into());
+            } else if laned {
+                batch.finish(l, frame);
+                batch.law.store_state(l, &mut c.state);
+            } else {
+                batch.finish(l, frame);
+                let f = law.force(&batch.kinematics(l, dt), &mut c.state);
+                put(&mut batch.law.force, l, f.local.into());
+            }
+        }
+        batch.world();
+        for l in 0..ks.len() {
+            let c = &mut list[lane(l)];
+            c.force = if batch.odd[l] {
+                batch.odd_force[l]
+            } else {
+                Vec3::from(at(&batch.world, l))
+            };
+            c.normal_force = batch.law.force[0][l];
+        }
+    }
 }
 
 /// [`super::ball_ball::update`] of one contact `c` with its frame, force and contact point

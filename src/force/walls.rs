@@ -2,6 +2,7 @@
 //! full mode's), the forces of the active contacts and their resultant on the ball.
 
 use crate::body::Resolution;
+use crate::contact::frame_lanes::{lanes_follow, update_facet_framed};
 use crate::contact::{associative, ball_facet, full, lanes};
 use crate::math::Vec3;
 use crate::model::Model;
@@ -27,13 +28,16 @@ fn frames_of<'a, T>(frames: &'a mut [T], range: &std::ops::Range<usize>) -> &'a 
 /// frames are kept): geometry, the associative logic (and the full mode's), the forces of the
 /// active contacts and each interaction's resultant on its ball (`force`, `moment`, `active`),
 /// in blocks of interactions whose records stay in cache, three passes each: the geometry of
-/// every contact, then per interaction its resolution, then its forces (with no frames kept,
-/// the history models' active contacts of the whole block eight at a time,
-/// [`lanes::update_facet_history`], then each interaction's sums). (Contacts of different
+/// every contact, then per interaction its resolution, then its forces (the active contacts
+/// of the whole block eight at a time: the history models' in [`lanes::update_facet_history`],
+/// those on the frame, but for the full mode's proximity contacts, in
+/// [`update_facet_framed`]; then each interaction's sums). (Contacts of different
 /// interactions are independent: in a flat pass the processor works on several at once,
 /// where one interaction at a time chained each contact's geometry, resolution and force.)
-/// With `books` (energy books kept), every contact takes the one-contact path and each
-/// interaction's `dissipated` is written. Returns what the full mode did.
+/// With `books` (energy books kept), or frames with a rolling resistance or a cohesion
+/// somewhere, or frame flags the batches do not follow, every contact takes the one-contact
+/// path with the interaction's sums (and with `books` each interaction's `dissipated` is
+/// written). Returns what the full mode did.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn wall_group(
     list: &mut [crate::contact::FacetContact],
@@ -53,6 +57,8 @@ pub(super) fn wall_group(
     let base = its.first().map_or(0, |it| it.start as usize);
     let mut stats = crate::contact::FullStats::default();
     let necks = (cohesion.iter().flatten()).any(|k| matches!(k, crate::law::Cohesion::Jkr { .. }));
+    // (no rolling resistance, no cohesion: the contacts on the frame may take the lanes)
+    let plain = rolling.iter().all(Option::is_none) && cohesion.iter().all(Option::is_none);
     for block in its.chunks_mut(WALL_BLOCK) {
         let (Some(first), Some(last)) = (block.first(), block.last()) else {
             continue;
@@ -96,17 +102,22 @@ pub(super) fn wall_group(
                 stats = stats.plus(&full::resolve(run, frames, &input));
             }
         }
-        // the one-contact path for every contact: frames kept, or energy books (whose losses
-        // it reports)
-        let one_by_one = !frames.is_empty() || books;
+        // the one-contact path for every contact with energy books (whose losses it reports),
+        // or with frames kept and a rolling resistance or cohesion somewhere, or flags the
+        // lanes do not follow
+        let framed_lanes = !frames.is_empty() && lanes_follow(flags) && plain;
+        let one_by_one = books || (!frames.is_empty() && !framed_lanes);
         if !one_by_one {
-            // no contact model keeps a frame: the active contacts of the history models go
-            // through the lanes, eight at a time; the others as below
+            // the active contacts go through the lanes, eight at a time (those of the history
+            // models and those on the frame apart); the others as below
             // (their indices gather on the stack, WALL_BLOCK at a time: no allocation per
             // step; the contacts are independent, so the order of the flushes changes nothing)
+            let block_frames = frames_of(frames, &contacts);
             let block_contacts = &mut list[contacts];
             let mut active = [0u32; WALL_BLOCK];
-            let mut n = 0;
+            let mut framed = [0u32; WALL_BLOCK];
+            let (mut n, mut m) = (0, 0);
+            let group = (balls, walls, laws);
             for k in 0..block_contacts.len() {
                 let c = &mut block_contacts[k];
                 let law = &laws[c.law as usize];
@@ -124,13 +135,24 @@ pub(super) fn wall_group(
                         );
                         n = 0;
                     }
+                } else if c.active && framed_lanes && c.pc != c.facet {
+                    framed[m] = k as u32;
+                    m += 1;
+                    if m == WALL_BLOCK {
+                        let all = &framed[..m];
+                        update_facet_framed(block_contacts, all, block_frames, group, (dt, flags));
+                        m = 0;
+                    }
                 } else {
                     let wall = &walls[c.wall as usize];
                     let law = (law, None, None);
-                    ball_facet::update_force(c, None, balls, wall, law, dt, flags, books);
+                    let frame = block_frames.get_mut(k);
+                    ball_facet::update_force(c, frame, balls, wall, law, dt, flags, books);
                 }
             }
             lanes::update_facet_history(block_contacts, &active[..n], balls, walls, laws, dt);
+            let all = &framed[..m];
+            update_facet_framed(block_contacts, all, block_frames, group, (dt, flags));
         }
         for it in block.iter_mut() {
             let i = it.ball as usize;
