@@ -258,13 +258,7 @@ pub fn update_force(
         // exactly (full mode, [`super::full`]).
         frame.reaim(&n);
     }
-    let branch = if flags.no_ratch {
-        -n * r
-    } else {
-        c.point - balls.pos[i]
-    };
-    let v_ball = balls.vel[i] + balls.spin[i].cross(&branch);
-    let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
+    let v_rel = relative_velocity(c, balls, wall, flags.no_ratch);
     let w_wall = wall.spin();
     let step = frame.advance(&n, &v_rel, &w_wall, &balls.spin[i], -c.overlap, dt, flags);
     let k = Kinematics::of_step(c.overlap, v_rel.dot(&n), &step, mass, r, dt, books);
@@ -309,6 +303,22 @@ pub fn update_force(
         integration: integration + pairing(c, new, nw, law_work),
         couple,
     }
+}
+
+/// The velocity of the ball's material point at contact `c` relative to the wall's there
+/// (the wall is piece 1, the ball piece 2), m/s: the ball's branch vector from its centre to
+/// the contact point, or `-r n` (n from the wall to the ball) with `no_ratch`
+/// ([`FrameFlags::no_ratch`]).
+#[inline(always)]
+pub fn relative_velocity(c: &FacetContact, balls: &Balls, wall: &Wall, no_ratch: bool) -> Vec3 {
+    let i = c.ball as usize;
+    let branch = if no_ratch {
+        c.normal * balls.radius[i]
+    } else {
+        c.point - balls.pos[i]
+    };
+    let v_ball = balls.vel[i] + balls.spin[i].cross(&branch);
+    v_ball - wall.velocity_at(c.facet as usize, &c.point)
 }
 
 /// The energy a ball-facet contact held at the end of the previous cycle that its

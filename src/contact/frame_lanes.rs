@@ -19,7 +19,7 @@ use super::lanes::{unit_normal, Masses, LANES};
 use super::{Contact, FacetContact, Frame, FrameFlags};
 use crate::body::{Balls, Wall};
 use crate::law::lanes::{self as law_lanes, Lanes};
-use crate::law::{ContactModel, Kinematics};
+use crate::law::{ContactModel, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
 type Lane = [Real; LANES];
@@ -274,6 +274,62 @@ impl Batch {
         f.phi = Vec3::new(next[2], next[3], next[4]);
     }
 
+    /// [`Batch::advance`], with the model in lanes when every lane's contact has the same one
+    /// and the lanes follow it (`of_lane`: each lane's model and state): returns whether it ran
+    /// in lanes ([`Lanes::force`] then holds each lane's force).
+    #[inline(always)]
+    fn advance_with_model(
+        &mut self,
+        of_lane: impl Fn(usize) -> (u16, LawState),
+        laws: &[ContactModel],
+        dt: Real,
+        no_twist: bool,
+    ) -> bool {
+        let first = of_lane(0).0;
+        let model = &laws[first as usize];
+        let laned = (1..LANES).all(|l| of_lane(l).0 == first) && law_lanes::follows(model);
+        if laned {
+            for l in 0..LANES {
+                self.law.load_state(l, &of_lane(l).1);
+            }
+        }
+        self.advance(dt, no_twist);
+        laned && self.law.step(model, dt)
+    }
+
+    /// Lane `l` after [`Batch::advance_with_model`] (`laned`: whether the model ran in lanes):
+    /// its frame written back and the model's force (local) into [`Lanes::force`], the
+    /// contact's `state` updated; an odd lane's frame advances alone ([`Frame::advance`]), and
+    /// its force in the world frame goes to `odd_force` too.
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        l: usize,
+        frame: &mut Frame,
+        (law, state): (&ContactModel, &mut LawState),
+        laned: bool,
+        (dt, flags): (Real, FrameFlags),
+    ) {
+        if self.odd[l] {
+            let overlap = self.overlap[l];
+            let v = |x: &Lane3| Vec3::from(at(x, l));
+            let (n, v_rel, wa, wb) = (v(&self.n), v(&self.v_rel), v(&self.wa), v(&self.wb));
+            let step = frame.advance(&n, &v_rel, &wa, &wb, -overlap, dt, flags);
+            let (m, r) = (self.mass[l], self.radius[l]);
+            let kin = Kinematics::of_step(overlap, self.vn[l], &step, m, r, dt, false);
+            let f = law.force(&kin, state);
+            self.odd_force[l] = frame.to_world(&f.local);
+            put(&mut self.law.force, l, f.local.into());
+        } else if laned {
+            self.finish(l, frame);
+            self.law.store_state(l, state);
+        } else {
+            self.finish(l, frame);
+            let f = law.force(&self.kinematics(l, dt), state);
+            put(&mut self.law.force, l, f.local.into());
+        }
+    }
+
     /// What the model sees of lane `l` ([`Kinematics::of_step`]), read from the lanes (not
     /// through a [`FrameStep`] in memory: its components, stored one by one and loaded two
     /// at a time, cost a stall each).
@@ -398,42 +454,17 @@ pub fn update_framed(
             batch.load_frame(l, &frames[k]);
         }
         // the model in lanes when every lane has the same one, and the lanes follow it
-        let first = list[lane(0)].law;
-        let model = &laws[first as usize];
-        let laned = (1..LANES).all(|l| list[lane(l)].law == first) && law_lanes::follows(model);
-        if laned {
-            for l in 0..LANES {
-                batch.law.load_state(l, &list[lane(l)].state);
-            }
-        }
-        batch.advance(dt, flags.no_twist);
-        let laned = laned && batch.law.step(model, dt);
-        // each frame written back and the model's force (local) into the lanes, in order; an
-        // odd lane's frame advances alone and gives its world force
+        let of_lane = |l: usize| {
+            let c = &list[lane(l)];
+            (c.law, c.state)
+        };
+        let laned = batch.advance_with_model(of_lane, laws, dt, flags.no_twist);
+        // each frame written back and the model's force (local) into the lanes, in order
         for l in (0..ks.len()).filter(|&l| going[l]) {
             let k = lane(l);
             let c = &mut list[k];
             let law = &laws[c.law as usize];
-            let frame = &mut frames[k];
-            if batch.odd[l] {
-                let (a, b) = (c.a as usize, c.b as usize);
-                let overlap = batch.overlap[l];
-                let n = Vec3::from(at(&batch.n, l));
-                let v_rel = Vec3::from(at(&batch.v_rel, l));
-                let (wa, wb) = (&balls.spin[a], &balls.spin[b]);
-                let step = frame.advance(&n, &v_rel, wa, wb, -overlap, dt, flags);
-                let (m, r) = (batch.mass[l], batch.radius[l]);
-                let kin = Kinematics::of_step(overlap, batch.vn[l], &step, m, r, dt, false);
-                let f = law.force(&kin, &mut c.state);
-                batch.odd_force[l] = frame.to_world(&f.local);
-            } else if laned {
-                batch.finish(l, frame);
-                batch.law.store_state(l, &mut c.state);
-            } else {
-                batch.finish(l, frame);
-                let f = law.force(&batch.kinematics(l, dt), &mut c.state);
-                put(&mut batch.law.force, l, f.local.into());
-            }
+            batch.settle(l, &mut frames[k], (law, &mut c.state), laned, (dt, flags));
         }
         batch.exerted();
         // the forces and their moments added to the balls, in order
@@ -509,13 +540,7 @@ pub fn update_facet_framed(
                 frames[k] = Frame::new(&n, -c.overlap);
                 c.fresh = false;
             }
-            let branch = if flags.no_ratch {
-                -n * r
-            } else {
-                c.point - balls.pos[i]
-            };
-            let v_ball = balls.vel[i] + balls.spin[i].cross(&branch);
-            let v_rel = v_ball - wall.velocity_at(c.facet as usize, &c.point);
+            let v_rel = super::ball_facet::relative_velocity(c, balls, wall, flags.no_ratch);
             put(&mut batch.n, l, n.into());
             put(&mut batch.v_rel, l, v_rel.into());
             put(&mut batch.wa, l, wall.spin().into());
@@ -526,40 +551,16 @@ pub fn update_facet_framed(
             batch.mass[l] = balls.contact_mass(i).unwrap_or(0.0);
             batch.load_frame(l, &frames[k]);
         }
-        let first = list[lane(0)].law;
-        let model = &laws[first as usize];
-        let laned = (1..LANES).all(|l| list[lane(l)].law == first) && law_lanes::follows(model);
-        if laned {
-            for l in 0..LANES {
-                batch.law.load_state(l, &list[lane(l)].state);
-            }
-        }
-        batch.advance(dt, flags.no_twist);
-        let laned = laned && batch.law.step(model, dt);
+        let of_lane = |l: usize| {
+            let c = &list[lane(l)];
+            (c.law, c.state)
+        };
+        let laned = batch.advance_with_model(of_lane, laws, dt, flags.no_twist);
         for l in 0..ks.len() {
             let k = lane(l);
             let c = &mut list[k];
             let law = &laws[c.law as usize];
-            let frame = &mut frames[k];
-            if batch.odd[l] {
-                let overlap = batch.overlap[l];
-                let n = Vec3::from(at(&batch.n, l));
-                let v_rel = Vec3::from(at(&batch.v_rel, l));
-                let (ww, wb) = (Vec3::from(at(&batch.wa, l)), Vec3::from(at(&batch.wb, l)));
-                let step = frame.advance(&n, &v_rel, &ww, &wb, -overlap, dt, flags);
-                let (m, r) = (batch.mass[l], batch.radius[l]);
-                let kin = Kinematics::of_step(overlap, batch.vn[l], &step, m, r, dt, false);
-                let f = law.force(&kin, &mut c.state);
-                batch.odd_force[l] = frame.to_world(&f.local);
-                put(&mut batch.law.force, l, f.local.into());
-            } else if laned {
-                batch.finish(l, frame);
-                batch.law.store_state(l, &mut c.state);
-            } else {
-                batch.finish(l, frame);
-                let f = law.force(&batch.kinematics(l, dt), &mut c.state);
-                put(&mut batch.law.force, l, f.local.into());
-            }
+            batch.settle(l, &mut frames[k], (law, &mut c.state), laned, (dt, flags));
         }
         batch.world();
         for l in 0..ks.len() {
