@@ -278,9 +278,9 @@ impl Batch {
     /// and the lanes follow it (`of_lane`: each lane's model and state): returns whether it ran
     /// in lanes ([`Lanes::force`] then holds each lane's force).
     #[inline(always)]
-    fn advance_with_model(
+    fn advance_with_model<'s>(
         &mut self,
-        of_lane: impl Fn(usize) -> (u16, LawState),
+        of_lane: impl Fn(usize) -> (u16, &'s LawState),
         laws: &[ContactModel],
         dt: Real,
         no_twist: bool,
@@ -290,7 +290,7 @@ impl Batch {
         let laned = (1..LANES).all(|l| of_lane(l).0 == first) && law_lanes::follows(model);
         if laned {
             for l in 0..LANES {
-                self.law.load_state(l, &of_lane(l).1);
+                self.law.load_state(l, of_lane(l).1);
             }
         }
         self.advance(dt, no_twist);
@@ -456,7 +456,7 @@ pub fn update_framed(
         // the model in lanes when every lane has the same one, and the lanes follow it
         let of_lane = |l: usize| {
             let c = &list[lane(l)];
-            (c.law, c.state)
+            (c.law, &c.state)
         };
         let laned = batch.advance_with_model(of_lane, laws, dt, flags.no_twist);
         // each frame written back and the model's force (local) into the lanes, in order
@@ -553,7 +553,7 @@ pub fn update_facet_framed(
         }
         let of_lane = |l: usize| {
             let c = &list[lane(l)];
-            (c.law, c.state)
+            (c.law, &c.state)
         };
         let laned = batch.advance_with_model(of_lane, laws, dt, flags.no_twist);
         for l in 0..ks.len() {
