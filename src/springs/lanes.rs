@@ -111,10 +111,12 @@ impl Input {
         self.ks_rot[l] = law.ks_rot;
     }
 
-    /// The twelve diagonal terms of every lane (ball a's six DOFs, then ball b's) into `out`:
-    /// one loop over the lanes with no branch.
+    /// The twelve diagonal terms of every lane (ball a's six DOFs, then ball b's) into `out`
+    /// (lane by lane): three loops over the lanes with no branch inside, the foresight's power
+    /// ([`crate::math::two_fifths_power`]) only when a lane takes it.
     #[inline(always)]
-    fn terms(&self, out: &mut [Lane; 12]) {
+    fn terms(&self, out: &mut [[Real; 12]; LANES]) {
+        let mut p = Prep::default();
         for l in 0..LANES {
             // geometry: unit normal a -> b (+z for coincident centres), overlap, radius, point
             let d = [0, 1, 2].map(|k| self.pb[k][l] - self.pa[k][l]);
@@ -128,10 +130,6 @@ impl Input {
             let (ra, rb) = (self.ra[l], self.rb[l]);
             let overlap = ra + rb - dist;
             let radius = ra * rb / (ra + rb);
-            let to_point = ra - 0.5 * overlap;
-            let point = [0, 1, 2].map(|k| self.pa[k][l] + n[k] * to_point);
-            let arm_a = [0, 1, 2].map(|k| point[k] - self.pa[k][l]);
-            let arm_b = [0, 1, 2].map(|k| point[k] - self.pb[k][l]);
             // the approach and the effective mass
             let dv = [0, 1, 2].map(|k| self.dv[k][l]);
             let approach = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2];
@@ -143,12 +141,41 @@ impl Input {
                 (approach > 0.0) & m_eff.is_finite() & (m_eff > 0.0) & (c > 0.0) & c.is_finite();
             let held = d0 * d0 * d0.sqrt();
             let gained = 15.0 * m_eff * approach * approach / c;
-            let slow = d0 * (1.0 + 0.4 * gained / held);
-            let fast = crate::math::two_fifths_power(held + gained).max(overlap);
-            let foreseen = if gained < 0.01 * held { slow } else { fast };
-            let hertz = self.hertz[l];
-            let at = if hertz & closes { foreseen } else { overlap };
+            let slow = gained < 0.01 * held;
+            for k in 0..3 {
+                p.n[k][l] = n[k];
+            }
+            p.overlap[l] = overlap;
+            p.radius[l] = radius;
+            p.d0[l] = d0;
+            p.held[l] = held;
+            p.gained[l] = gained;
+            p.foresee[l] = self.hertz[l] & closes;
+            p.slow[l] = slow;
+        }
+        // (a lane takes the power when it foresees and the approach is not slow)
+        let mut power = false;
+        for l in 0..LANES {
+            power |= p.foresee[l] & !p.slow[l];
+        }
+        if power {
+            for l in 0..LANES {
+                p.fast[l] =
+                    crate::math::two_fifths_power(p.held[l] + p.gained[l]).max(p.overlap[l]);
+            }
+        }
+        for l in 0..LANES {
+            let n = [0, 1, 2].map(|k| p.n[k][l]);
+            let (overlap, radius, d0) = (p.overlap[l], p.radius[l], p.d0[l]);
+            let to_point = self.ra[l] - 0.5 * overlap;
+            let point = [0, 1, 2].map(|k| self.pa[k][l] + n[k] * to_point);
+            let arm_a = [0, 1, 2].map(|k| point[k] - self.pa[k][l]);
+            let arm_b = [0, 1, 2].map(|k| point[k] - self.pb[k][l]);
+            let slow = d0 * (1.0 + 0.4 * p.gained[l] / p.held[l]);
+            let foreseen = if p.slow[l] { slow } else { p.fast[l] };
+            let at = if p.foresee[l] { foreseen } else { overlap };
             // the stiffnesses
+            let hertz = self.hertz[l];
             let a = (radius * at.max(0.0)).sqrt();
             let kn = if hertz { self.kn[l] * a } else { self.kn[l] };
             let ks = if hertz { self.ks[l] * a } else { self.ks[l] };
@@ -158,8 +185,8 @@ impl Input {
             let dkr = kn_rot - ks_rot;
             for i in 0..3 {
                 let t = ks + dkn * n[i] * n[i];
-                out[i][l] = t;
-                out[6 + i][l] = t;
+                out[l][i] = t;
+                out[l][6 + i] = t;
                 let rot = ks_rot + dkr * n[i] * n[i];
                 for (slot, r) in [(3, &arm_a), (9, &arm_b)] {
                     let (w2, nw) = match i {
@@ -167,11 +194,27 @@ impl Input {
                         1 => (r[2] * r[2] + r[0] * r[0], n[0] * -r[2] + n[2] * r[0]),
                         _ => (r[1] * r[1] + r[0] * r[0], n[0] * r[1] + n[1] * -r[0]),
                     };
-                    out[slot + i][l] = ks * w2 + dkn * nw * nw + rot;
+                    out[l][slot + i] = ks * w2 + dkn * nw * nw + rot;
                 }
             }
         }
     }
+}
+
+/// The lanes' geometry and foresight between [`Input::terms`]' loops.
+#[derive(Default)]
+struct Prep {
+    n: Lane3,
+    overlap: Lane,
+    radius: Lane,
+    d0: Lane,
+    held: Lane,
+    gained: Lane,
+    fast: Lane,
+    /// A Hertz model and a closing pair: the stiffness at the foreseen overlap.
+    foresee: [bool; LANES],
+    /// The foresight's short cut for a slow approach.
+    slow: [bool; LANES],
 }
 
 /// [`super::add_ball_diagonals`]' sums, [`LANES`] contacts at a time (module
@@ -191,7 +234,7 @@ pub(crate) fn add_ball_diagonals_lanes(
         return;
     }
     let mut input = Input::default();
-    let mut out = [[0.0; LANES]; 12];
+    let mut out = [[0.0; 12]; LANES];
     let mut sums = Sums {
         diagonal,
         first,
@@ -201,22 +244,24 @@ pub(crate) fn add_ball_diagonals_lanes(
     };
     // (the last contact model's parameters)
     let mut cached: Option<(u16, LaneLaw)> = None;
+    let mut law_of = |c: &Contact| match cached {
+        Some((k, law)) if k == c.law => law,
+        _ => {
+            let law = LaneLaw::of(&springs.laws[c.law as usize]);
+            cached = Some((c.law, law));
+            law
+        }
+    };
     for batch in list.chunks(LANES) {
         // (a short batch repeats its first contact in the spare lanes, whose terms are not used)
         for l in 0..LANES {
             let c = &batch[if l < batch.len() { l } else { 0 }];
-            let law = match cached {
-                Some((k, law)) if k == c.law => law,
-                _ => {
-                    let law = LaneLaw::of(&springs.laws[c.law as usize]);
-                    cached = Some((c.law, law));
-                    law
-                }
-            };
-            input.load(l, c, springs, &law);
+            input.load(l, c, springs, &law_of(c));
         }
         input.terms(&mut out);
-        sums.add(batch, &out);
+        for (c, terms) in batch.iter().zip(&out) {
+            sums.add(c, terms);
+        }
     }
     sums.put_back();
 }
@@ -234,25 +279,23 @@ struct Sums<'a> {
 }
 
 impl Sums<'_> {
-    /// Adds the terms `out` of the contacts of `batch` (lane by lane) in list order.
+    /// Adds the terms of contact `c` (ball a's six, then ball b's).
     #[inline(always)]
-    fn add(&mut self, batch: &[Contact], out: &[Lane; 12]) {
-        for (l, c) in batch.iter().enumerate() {
-            let (a, b) = (c.a as usize, c.b as usize);
-            if !self.incoming {
-                if a != self.held {
-                    self.put_back();
-                    self.held = a;
-                    self.row = self.diagonal[a - self.first];
-                }
-                for k in 0..6 {
-                    self.row[k] += out[k][l];
-                }
+    fn add(&mut self, c: &Contact, terms: &[Real; 12]) {
+        let (a, b) = (c.a as usize, c.b as usize);
+        if !self.incoming {
+            if a != self.held {
+                self.put_back();
+                self.held = a;
+                self.row = self.diagonal[a - self.first];
             }
-            if let Some(row) = self.diagonal.get_mut(b.wrapping_sub(self.first)) {
-                for k in 0..6 {
-                    row[k] += out[6 + k][l];
-                }
+            for k in 0..6 {
+                self.row[k] += terms[k];
+            }
+        }
+        if let Some(row) = self.diagonal.get_mut(b.wrapping_sub(self.first)) {
+            for k in 0..6 {
+                row[k] += terms[6 + k];
             }
         }
     }
