@@ -261,12 +261,18 @@ impl Contacts {
         self.incidence_of = None;
     }
 
-    /// Makes room for `total` contacts in the list, the merge plan and (for the general loop)
-    /// the forces at once (see [`crate::storage::room`]).
-    pub fn make_room(&mut self, total: usize) {
+    /// Makes room for `total` contacts in the list and the merge plan at once (see
+    /// [`crate::storage::room`]), and in the side arrays the next merges will keep: the
+    /// frames with `frames` (a contact model uses a local frame), the forces and contact
+    /// points with `general` (frames, 2D or energy books: [`Contacts::merge`]).
+    pub fn make_room(&mut self, total: usize, frames: bool, general: bool) {
         crate::storage::room(&mut self.list, total);
-        if self.general {
+        if general {
             crate::storage::room(&mut self.force, total);
+            crate::storage::room(&mut self.point, total);
+        }
+        if frames {
+            crate::storage::room(&mut self.frames, total);
         }
         crate::storage::room(&mut self.plan, total);
     }

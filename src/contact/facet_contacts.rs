@@ -194,9 +194,13 @@ impl FacetContacts {
     }
 
     /// Makes room for `total` contacts in the list, the merge plan and the interactions at
-    /// once (see [`crate::storage::room`]).
-    pub fn make_room(&mut self, total: usize) {
+    /// once (see [`crate::storage::room`]), and in the frames with `frames` (a contact model
+    /// uses a local frame: [`FacetContacts::merge`] keeps them).
+    pub fn make_room(&mut self, total: usize, frames: bool) {
         crate::storage::room(&mut self.list, total);
+        if frames {
+            crate::storage::room(&mut self.frames, total);
+        }
         crate::storage::room(&mut self.plan, total);
         crate::storage::room(&mut self.interactions, total);
     }

@@ -23,10 +23,15 @@ impl Model {
         let n = self.balls.len();
         crate::storage::room(&mut self.broad_phase.pairs, ROOM_PER_BALL * n);
         self.broad_phase.make_room(n);
-        self.contacts.make_room(ROOM_PER_BALL * n);
+        // (the side arrays the merges below keep)
+        let frames = !self.laws.iter().all(|l| l.frame_free());
+        let general = frames || self.planar || self.books.is_some();
+        let room = ROOM_PER_BALL * n;
+        self.contacts
+            .make_room(room, frames && !self.planar, general);
         if !self.walls.is_empty() {
             crate::storage::room(&mut self.broad_phase.facet_pairs, n / 2);
-            self.facet_contacts.make_room(n / 2);
+            self.facet_contacts.make_room(n / 2, frames);
         }
         if self.sort_every > 0 && self.can_sort_balls() {
             self.sort_scratch.make_room(n);
