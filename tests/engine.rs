@@ -1005,3 +1005,59 @@ fn state_bits(m: &ballast::model::Model) -> Vec<u64> {
         .flat_map(|v| v.iter().map(|x| x.to_bits()))
         .collect()
 }
+
+/// The frame-based models' side arrays (the frames, the kept forces and contact points, the
+/// ball-facet frames) get their room when the model is built, as the contact lists do (8
+/// candidate pairs per ball, half a ball-facet contact per ball): the packing forms without
+/// moving them (each move was a doubling whose old block stayed resident in the allocator's
+/// heap). A history model keeps none of them and gets no room for them.
+#[test]
+fn the_frames_get_their_room_when_the_model_is_built() {
+    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml").unwrap();
+    let framed = text
+        .replace("model = \"hertz-history\"", "model = \"hertz\"")
+        .replace("friction_limit = \"spring\"", "");
+    assert_ne!(framed, text);
+    let build = |text: &str| {
+        let case = ballast::case::parse(text, std::path::Path::new("cases/bench/x.toml")).unwrap();
+        case.build_model(None).unwrap()
+    };
+    let mut m = build(&framed);
+    let n = m.balls.len();
+    let room = |m: &Model| {
+        let c = &m.contacts;
+        [
+            c.frames.capacity(),
+            c.force.capacity(),
+            c.point.capacity(),
+            m.facet_contacts.frames.capacity(),
+        ]
+    };
+    let places = |m: &Model| {
+        let c = &m.contacts;
+        [
+            c.frames.as_ptr() as usize,
+            c.force.as_ptr() as usize,
+            c.point.as_ptr() as usize,
+            m.facet_contacts.frames.as_ptr() as usize,
+        ]
+    };
+    let [frames, force, point, facet] = room(&m);
+    assert!(
+        frames >= 8 * n && force >= 8 * n && point >= 8 * n,
+        "{:?}",
+        room(&m)
+    );
+    assert!(facet >= n / 2, "{facet}");
+    let before = places(&m);
+    for _ in 0..2500 {
+        m.cycle().unwrap();
+    }
+    let c = &m.contacts;
+    let active = c.list.iter().filter(|c| c.active).count();
+    assert!(active > 200, "{active} active contacts: no packing yet");
+    assert_eq!(c.frames.len(), c.list.len());
+    assert!(c.list.len() > 500, "{} candidate pairs", c.list.len());
+    assert_eq!(places(&m), before, "a side array moved");
+    assert_eq!(room(&build(&text)), [0; 4]);
+}

@@ -1,9 +1,10 @@
 //! The automatic timestep's diagonal stiffness terms of ball-ball contacts
 //! ([`super::ball_diagonal`] with the foresight, no clump) for [`LANES`] contacts
-//! at once: their balls are copied into lane arrays and the arithmetic runs lane by lane in a
-//! loop the compiler turns into vector instructions (square roots, quotients and the Hertz
-//! foresight's power, [`crate::math::two_fifths_power`], eight at a time), then each
-//! contact's twelve terms are added to its balls' sums in list order.
+//! at once: their balls are copied into lane arrays and the arithmetic runs lane by lane in
+//! loops the compiler turns into vector instructions (square roots, quotients and the Hertz
+//! foresight's power, [`crate::math::two_fifths_power`], eight at a time; the power only for
+//! a batch where some lane takes it), then each contact's twelve terms are added to its
+//! balls' sums in list order.
 //!
 //! Every lane performs the operations of the one-contact path in its order (the geometry of
 //! [`crate::contact::ball_ball::geometry`], the approach and effective mass of
