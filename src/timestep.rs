@@ -174,8 +174,19 @@ pub struct DofStiffness {
     pub row_abs: Vec<[Real; 6]>,
     /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
     pub row_abs_scaled: Vec<[Real; 6]>,
-    /// Each body's diagonal 6x6 block, summed over its contacts (buffer of the bound).
+    /// Each body's diagonal 6x6 block, summed over its contacts (buffer of the bound; all
+    /// zeros between two calls).
     pub(crate) blocks: Vec<[[Real; 6]; 6]>,
+    /// True when every entry of `blocks` is zero (set by the bound after it has read them).
+    #[serde(skip)]
+    pub(crate) blocks_zeroed: bool,
+    /// Per body, a mask per DOF: all ones when it is free, zero when fixed (buffer of the
+    /// bound).
+    #[serde(skip)]
+    pub(crate) free: Vec<[u64; 6]>,
+    /// Per body, the square roots of its inertial values (buffer of the bound).
+    #[serde(skip)]
+    pub(crate) root_mass: Vec<[Real; 6]>,
     /// The cycle count at which the force pass summed `diagonal` for the automatic timestep
     /// of the next cycle ([`crate::model::Model::fuses_stiffness`]); None when it did not.
     #[serde(skip)]

@@ -284,8 +284,8 @@ fn chains_have_the_closed_form_spectrum() {
 
 /// Random clusters: each ball touches a random earlier one (random direction, radii in
 /// [0.5, 1] r), some balls fixed, some with a fixed rotation: the Lanczos value equals the
-/// dense one, the bound is never above the exact critical timestep, and the diagonal estimate
-/// stays within the range the report quotes.
+/// dense one, the bound equals Gershgorin's from the dense matrix and is never above the exact
+/// critical timestep, and the diagonal estimate stays within the range the report quotes.
 #[test]
 fn random_clusters_lanczos_bound_and_diagonal() {
     let mut rng = SplitMix64::new(21);
@@ -322,6 +322,27 @@ fn random_clusters_lanczos_bound_and_diagonal() {
             "case {case}: {lz:?} vs {dense:?}"
         );
         let bound = estimate_critical(&model, Estimator::Bound);
+        // The bound again from the dense K over the free DOFs: the largest row sum of
+        // |K_ij| / m_i and of |K_ij| / sqrt(m_i m_j), the smaller of the two, 2 / its root.
+        let (k, m) = (g.dense(), &g.dofs.mass);
+        let largest = |scaled: bool| {
+            (0..m.len())
+                .map(|i| {
+                    (0..m.len())
+                        .map(|j| {
+                            let w = if scaled { (m[i] * m[j]).sqrt() } else { m[i] };
+                            k[(i, j)].abs() / w
+                        })
+                        .sum::<Real>()
+                })
+                .fold(0.0, Real::max)
+        };
+        let gershgorin = 2.0 / largest(false).min(largest(true)).sqrt();
+        assert!(
+            (bound.dt - gershgorin).abs() <= 1e-12 * gershgorin,
+            "case {case}: bound {} against {gershgorin} from the dense matrix",
+            bound.dt
+        );
         assert!(
             bound.dt <= dense.dt * (1.0 + 1e-12),
             "case {case}: bound {} > exact {}",

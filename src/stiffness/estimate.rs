@@ -14,7 +14,7 @@
 //!   DOFs `j`; the diagonal 6x6 block of each body is summed over its contacts before the
 //!   absolute values are taken.
 
-use super::contact::contact_matrix_3d;
+use super::contact::contact_rows_3d;
 use super::global::terms;
 use crate::math::Real;
 use crate::model::Model;
@@ -49,8 +49,6 @@ impl DofStiffness {
         self.diagonal.resize(n, [0.0; 6]);
         self.row_abs.clear();
         self.row_abs_scaled.clear();
-        let free = |i: usize, k: usize| model.body_fixed(i) & (1 << k) == 0;
-        let mass = |i: usize, k: usize| model.body_inertial(i, k);
         match estimator {
             Estimator::Diagonal if model.clumps.is_empty() => {
                 // The terms of [`terms`] in its order, the ball-ball ones in a plain loop over
@@ -92,51 +90,87 @@ impl DofStiffness {
                     }
                 }
             }
-            Estimator::Bound => {
-                self.row_abs.resize(n, [0.0; 6]);
-                self.row_abs_scaled.resize(n, [0.0; 6]);
-                // Diagonal blocks are summed first (signs cancel between contacts), the
-                // off-diagonal blocks of different contacts touch different rows' columns.
-                let blocks = &mut self.blocks;
-                blocks.clear();
-                blocks.resize(n, [[0.0; 6]; 6]);
-                for t in terms(model, with_inactive) {
-                    let k = if t.has_clump(model) {
-                        t.matrix(model)
-                    } else {
-                        contact_matrix_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
-                    };
-                    let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
-                    for (me, other, o_me, o_other) in sides {
-                        let Some(me) = me else { continue };
-                        for i in 0..6 {
-                            for j in 0..6 {
-                                blocks[me][i][j] += k[(o_me + i, o_me + j)];
-                            }
-                            let Some(other) = other else { continue };
-                            let (mut plain, mut scaled) = (0.0, 0.0);
-                            for j in (0..6).filter(|&j| free(other, j)) {
-                                let v = k[(o_me + i, o_other + j)].abs();
-                                plain += v;
-                                scaled += v / mass(other, j).sqrt();
-                            }
-                            self.row_abs[me][i] += plain;
-                            self.row_abs_scaled[me][i] += scaled;
-                        }
+            Estimator::Bound => self.bound_rows(model, with_inactive),
+        }
+    }
+
+    /// The row sums of [`Estimator::Bound`] (and the diagonal) over the terms of [`terms`] in
+    /// their order, each contact's matrix from [`contact_rows_3d`] (a clump's from
+    /// [`super::global::Term::matrix`]). A fixed DOF's column adds `+0.0` where the sums used
+    /// to skip it (a mask of its bits: the sums, of absolute values, are never `-0.0`, so they
+    /// keep their bits), so the loops over a row's columns have no branch; the square roots of
+    /// the masses are taken once per body, and each body's diagonal block is zeroed as it is
+    /// read, ready for the next call.
+    fn bound_rows(&mut self, model: &Model, with_inactive: bool) {
+        let n = model.body_count();
+        self.row_abs.resize(n, [0.0; 6]);
+        self.row_abs_scaled.resize(n, [0.0; 6]);
+        // per body: all ones for a free DOF, zero for a fixed one; the roots of its masses
+        self.free.clear();
+        self.root_mass.clear();
+        for i in 0..n {
+            let fixed = model.body_fixed(i);
+            self.free.push(std::array::from_fn(|k| {
+                if fixed & (1 << k) == 0 {
+                    u64::MAX
+                } else {
+                    0
+                }
+            }));
+            self.root_mass
+                .push(std::array::from_fn(|k| model.body_inertial(i, k).sqrt()));
+        }
+        let (free, root) = (&self.free, &self.root_mass);
+        // Each body's diagonal block is summed first (signs cancel between contacts); the
+        // off-diagonal blocks of different contacts touch different rows' columns.
+        let blocks = &mut self.blocks;
+        if !self.blocks_zeroed {
+            // (first call, or blocks read from a checkpoint)
+            blocks.clear();
+        }
+        blocks.resize(n, [[0.0; 6]; 6]);
+        blocks.truncate(n);
+        let (row_abs, row_scaled) = (&mut self.row_abs, &mut self.row_abs_scaled);
+        for t in terms(model, with_inactive) {
+            let k = if t.has_clump(model) {
+                let m = t.matrix(model);
+                std::array::from_fn(|i| std::array::from_fn(|j| m[(i, j)]))
+            } else {
+                contact_rows_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
+            };
+            let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
+            for (me, other, o_me, o_other) in sides {
+                let Some(me) = me else { continue };
+                let blk = &mut blocks[me];
+                for i in 0..6 {
+                    for j in 0..6 {
+                        blk[i][j] += k[o_me + i][o_me + j];
                     }
                 }
-                for (me, blk) in blocks.iter().enumerate() {
-                    for i in 0..6 {
-                        self.diagonal[me][i] = blk[i][i];
-                        for j in (0..6).filter(|&j| free(me, j)) {
-                            let v = blk[i][j].abs();
-                            self.row_abs[me][i] += v;
-                            self.row_abs_scaled[me][i] += v / mass(me, j).sqrt();
-                        }
-                    }
+                let Some(other) = other else { continue };
+                let (mask, root) = (&free[other], &root[other]);
+                for i in 0..6 {
+                    let row = &k[o_me + i][o_other..o_other + 6];
+                    let (plain, scaled) = masked_sums(row, mask, root, 0.0, 0.0);
+                    row_abs[me][i] += plain;
+                    row_scaled[me][i] += scaled;
                 }
             }
         }
+        for (me, blk) in blocks.iter_mut().enumerate() {
+            for i in 0..6 {
+                self.diagonal[me][i] = blk[i][i];
+                (row_abs[me][i], row_scaled[me][i]) = masked_sums(
+                    &blk[i],
+                    &free[me],
+                    &root[me],
+                    row_abs[me][i],
+                    row_scaled[me][i],
+                );
+            }
+            *blk = [[0.0; 6]; 6];
+        }
+        self.blocks_zeroed = true;
     }
 
     /// The critical-timestep estimate of the given kind over all free DOFs (call
@@ -200,7 +234,31 @@ impl DofStiffness {
                 }
             }
         }
-        let first = if estimator == Estimator::Diagonal {
+        // The bound over the balls, with the masks and roots of [`DofStiffness::bound_rows`]:
+        // each ball's twelve quotients (zero for a fixed DOF, which never passes the test), then
+        // the tests in the order of the loop below (for each norm, DOF by DOF).
+        let bound_balls = estimator == Estimator::Bound
+            && self.root_mass.len() == model.body_count()
+            && self.free.len() == model.body_count();
+        if bound_balls {
+            for i in 0..balls.len() {
+                let (mask, root) = (&self.free[i], &self.root_mass[i]);
+                let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
+                let masked = |x: Real, k: usize| Real::from_bits(x.to_bits() & mask[k]);
+                let rows: [[Real; 6]; 2] = [
+                    std::array::from_fn(|k| masked(self.row_abs[i][k] / masses[k / 3], k)),
+                    std::array::from_fn(|k| masked(self.row_abs_scaled[i][k] / root[k], k)),
+                ];
+                for (w, r) in worst.iter_mut().zip(rows) {
+                    for (k, &r) in r.iter().enumerate() {
+                        if r > w.0 {
+                            *w = (r, i, k);
+                        }
+                    }
+                }
+            }
+        }
+        let first = if estimator == Estimator::Diagonal || bound_balls {
             balls.len()
         } else {
             0
@@ -275,6 +333,24 @@ fn add_wall_diagonals(
             with_inactive,
         );
     }
+}
+
+/// `plain + sum |row_j|` and `scaled + sum |row_j| / root_j` over the columns `j` whose
+/// `mask` is all ones (a column with a zero mask adds `+0.0`), in column order.
+#[inline(always)]
+fn masked_sums(
+    row: &[Real],
+    mask: &[u64; 6],
+    root: &[Real; 6],
+    mut plain: Real,
+    mut scaled: Real,
+) -> (Real, Real) {
+    for j in 0..6 {
+        let v = row[j].abs();
+        plain += Real::from_bits(v.to_bits() & mask[j]);
+        scaled += Real::from_bits((v / root[j]).to_bits() & mask[j]);
+    }
+    (plain, scaled)
 }
 
 /// Computes the estimate of the given kind for the model's current contacts (allocates; the
