@@ -174,8 +174,8 @@ pub struct DofStiffness {
     pub row_abs: Vec<[Real; 6]>,
     /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
     pub row_abs_scaled: Vec<[Real; 6]>,
-    /// Each body's diagonal 6x6 block, summed over its contacts (buffer of the bound; all
-    /// zeros between two calls).
+    /// Each body's diagonal 6x6 block by column (`[column][row]`), summed over its contacts
+    /// (buffer of the bound; all zeros between two calls).
     pub(crate) blocks: Vec<[[Real; 6]; 6]>,
     /// True when every entry of `blocks` is zero (set by the bound after it has read them).
     #[serde(skip)]

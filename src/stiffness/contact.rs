@@ -121,38 +121,45 @@ pub fn contact_matrix_3d(s: &ContactStiffness, n: &Vec3, r_a: &Vec3, r_b: &Vec3)
     b.transpose() * d * b
 }
 
-/// The entries of [`contact_matrix_3d`] as plain rows (`[row][column]`), from the products
+/// The entries of [`contact_matrix_3d`] by column (`[column][row]`), from the products
 /// `T = B^T D` and `K = T B` with the terms that are not zero by construction only, each sum in
 /// the products' order: the same values (a zero entry may differ in its sign), at a fraction of
-/// the cost (the bound's row sums take every entry of every contact each cycle).
-pub fn contact_rows_3d(s: &ContactStiffness, n: &Vec3, r_a: &Vec3, r_b: &Vec3) -> [[Real; 12]; 12] {
+/// the cost (the bound's row sums take every entry of every contact each cycle). Each column
+/// of `K` is a sum of columns of `T`, twelve rows at a time.
+pub fn contact_columns_3d(
+    s: &ContactStiffness,
+    n: &Vec3,
+    r_a: &Vec3,
+    r_b: &Vec3,
+) -> [[Real; 12]; 12] {
     let (st, sr) = (s.translational(n), s.rotational(n));
     // B's blocks on theta_a and theta_b in its translational rows: [r_a]x and -[r_b]x
     let (ca, cb) = (cross_matrix(r_a), -cross_matrix(r_b));
-    // T = B^T D, a row per DOF (a column of B)
-    let mut t = [[0.0; 6]; 12];
-    for i in 0..3 {
-        for l in 0..3 {
-            let col = |c: &Matrix3<Real>| {
+    // T = B^T D by column (a column of D, over the twelve DOFs)
+    let mut t = [[0.0; 12]; 6];
+    for l in 0..3 {
+        for i in 0..3 {
+            let arm = |c: &Matrix3<Real>| {
                 c[(0, i)] * st[(0, l)] + c[(1, i)] * st[(1, l)] + c[(2, i)] * st[(2, l)]
             };
-            t[i][l] = -st[(i, l)];
-            t[3 + i][l] = col(&ca);
-            t[3 + i][3 + l] = -sr[(i, l)];
-            t[6 + i][l] = st[(i, l)];
-            t[9 + i][l] = col(&cb);
-            t[9 + i][3 + l] = sr[(i, l)];
+            t[l][i] = -st[(i, l)];
+            t[l][3 + i] = arm(&ca);
+            t[l][6 + i] = st[(i, l)];
+            t[l][9 + i] = arm(&cb);
+            t[3 + l][3 + i] = -sr[(i, l)];
+            t[3 + l][9 + i] = sr[(i, l)];
         }
     }
-    // K = T B
+    // K = T B, column by column
     let mut k = [[0.0; 12]; 12];
-    for (row, r) in k.iter_mut().zip(&t) {
-        for j in 0..3 {
-            let arm = |c: &Matrix3<Real>| r[0] * c[(0, j)] + r[1] * c[(1, j)] + r[2] * c[(2, j)];
-            row[j] = -r[j];
-            row[3 + j] = arm(&ca) - r[3 + j];
-            row[6 + j] = r[j];
-            row[9 + j] = arm(&cb) + r[3 + j];
+    for j in 0..3 {
+        for i in 0..12 {
+            let arm =
+                |c: &Matrix3<Real>| t[0][i] * c[(0, j)] + t[1][i] * c[(1, j)] + t[2][i] * c[(2, j)];
+            k[j][i] = -t[j][i];
+            k[3 + j][i] = arm(&ca) - t[3 + j][i];
+            k[6 + j][i] = t[j][i];
+            k[9 + j][i] = arm(&cb) + t[3 + j][i];
         }
     }
     k
@@ -193,11 +200,11 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::springs::contact_diagonal_3d;
 
-    /// [`super::contact_rows_3d`] against [`contact_matrix_3d`] (nalgebra's `B^T D B`) on
+    /// [`super::contact_columns_3d`] against [`contact_matrix_3d`] (nalgebra's `B^T D B`) on
     /// 2,000 random contacts (stiffnesses 1 to 1e6, rotational ones zero in a third, lever arms
     /// with zero components): every entry equal (`==`: a zero's sign aside).
     #[test]
-    fn the_rows_are_the_matrix() {
+    fn the_columns_are_the_matrix() {
         let mut rng = SplitMix64::new(5);
         let mut u = || rng.next_unit();
         for k in 0..2000 {
@@ -217,10 +224,10 @@ mod tests {
             };
             let (r_a, r_b) = (arm(k % 5), arm((k + 2) % 4));
             let m = contact_matrix_3d(&s, &n, &r_a, &r_b);
-            let rows = super::contact_rows_3d(&s, &n, &r_a, &r_b);
+            let columns = super::contact_columns_3d(&s, &n, &r_a, &r_b);
             for i in 0..12 {
                 for j in 0..12 {
-                    assert!(rows[i][j] == m[(i, j)], "{k}: ({i}, {j})");
+                    assert!(columns[j][i] == m[(i, j)], "{k}: ({i}, {j})");
                 }
             }
         }

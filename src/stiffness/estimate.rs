@@ -14,7 +14,7 @@
 //!   DOFs `j`; the diagonal 6x6 block of each body is summed over its contacts before the
 //!   absolute values are taken.
 
-use super::contact::contact_rows_3d;
+use super::contact::contact_columns_3d;
 use super::global::terms;
 use crate::math::Real;
 use crate::model::Model;
@@ -95,12 +95,12 @@ impl DofStiffness {
     }
 
     /// The row sums of [`Estimator::Bound`] (and the diagonal) over the terms of [`terms`] in
-    /// their order, each contact's matrix from [`contact_rows_3d`] (a clump's from
-    /// [`super::global::Term::matrix`]). A fixed DOF's column adds `+0.0` where the sums used
-    /// to skip it (a mask of its bits: the sums, of absolute values, are never `-0.0`, so they
-    /// keep their bits), so the loops over a row's columns have no branch; the square roots of
-    /// the masses are taken once per body, and each body's diagonal block is zeroed as it is
-    /// read, ready for the next call.
+    /// their order, each contact's matrix by column from [`contact_columns_3d`] (a clump's from
+    /// [`super::global::Term::matrix`]), so that a body's six rows take a column's terms in
+    /// one vector operation. A fixed DOF's column adds `+0.0` where the sums used to skip it (a
+    /// mask of its bits: the sums, of absolute values, are never `-0.0`, so they keep their
+    /// bits); the square roots of the masses are taken once per body; each body's diagonal
+    /// block (kept by column) is zeroed as it is read, ready for the next call.
     fn bound_rows(&mut self, model: &Model, with_inactive: bool) {
         let n = model.body_count();
         self.row_abs.resize(n, [0.0; 6]);
@@ -134,40 +134,44 @@ impl DofStiffness {
         for t in terms(model, with_inactive) {
             let k = if t.has_clump(model) {
                 let m = t.matrix(model);
-                std::array::from_fn(|i| std::array::from_fn(|j| m[(i, j)]))
+                std::array::from_fn(|j| std::array::from_fn(|i| m[(i, j)]))
             } else {
-                contact_rows_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
+                contact_columns_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
             };
             let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
             for (me, other, o_me, o_other) in sides {
                 let Some(me) = me else { continue };
                 let blk = &mut blocks[me];
-                for i in 0..6 {
-                    for j in 0..6 {
-                        blk[i][j] += k[o_me + i][o_me + j];
+                for j in 0..6 {
+                    for i in 0..6 {
+                        blk[j][i] += k[o_me + j][o_me + i];
                     }
                 }
                 let Some(other) = other else { continue };
-                let (mask, root) = (&free[other], &root[other]);
+                let (plain, scaled) = masked_sums(
+                    |j| &k[o_other + j][o_me..o_me + 6],
+                    &free[other],
+                    &root[other],
+                    [0.0; 6],
+                    [0.0; 6],
+                );
                 for i in 0..6 {
-                    let row = &k[o_me + i][o_other..o_other + 6];
-                    let (plain, scaled) = masked_sums(row, mask, root, 0.0, 0.0);
-                    row_abs[me][i] += plain;
-                    row_scaled[me][i] += scaled;
+                    row_abs[me][i] += plain[i];
+                    row_scaled[me][i] += scaled[i];
                 }
             }
         }
         for (me, blk) in blocks.iter_mut().enumerate() {
             for i in 0..6 {
                 self.diagonal[me][i] = blk[i][i];
-                (row_abs[me][i], row_scaled[me][i]) = masked_sums(
-                    &blk[i],
-                    &free[me],
-                    &root[me],
-                    row_abs[me][i],
-                    row_scaled[me][i],
-                );
             }
+            (row_abs[me], row_scaled[me]) = masked_sums(
+                |j| &blk[j],
+                &free[me],
+                &root[me],
+                row_abs[me],
+                row_scaled[me],
+            );
             *blk = [[0.0; 6]; 6];
         }
         self.blocks_zeroed = true;
@@ -335,20 +339,24 @@ fn add_wall_diagonals(
     }
 }
 
-/// `plain + sum |row_j|` and `scaled + sum |row_j| / root_j` over the columns `j` whose
-/// `mask` is all ones (a column with a zero mask adds `+0.0`), in column order.
+/// For six rows `i` at once: `plain_i + sum_j |K_ij|` and `scaled_i + sum_j |K_ij| / root_j`
+/// over the columns `j` (`column(j)`: `K_ij` for the six rows) whose `mask` is all ones (a
+/// column with a zero mask adds `+0.0`), in column order.
 #[inline(always)]
-fn masked_sums(
-    row: &[Real],
+fn masked_sums<'c>(
+    column: impl Fn(usize) -> &'c [Real],
     mask: &[u64; 6],
     root: &[Real; 6],
-    mut plain: Real,
-    mut scaled: Real,
-) -> (Real, Real) {
+    mut plain: [Real; 6],
+    mut scaled: [Real; 6],
+) -> ([Real; 6], [Real; 6]) {
     for j in 0..6 {
-        let v = row[j].abs();
-        plain += Real::from_bits(v.to_bits() & mask[j]);
-        scaled += Real::from_bits((v / root[j]).to_bits() & mask[j]);
+        let col = column(j);
+        for i in 0..6 {
+            let v = col[i].abs();
+            plain[i] += Real::from_bits(v.to_bits() & mask[j]);
+            scaled[i] += Real::from_bits((v / root[j]).to_bits() & mask[j]);
+        }
     }
     (plain, scaled)
 }

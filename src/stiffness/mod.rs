@@ -11,8 +11,8 @@ pub mod study;
 pub use crate::law::ContactStiffness;
 pub use crate::springs::contact_diagonal_3d;
 pub use contact::{
-    contact_matrix_2d, contact_matrix_3d, contact_rows_3d, cross_matrix, Matrix12, Matrix6, Triad,
-    DOFS_2D_IN_3D,
+    contact_columns_3d, contact_matrix_2d, contact_matrix_3d, cross_matrix, Matrix12, Matrix6,
+    Triad, DOFS_2D_IN_3D,
 };
 pub use eigen::{lanczos_max, tridiagonal_max, ExactCritical, Method, DENSE_LIMIT};
 pub use estimate::{dof_name, estimate_critical, CriticalEstimate};
