@@ -174,23 +174,33 @@ pub struct DofStiffness {
     pub row_abs: Vec<[Real; 6]>,
     /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
     pub row_abs_scaled: Vec<[Real; 6]>,
-    /// Each body's diagonal 6x6 block by column (`[column][row]`), summed over its contacts
-    /// (buffer of the bound; all zeros between two calls).
+    /// Unused since the bound keeps its sums in [`DofStiffness::bound`] (empty; kept so
+    /// that checkpoints of format 3, which carry it, still read).
     pub(crate) blocks: Vec<[[Real; 6]; 6]>,
-    /// True when every entry of `blocks` is zero (set by the bound after it has read them).
+    /// The bound's sums, one record per body (buffer; the accumulators are all zeros between
+    /// two calls).
     #[serde(skip)]
-    pub(crate) blocks_zeroed: bool,
-    /// Per body, a mask per DOF: all ones when it is free, zero when fixed (buffer of the
-    /// bound).
-    #[serde(skip)]
-    pub(crate) free: Vec<[u64; 6]>,
-    /// Per body, the square roots of its inertial values (buffer of the bound).
-    #[serde(skip)]
-    pub(crate) root_mass: Vec<[Real; 6]>,
+    pub(crate) bound: Vec<BoundSums>,
     /// The cycle count at which the force pass summed `diagonal` for the automatic timestep
     /// of the next cycle ([`crate::model::Model::fuses_stiffness`]); None when it did not.
     #[serde(skip)]
     pub(crate) fused_at: Option<u64>,
+}
+
+/// What the bound ([`Estimator::Bound`]) sums for one body over its contacts, in one record
+/// (its six rows' cache lines together), and what it reads of the body.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BoundSums {
+    /// The body's diagonal 6x6 block by column (`[column][row]`).
+    pub block: [[Real; 6]; 6],
+    /// Per row, the sum of `|K_ij|` over the other bodies' free DOFs `j`.
+    pub plain: [Real; 6],
+    /// Per row, the sum of `|K_ij| / sqrt(m_j)` over the other bodies' free DOFs `j`.
+    pub scaled: [Real; 6],
+    /// Per DOF: all ones when it is free, zero when fixed.
+    pub mask: [u64; 6],
+    /// Per DOF, the square root of its inertial mass or moment of inertia.
+    pub root: [Real; 6],
 }
 
 impl std::fmt::Display for TimestepMode {

@@ -19,7 +19,7 @@ use super::global::terms;
 use crate::math::Real;
 use crate::model::Model;
 use crate::springs::{add_interaction_diagonals, ball_diagonal, contact_diagonal_3d, Springs};
-use crate::timestep::{DofStiffness, Estimator};
+use crate::timestep::{BoundSums, DofStiffness, Estimator};
 
 /// The estimate of a critical timestep and the DOF that sets it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -45,10 +45,12 @@ impl DofStiffness {
     /// matrix); with [`Estimator::Bound`] the row sums too. Buffers are reused.
     pub fn compute(&mut self, model: &Model, estimator: Estimator, with_inactive: bool) {
         let n = model.body_count();
-        self.diagonal.clear();
-        self.diagonal.resize(n, [0.0; 6]);
-        self.row_abs.clear();
-        self.row_abs_scaled.clear();
+        if estimator == Estimator::Diagonal {
+            self.diagonal.clear();
+            self.diagonal.resize(n, [0.0; 6]);
+            self.row_abs.clear();
+            self.row_abs_scaled.clear();
+        }
         match estimator {
             Estimator::Diagonal if model.clumps.is_empty() => {
                 // The terms of [`terms`] in its order, the ball-ball ones in a plain loop over
@@ -90,6 +92,7 @@ impl DofStiffness {
                     }
                 }
             }
+            // (every entry of the three arrays written)
             Estimator::Bound => self.bound_rows(model, with_inactive),
         }
     }
@@ -99,38 +102,21 @@ impl DofStiffness {
     /// [`super::global::Term::matrix`]), so that a body's six rows take a column's terms in
     /// one vector operation. A fixed DOF's column adds `+0.0` where the sums used to skip it (a
     /// mask of its bits: the sums, of absolute values, are never `-0.0`, so they keep their
-    /// bits); the square roots of the masses are taken once per body; each body's diagonal
-    /// block (kept by column) is zeroed as it is read, ready for the next call.
+    /// bits); the square roots of the masses are taken once per body. Each body's sums are
+    /// one record ([`BoundSums`]), zeroed as they are read, ready for the next call.
     fn bound_rows(&mut self, model: &Model, with_inactive: bool) {
         let n = model.body_count();
-        self.row_abs.resize(n, [0.0; 6]);
-        self.row_abs_scaled.resize(n, [0.0; 6]);
+        let sums = &mut self.bound;
+        sums.resize(n, BoundSums::default());
+        sums.truncate(n);
         // per body: all ones for a free DOF, zero for a fixed one; the roots of its masses
-        self.free.clear();
-        self.root_mass.clear();
-        for i in 0..n {
+        for (i, s) in sums.iter_mut().enumerate() {
             let fixed = model.body_fixed(i);
-            self.free.push(std::array::from_fn(|k| {
-                if fixed & (1 << k) == 0 {
-                    u64::MAX
-                } else {
-                    0
-                }
-            }));
-            self.root_mass
-                .push(std::array::from_fn(|k| model.body_inertial(i, k).sqrt()));
+            s.mask = std::array::from_fn(|k| if fixed & (1 << k) == 0 { u64::MAX } else { 0 });
+            s.root = std::array::from_fn(|k| model.body_inertial(i, k).sqrt());
         }
-        let (free, root) = (&self.free, &self.root_mass);
         // Each body's diagonal block is summed first (signs cancel between contacts); the
         // off-diagonal blocks of different contacts touch different rows' columns.
-        let blocks = &mut self.blocks;
-        if !self.blocks_zeroed {
-            // (first call, or blocks read from a checkpoint)
-            blocks.clear();
-        }
-        blocks.resize(n, [[0.0; 6]; 6]);
-        blocks.truncate(n);
-        let (row_abs, row_scaled) = (&mut self.row_abs, &mut self.row_abs_scaled);
         for t in terms(model, with_inactive) {
             let k = if t.has_clump(model) {
                 let m = t.matrix(model);
@@ -141,40 +127,39 @@ impl DofStiffness {
             let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
             for (me, other, o_me, o_other) in sides {
                 let Some(me) = me else { continue };
-                let blk = &mut blocks[me];
+                let off = other.map(|o| (sums[o].mask, sums[o].root));
+                let s = &mut sums[me];
                 for j in 0..6 {
                     for i in 0..6 {
-                        blk[j][i] += k[o_me + j][o_me + i];
+                        s.block[j][i] += k[o_me + j][o_me + i];
                     }
                 }
-                let Some(other) = other else { continue };
+                let Some((mask, root)) = off else { continue };
                 let (plain, scaled) = masked_sums(
                     |j| &k[o_other + j][o_me..o_me + 6],
-                    &free[other],
-                    &root[other],
+                    &mask,
+                    &root,
                     [0.0; 6],
                     [0.0; 6],
                 );
                 for i in 0..6 {
-                    row_abs[me][i] += plain[i];
-                    row_scaled[me][i] += scaled[i];
+                    s.plain[i] += plain[i];
+                    s.scaled[i] += scaled[i];
                 }
             }
         }
-        for (me, blk) in blocks.iter_mut().enumerate() {
-            for i in 0..6 {
-                self.diagonal[me][i] = blk[i][i];
-            }
-            (row_abs[me], row_scaled[me]) = masked_sums(
-                |j| &blk[j],
-                &free[me],
-                &root[me],
-                row_abs[me],
-                row_scaled[me],
-            );
-            *blk = [[0.0; 6]; 6];
+        self.diagonal.resize(n, [0.0; 6]);
+        self.row_abs.resize(n, [0.0; 6]);
+        self.row_abs_scaled.resize(n, [0.0; 6]);
+        self.diagonal.truncate(n);
+        self.row_abs.truncate(n);
+        self.row_abs_scaled.truncate(n);
+        for (me, s) in sums.iter_mut().enumerate() {
+            self.diagonal[me] = std::array::from_fn(|i| s.block[i][i]);
+            (self.row_abs[me], self.row_abs_scaled[me]) =
+                masked_sums(|j| &s.block[j], &s.mask, &s.root, s.plain, s.scaled);
+            (s.block, s.plain, s.scaled) = Default::default();
         }
-        self.blocks_zeroed = true;
     }
 
     /// The critical-timestep estimate of the given kind over all free DOFs (call
@@ -241,12 +226,10 @@ impl DofStiffness {
         // The bound over the balls, with the masks and roots of [`DofStiffness::bound_rows`]:
         // each ball's twelve quotients (zero for a fixed DOF, which never passes the test), then
         // the tests in the order of the loop below (for each norm, DOF by DOF).
-        let bound_balls = estimator == Estimator::Bound
-            && self.root_mass.len() == model.body_count()
-            && self.free.len() == model.body_count();
+        let bound_balls = estimator == Estimator::Bound && self.bound.len() == model.body_count();
         if bound_balls {
             for i in 0..balls.len() {
-                let (mask, root) = (&self.free[i], &self.root_mass[i]);
+                let (mask, root) = (&self.bound[i].mask, &self.bound[i].root);
                 let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
                 let masked = |x: Real, k: usize| Real::from_bits(x.to_bits() & mask[k]);
                 let rows: [[Real; 6]; 2] = [
