@@ -15,7 +15,7 @@
 //!   absolute values are taken.
 
 use super::contact::contact_columns_3d;
-use super::global::terms;
+use super::global::{ball_terms, terms, wall_terms, Term};
 use crate::math::Real;
 use crate::model::Model;
 use crate::springs::{add_interaction_diagonals, ball_diagonal, contact_diagonal_3d, Springs};
@@ -117,7 +117,8 @@ impl DofStiffness {
         }
         // Each body's diagonal block is summed first (signs cancel between contacts); the
         // off-diagonal blocks of different contacts touch different rows' columns.
-        for t in terms(model, with_inactive) {
+        // (the ball-ball terms, then the ball-facet ones: [`terms`]' order, without its chain)
+        let mut add = |t: Term| {
             let k = if t.has_clump(model) {
                 let m = t.matrix(model);
                 std::array::from_fn(|j| std::array::from_fn(|i| m[(i, j)]))
@@ -147,7 +148,9 @@ impl DofStiffness {
                     s.scaled[i] += scaled[i];
                 }
             }
-        }
+        };
+        ball_terms(model, with_inactive).for_each(&mut add);
+        wall_terms(model, with_inactive).for_each(&mut add);
         self.diagonal.resize(n, [0.0; 6]);
         self.row_abs.resize(n, [0.0; 6]);
         self.row_abs_scaled.resize(n, [0.0; 6]);

@@ -32,8 +32,13 @@ pub(crate) struct Term {
 /// or (with `with_inactive`, none being active) the contact with the largest overlap, the one
 /// the associative logic would make active first; contacts it deactivates carry no stiffness.
 pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
+    ball_terms(model, with_inactive).chain(wall_terms(model, with_inactive))
+}
+
+/// The ball-ball part of [`terms`] (which yields these first, then [`wall_terms`]).
+pub(crate) fn ball_terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
     let contacts = &model.contacts;
-    let balls = (contacts.list.iter().enumerate())
+    (contacts.list.iter().enumerate())
         .filter(move |(_, c)| c.active || with_inactive)
         .map(move |(k, c)| {
             let (a, b) = (c.a as usize, c.b as usize);
@@ -47,8 +52,7 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
                 r_a: g.point - model.body_pos(ba),
                 r_b: g.point - model.body_pos(bb),
             }
-        });
-    balls.chain(wall_terms(model, with_inactive))
+        })
 }
 
 /// The ball-facet part of [`terms`] (which yields the ball-ball terms first, then these).
