@@ -196,9 +196,11 @@ impl DofStiffness {
                     let mut above = true;
                     for k in 0..6 {
                         // (surely above the smallest by a margin of four roundings: six
-                        // products instead of six quotients)
+                        // products instead of six quotients; a DOF without stiffness, whose
+                        // ratio is infinite or NaN, never passes the test below, and is
+                        // passed over while no smallest is known too)
                         let margin = smallest * d[k] * (1.0 + 4.0 * Real::EPSILON);
-                        above &= (fixed & (1 << k) != 0) | (masses[k / 3] > margin);
+                        above &= (fixed & (1 << k) != 0) | (d[k] == 0.0) | (masses[k / 3] > margin);
                     }
                     *kept = !above;
                 }
