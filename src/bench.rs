@@ -67,6 +67,24 @@ pub struct BenchRun {
     /// recorded).
     #[serde(default)]
     pub machine: String,
+    /// How the run chose its timestep ([`TIMESTEPS`]): "fixed", the case's own step (empty in
+    /// results written before it was recorded), or the automatic timestep with the estimator
+    /// named, capped at the case's step.
+    #[serde(default)]
+    pub timestep: String,
+}
+
+/// The timesteps `ballast bench --timestep` takes: the cases' fixed step (`fixed`), or the
+/// automatic timestep (`mode = "auto"`, default safety and kinematic constraint) with the
+/// `diagonal` or the `bound` estimator, capped at the case's step. The cap keeps the runs to
+/// the same steps while the estimate stays above it (as it does on the settle-box, where a
+/// fixed step of 1e-5 s is about a fifth of the critical one), so that the ratio of the loop's
+/// times is the cost of choosing the step.
+pub const TIMESTEPS: [&str; 3] = ["fixed", "diagonal", "bound"];
+
+/// True for a run that chose its timestep automatically ([`TIMESTEPS`] but `fixed`).
+pub fn is_auto(r: &BenchRun) -> bool {
+    !r.timestep.is_empty() && r.timestep != "fixed"
 }
 
 /// The contact models `ballast bench --models` takes (the case format's names), each with the
@@ -223,9 +241,45 @@ pub fn final_state(model: &Model) -> (usize, usize, f64, f64, f64) {
 ///
 /// # Errors
 /// A case that does not load or build, a run that blows up, a thread pool that cannot start.
-pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchRun, String> {
+///
+/// `timestep` is one of [`TIMESTEPS`]: with `diagonal` or `bound` the case's fixed step becomes
+/// the cap of the automatic timestep with that estimator.
+pub fn run_one(
+    path: &Path,
+    steps: Option<u64>,
+    threads: usize,
+    timestep: &str,
+) -> Result<BenchRun, String> {
+    use crate::timestep::{Auto, Estimator, TimestepMode};
     let case = crate::case::load(path).map_err(|e| e.to_string())?;
     let mut model = case.build_model(None).map_err(|e| e.to_string())?;
+    let estimator = match timestep {
+        "fixed" => None,
+        "diagonal" => Some(Estimator::Diagonal),
+        "bound" => Some(Estimator::Bound),
+        other => {
+            return Err(format!(
+                "--timestep: no timestep \"{other}\" (one of: {})",
+                TIMESTEPS.join(", ")
+            ))
+        }
+    };
+    if let Some(estimator) = estimator {
+        let TimestepMode::Fixed(dt) = model.settings.timestep else {
+            return Err(format!(
+                "{}: --timestep {timestep} needs a case with a fixed timestep (its step is the cap)",
+                path.display()
+            ));
+        };
+        // (the case format's defaults: safety 0.8, the kinematic constraint at half the margin)
+        let margin = model.settings.margin;
+        model.settings.timestep = TimestepMode::Auto(Auto {
+            safety: 0.8,
+            estimator,
+            kinematic_eps: (margin > 0.0).then_some(0.5 * margin),
+            cap: Some(dt),
+        });
+    }
     let steps = steps.or(case.file.run.steps).ok_or_else(|| {
         format!(
             "{}: give --steps (the case has no [run] steps)",
@@ -287,6 +341,7 @@ pub fn run_one(path: &Path, steps: Option<u64>, threads: usize) -> Result<BenchR
             contact_steps,
             phases: model.phases.unwrap_or_default(),
             machine: machine(),
+            timestep: timestep.to_string(),
         })
     })
 }

@@ -632,7 +632,8 @@ fn a_case_without_checks_is_reported_as_ran_not_passed() {
 
 /// A partial `ballast bench` (one size, one model, one thread, a few steps) writes its own
 /// page and results and leaves the complete ones alone (it used to replace the Performance page
-/// with ratios of a quick look).
+/// with ratios of a quick look); with `--timestep fixed,diagonal` it runs the automatic
+/// timestep too, and an unknown timestep is refused (exit 2).
 #[test]
 fn a_partial_bench_keeps_the_complete_performance_page() {
     let d = scratch("bench_partial");
@@ -652,6 +653,8 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
             "20",
             "--models",
             "hertz-history",
+            "--timestep",
+            "fixed,diagonal",
         ])
         .args(["--threads", "1", "--cases"])
         .arg(&cases)
@@ -670,4 +673,15 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
     assert_eq!(read("reports/bench/results.json"), "[]");
     assert!(read("reports/performance_partial.html").contains("A partial bench"));
     assert!(read("reports/bench/partial.json").contains("\"steps\": 20"));
+    // (with the automatic timestep beside the fixed step's run: its own section)
+    assert!(text.contains("hertz-history (auto diagonal)"), "{text}");
+    assert!(read("reports/bench/partial.json").contains("\"timestep\": \"diagonal\""));
+    assert!(read("reports/performance_partial.html").contains("The automatic timestep"));
+    let bad = ballast()
+        .current_dir(&d)
+        .args(["bench", "--timestep", "none"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--timestep: no timestep \"none\""));
 }

@@ -67,6 +67,11 @@ enum Command {
         /// Folder of the settle-box case files.
         #[arg(long, default_value = "benches/cases")]
         cases: PathBuf,
+        /// Timesteps: fixed (the cases' own step), diagonal or bound (the automatic timestep
+        /// with that estimator, capped at the case's step: the same steps, so the time ratio
+        /// to the fixed run is the cost of choosing the step).
+        #[arg(long, value_delimiter = ',', default_values_t = [String::from("fixed")])]
+        timestep: Vec<String>,
     },
     /// One benchmark run in this process (used by `bench`); prints one JSON line.
     #[command(hide = true)]
@@ -79,6 +84,9 @@ enum Command {
         /// Threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Timestep: fixed, diagonal or bound (see `bench --timestep`).
+        #[arg(long, default_value = "fixed")]
+        timestep: String,
     },
 }
 
@@ -140,12 +148,14 @@ fn main() -> ExitCode {
             steps,
             cases,
             scene,
-        } => bench(&n, &models, &threads, steps, &cases, &scene),
+            timestep,
+        } => bench(&n, &models, &threads, steps, &cases, &scene, &timestep),
         Command::BenchOne {
             case,
             steps,
             threads,
-        } => match ballast::bench::run_one(&case, steps, threads) {
+            timestep,
+        } => match ballast::bench::run_one(&case, steps, threads, &timestep) {
             Ok(r) => {
                 say!("{}", serde_json::to_string(&r).unwrap_or_default());
                 ExitCode::SUCCESS
@@ -166,6 +176,7 @@ fn bench(
     steps: Option<u64>,
     cases: &Path,
     scenes: &[String],
+    timesteps: &[String],
 ) -> ExitCode {
     let exe = match std::env::current_exe() {
         Ok(e) => e,
@@ -198,6 +209,15 @@ fn bench(
         };
         chosen.push((scene, prefix, sizes));
     }
+    for t in timesteps {
+        if !ballast::bench::TIMESTEPS.contains(&t.as_str()) {
+            esay!(
+                "error: --timestep: no timestep \"{t}\" (one of: {})",
+                ballast::bench::TIMESTEPS.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
     let mut runs = Vec::new();
     say!(
         "{:<14} {:>7} {:>3} {:>7} {:>9} {:>11} {:>9} {:>8} {:>6} {:>11} {:>11} {:>9}",
@@ -226,12 +246,16 @@ fn bench(
                     esay!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
                     return ExitCode::from(2);
                 }
-                for &t in threads {
+                for (&t, timestep) in
+                    (threads.iter()).flat_map(|t| timesteps.iter().map(move |s| (t, s)))
+                {
                     let mut cmd = std::process::Command::new(&exe);
                     cmd.arg("bench-one")
                         .arg(&case)
                         .arg("--threads")
-                        .arg(t.to_string());
+                        .arg(t.to_string())
+                        .arg("--timestep")
+                        .arg(timestep);
                     if let Some(s) = steps {
                         cmd.arg("--steps").arg(s.to_string());
                     }
@@ -262,13 +286,18 @@ fn bench(
                     };
                     let ligg = ballast::bench::LIGGGHTS
                         .iter()
-                        .find(|l| l.0 == compared && l.1 == n && prefix == "settle_box")
+                        .find(|l| {
+                            l.0 == compared
+                                && l.1 == n
+                                && prefix == "settle_box"
+                                && timestep == "fixed"
+                        })
                         .map_or("-".to_string(), |l| {
                             format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
                         });
                     say!(
                     "{:<14} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
-                    if prefix == "settle_box" { model.to_string() } else { format!("{model} ({scene})") }, n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
+                    format!("{model}{}{}", if prefix == "settle_box" { String::new() } else { format!(" ({scene})") }, if timestep == "fixed" { String::new() } else { format!(" (auto {timestep})") }), n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
                 );
                     runs.push(r);
                 }

@@ -20,9 +20,12 @@ pub fn write_performance_page(
     partial: bool,
 ) -> std::io::Result<()> {
     use crate::bench::LIGGGHTS;
+    // (the runs with the automatic timestep have a section of their own, beside the fixed
+    // step's; the others are the fixed step's)
+    let (auto, fixed): (Vec<_>, Vec<_>) = (runs.iter().cloned()).partition(crate::bench::is_auto);
     // (the settle-box's runs; the drum's have a section of their own)
     let (drum, settle): (Vec<_>, Vec<_>) =
-        (runs.iter().cloned()).partition(|r| crate::bench::scene_of(r) == "drum");
+        (fixed.iter().cloned()).partition(|r| crate::bench::scene_of(r) == "drum");
     let runs = &settle[..];
     // (the sections judged against LIGGGHTS name the history models by LIGGGHTS's names)
     // (and the frame-based `hertz` another name, so that it does not pass for LIGGGHTS's)
@@ -218,6 +221,7 @@ pub fn write_performance_page(
     let same_hour = newest_peers().map_or(Vec::new(), |(_, rows)| rows);
     h.push_str(&every_model(runs, &same_hour));
     h.push_str(&wall_heavy(&drum, runs));
+    h.push_str(&automatic_timestep(&auto, &fixed));
     if let Some(side) = side_by_side() {
         h.push_str(&side);
     }
@@ -671,6 +675,56 @@ fn every_model(runs: &[crate::bench::BenchRun], same_hour: &[PeerRow]) -> String
     )
 }
 
+/// The automatic timestep's section (issue #30, target 2): each run with `--timestep diagonal`
+/// or `bound` beside the fixed step's run of the same case, threads and steps, and the ratio of
+/// their loop times (the same steps: the automatic step is capped at the fixed one), judged
+/// against 1.1. Empty without such runs.
+fn automatic_timestep(auto: &[crate::bench::BenchRun], fixed: &[crate::bench::BenchRun]) -> String {
+    let mut rows = vec![[
+        "case",
+        "threads",
+        "steps",
+        "estimator",
+        "loop (s)",
+        "fixed step's loop (s)",
+        "× fixed",
+        "at most 1.1 × the fixed step",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in auto {
+        let base = (fixed.iter())
+            .find(|f| f.case == r.case && f.threads == r.threads && f.steps == r.steps);
+        let ratio = base.map(|b| r.loop_s / b.loop_s);
+        rows.push(vec![
+            r.case.clone(),
+            r.threads.to_string(),
+            r.steps.to_string(),
+            r.timestep.clone(),
+            format!("{:.2}", r.loop_s),
+            base.map_or("-".into(), |b| format!("{:.2}", b.loop_s)),
+            ratio.map_or("-".into(), |x| format!("{x:.2}")),
+            ratio.map_or("- (no fixed-step run)".into(), |x| {
+                if x <= 1.1 { "met" } else { "MISSED" }.to_string()
+            }),
+        ]);
+    }
+    if rows.len() == 1 {
+        return String::new();
+    }
+    format!(
+        "<h2>The automatic timestep (issue #30)</h2><p>The same cases with <code>mode = \"auto\"</code> \
+         (<code>ballast bench --timestep fixed,diagonal,bound</code>): the default safety 0.8 and \
+         kinematic constraint, the <code>diagonal</code> or <code>bound</code> estimator, each \
+         cycle's estimate over every candidate pair and every ball, and the case's fixed step as \
+         the cap, so that both runs take the same steps and the ratio of their times is the cost \
+         of choosing the step (target: at most 10 % over the fixed step). Each pair of runs \
+         follows one another in the same bench; on a machine whose speed wanders, run the bench \
+         twice before reading a few per cent into a ratio.</p>{}",
+        table(&rows)
+    )
+}
+
 /// The wall-heavy scene's section (issue #30, the drum of make_drum.py): per run the loop,
 /// the mean active contacts, and the cost of each phase per contact-step, beside the
 /// settle-box's cost per ball-facet contact-step and LIGGGHTS's time on the same drum in the
@@ -777,8 +831,65 @@ fn wall_heavy(drum: &[crate::bench::BenchRun], settle: &[crate::bench::BenchRun]
 
 #[cfg(test)]
 mod tests {
-    use super::{every_model, natural_key, parse_peers, peer_pairs, wall_heavy};
+    use super::{
+        automatic_timestep, every_model, natural_key, parse_peers, peer_pairs, wall_heavy,
+        write_performance_page,
+    };
     use crate::bench::BenchRun;
+
+    /// The automatic timestep's section, on runs made up here: at N = 10,000 the fixed step's
+    /// loop takes 3.0 s, `diagonal` 7.2 s (2.40 ×, missed) and `bound` 27 s (9.00 ×); a second
+    /// case's `diagonal` 3.45 s beside 3.0 s (1.15 ×, missed), a third's 3.2 s (1.07 ×, met); a
+    /// run whose fixed run is
+    /// missing (other steps) gets no ratio; without automatic runs the section is empty. On the
+    /// whole page the automatic runs stay out of the other tables.
+    #[test]
+    fn the_automatic_timestep_is_set_beside_the_fixed_step() {
+        let run = |case: &str, steps: u64, timestep: &str, loop_s: f64| BenchRun {
+            case: case.into(),
+            model: "hertz-history".into(),
+            n: 10000,
+            threads: 1,
+            steps,
+            loop_s,
+            particle_steps_per_s: 1e4 * steps as f64 / loop_s,
+            timestep: timestep.into(),
+            ..Default::default()
+        };
+        let fixed = [
+            run("settle_box_hertz_10k", 5000, "fixed", 3.0),
+            run("settle_box_hooke_10k", 5000, "", 3.0),
+            run("settle_box_linear_10k", 5000, "fixed", 3.0),
+        ];
+        let auto = [
+            run("settle_box_hertz_10k", 5000, "diagonal", 7.2),
+            run("settle_box_hertz_10k", 5000, "bound", 27.0),
+            run("settle_box_hooke_10k", 5000, "diagonal", 3.45),
+            run("settle_box_linear_10k", 5000, "diagonal", 3.2),
+            run("settle_box_hertz_10k", 4000, "diagonal", 6.0),
+        ];
+        let html = automatic_timestep(&auto, &fixed);
+        for want in [
+            ">2.40<",
+            ">9.00<",
+            ">1.07<",
+            ">met<",
+            "- (no fixed-step run)",
+        ] {
+            assert!(html.contains(want), "{want} missing: {html}");
+        }
+        assert_eq!(html.matches(">MISSED<").count(), 3);
+        assert!(automatic_timestep(&[], &fixed).is_empty());
+        let dir = std::env::temp_dir().join(format!("ballast_auto_page_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let all: Vec<BenchRun> = fixed.iter().chain(&auto).cloned().collect();
+        write_performance_page(&dir, &all, true).unwrap();
+        let page = std::fs::read_to_string(dir.join("performance_partial.html")).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(page.contains("The automatic timestep"));
+        // (27 s appears in the automatic section only)
+        assert_eq!(page.matches(">27.00<").count(), 1, "{page}");
+    }
 
     /// The drum's section, on runs made up here: 2.0 s of wall phase over 20,000 steps with
     /// 500 active ball-facet contacts on average (1e7 contact-steps) is 200.0 ns per
