@@ -181,6 +181,9 @@ pub struct DofStiffness {
     /// two calls).
     #[serde(skip)]
     pub(crate) bound: Vec<BoundSums>,
+    /// What the bound reads of each body (buffer).
+    #[serde(skip)]
+    pub(crate) bound_of: Vec<BoundBody>,
     /// The cycle count at which the force pass summed `diagonal` for the automatic timestep
     /// of the next cycle ([`crate::model::Model::fuses_stiffness`]); None when it did not.
     #[serde(skip)]
@@ -188,7 +191,7 @@ pub struct DofStiffness {
 }
 
 /// What the bound ([`Estimator::Bound`]) sums for one body over its contacts, in one record
-/// (its six rows' cache lines together), and what it reads of the body.
+/// (its six rows' cache lines together).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct BoundSums {
     /// The body's diagonal 6x6 block by column (`[column][row]`).
@@ -197,6 +200,11 @@ pub(crate) struct BoundSums {
     pub plain: [Real; 6],
     /// Per row, the sum of `|K_ij| / sqrt(m_j)` over the other bodies' free DOFs `j`.
     pub scaled: [Real; 6],
+}
+
+/// What the bound reads of a body.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BoundBody {
     /// Per DOF: all ones when it is free, zero when fixed.
     pub mask: [u64; 6],
     /// Per DOF, the square root of its inertial mass or moment of inertia.

@@ -575,6 +575,46 @@ fn the_automatic_timestep_sums_of_the_force_pass_are_the_separate_ones() {
     }
 }
 
+/// The bound estimator's row sums on the ranges of balls of the force pass (src/stiffness/
+/// estimate.rs, `bound_rows`: each range takes its incoming crossing contacts, its segment,
+/// then its wall interactions): the settle-box scene of 1,000 balls with `estimator =
+/// "bound"` and a cap of 1e-4 s, above the steps the bound gives once the balls touch, so
+/// that the bound sets most steps: the same steps and the same state, bit for bit, on 1, 2
+/// and 3 threads, the partition for that many threads made (the path by ranges taken).
+#[test]
+fn the_bound_on_ranges_of_balls_does_not_depend_on_the_thread_count() {
+    const CYCLES: usize = 1000;
+    let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
+        .unwrap()
+        .replace(
+            "mode = \"fixed\"\ndt = 1e-5",
+            "mode = \"auto\"\nestimator = \"bound\"\ndt = 1e-4",
+        );
+    assert!(text.contains("estimator = \"bound\""));
+    let case = ballast::case::parse(&text, std::path::Path::new("cases/bench/x.toml")).unwrap();
+    let run = |threads: usize| {
+        on_threads(threads, || {
+            let mut m = case.build_model(None).unwrap();
+            let (mut steps, mut by_bound) = (Vec::new(), 0);
+            for _ in 0..CYCLES {
+                m.cycle().unwrap();
+                steps.push(m.last_dt.to_bits());
+                by_bound += matches!(m.dt_limit, Limit::Stiffness { .. }) as usize;
+            }
+            let ranged = m.contacts.partition.threads;
+            (steps, by_bound, state_bits(&m), ranged)
+        })
+    };
+    let (steps, by_bound, state, _) = run(1);
+    assert!(by_bound > 500, "{by_bound} steps set by the bound");
+    for threads in [2, 3] {
+        let (s, _, st, ranged) = run(threads);
+        assert_eq!(ranged, threads, "no partition for {threads} threads");
+        assert!(s == steps, "the steps differ on {threads} threads");
+        assert!(st == state, "the state differs on {threads} threads");
+    }
+}
+
 /// The force loops against each other on the same settle-box scene (hertz-history): the
 /// frame-free loop (batches that add each contact's force to its balls at once, the ball
 /// ranges split between threads); the one-pass loop with frames, which runs when some

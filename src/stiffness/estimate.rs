@@ -15,11 +15,12 @@
 //!   absolute values are taken.
 
 use super::contact::contact_columns_3d;
-use super::global::{ball_terms, terms, wall_terms, Term};
+use super::global::{ball_term, ball_terms, interaction_terms, terms, Term};
 use crate::math::Real;
 use crate::model::Model;
+use crate::par::split;
 use crate::springs::{add_interaction_diagonals, ball_diagonal, contact_diagonal_3d, Springs};
-use crate::timestep::{BoundSums, DofStiffness, Estimator};
+use crate::timestep::{BoundBody, BoundSums, DofStiffness, Estimator};
 
 /// The estimate of a critical timestep and the DOF that sets it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -102,67 +103,122 @@ impl DofStiffness {
     /// [`super::global::Term::matrix`]), so that a body's six rows take a column's terms in
     /// one vector operation. A fixed DOF's column adds `+0.0` where the sums used to skip it (a
     /// mask of its bits: the sums, of absolute values, are never `-0.0`, so they keep their
-    /// bits); the square roots of the masses are taken once per body. Each body's sums are
-    /// one record ([`BoundSums`]), zeroed as they are read, ready for the next call.
+    /// bits); the square roots of the masses are taken once per body ([`BoundBody`]). Each
+    /// body's sums are one record ([`BoundSums`]), zeroed as they are read, ready for the next
+    /// call.
+    ///
+    /// Without clumps, on the ranges of balls of the force pass's partition (when it is made
+    /// for this many threads, [`crate::contact::Partition`]), each range on its thread: its
+    /// balls take the crossing contacts coming in from earlier ranges, then its segment of the
+    /// list, then their wall interactions, which is each ball's order in [`terms`]: the same
+    /// sums, bit for bit, for any number of threads.
     fn bound_rows(&mut self, model: &Model, with_inactive: bool) {
         let n = model.body_count();
-        let sums = &mut self.bound;
-        sums.resize(n, BoundSums::default());
-        sums.truncate(n);
         // per body: all ones for a free DOF, zero for a fixed one; the roots of its masses
-        for (i, s) in sums.iter_mut().enumerate() {
+        self.bound_of.clear();
+        self.bound_of.extend((0..n).map(|i| {
             let fixed = model.body_fixed(i);
-            s.mask = std::array::from_fn(|k| if fixed & (1 << k) == 0 { u64::MAX } else { 0 });
-            s.root = std::array::from_fn(|k| model.body_inertial(i, k).sqrt());
+            BoundBody {
+                mask: std::array::from_fn(|k| if fixed & (1 << k) == 0 { u64::MAX } else { 0 }),
+                root: std::array::from_fn(|k| model.body_inertial(i, k).sqrt()),
+            }
+        }));
+        self.bound.resize(n, BoundSums::default());
+        self.bound.truncate(n);
+        for out in [
+            &mut self.diagonal,
+            &mut self.row_abs,
+            &mut self.row_abs_scaled,
+        ] {
+            out.resize(n, [0.0; 6]);
+            out.truncate(n);
         }
-        // Each body's diagonal block is summed first (signs cancel between contacts); the
-        // off-diagonal blocks of different contacts touch different rows' columns.
-        // (the ball-ball terms, then the ball-facet ones: [`terms`]' order, without its chain)
-        let mut add = |t: Term| {
-            let k = if t.has_clump(model) {
-                let m = t.matrix(model);
-                std::array::from_fn(|j| std::array::from_fn(|i| m[(i, j)]))
-            } else {
-                contact_columns_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
-            };
-            let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
-            for (me, other, o_me, o_other) in sides {
-                let Some(me) = me else { continue };
-                let off = other.map(|o| (sums[o].mask, sums[o].root));
-                let s = &mut sums[me];
-                for j in 0..6 {
+        let list = &model.contacts.list;
+        let part = &model.contacts.partition;
+        let threads = rayon::current_num_threads();
+        let ranges = threads > 1
+            && model.clumps.is_empty()
+            && part.threads == threads
+            && part.balls.last() == Some(&n)
+            && part.segments.last() == Some(&list.len());
+        let bounds = if ranges {
+            part.balls.clone()
+        } else {
+            vec![0, n]
+        };
+        let its = &model.facet_contacts.interactions;
+        let cuts: Vec<usize> = (bounds.iter())
+            .map(|&i| its.partition_point(|it| (it.ball as usize) < i))
+            .collect();
+        let bodies = &self.bound_of;
+        let parts: Vec<_> = (split(&mut self.bound, &bounds).into_iter())
+            .zip(split(&mut self.diagonal, &bounds))
+            .zip(split(&mut self.row_abs, &bounds))
+            .zip(split(&mut self.row_abs_scaled, &bounds))
+            .collect();
+        crate::par::run_parts(parts, |r, (((sums, diagonal), row_abs), row_scaled)| {
+            let first = bounds[r];
+            // Each body's diagonal block is summed first (signs cancel between contacts);
+            // the off-diagonal blocks of different contacts touch different rows' columns.
+            let mut add = |t: Term| {
+                let k = if t.has_clump(model) {
+                    let m = t.matrix(model);
+                    std::array::from_fn(|j| std::array::from_fn(|i| m[(i, j)]))
+                } else {
+                    contact_columns_3d(&t.s, &t.normal, &t.r_a, &t.r_b)
+                };
+                let sides = [(t.a, Some(t.b), 0, 6), (Some(t.b), t.a, 6, 0)];
+                for (me, other, o_me, o_other) in sides {
+                    // (the bodies of this range only)
+                    let Some(s) = me.and_then(|me| sums.get_mut(me.wrapping_sub(first))) else {
+                        continue;
+                    };
+                    for j in 0..6 {
+                        for i in 0..6 {
+                            s.block[j][i] += k[o_me + j][o_me + i];
+                        }
+                    }
+                    let Some(o) = other.map(|o| &bodies[o]) else {
+                        continue;
+                    };
+                    let (plain, scaled) = masked_sums(
+                        |j| &k[o_other + j][o_me..o_me + 6],
+                        &o.mask,
+                        &o.root,
+                        [0.0; 6],
+                        [0.0; 6],
+                    );
                     for i in 0..6 {
-                        s.block[j][i] += k[o_me + j][o_me + i];
+                        s.plain[i] += plain[i];
+                        s.scaled[i] += scaled[i];
                     }
                 }
-                let Some((mask, root)) = off else { continue };
-                let (plain, scaled) = masked_sums(
-                    |j| &k[o_other + j][o_me..o_me + 6],
-                    &mask,
-                    &root,
-                    [0.0; 6],
-                    [0.0; 6],
-                );
-                for i in 0..6 {
-                    s.plain[i] += plain[i];
-                    s.scaled[i] += scaled[i];
+            };
+            if ranges {
+                // (the crossing contacts coming in from earlier ranges, then the segment)
+                let incoming = (part.crossing[..part.crossing_of[r]].iter())
+                    .map(|&k| k as usize)
+                    .filter(|&k| part.range_of(list[k].b as usize) == r);
+                let own = part.segments[r]..part.segments[r + 1];
+                for k in incoming.chain(own) {
+                    if list[k].active || with_inactive {
+                        add(ball_term(model, k, with_inactive));
+                    }
                 }
+            } else {
+                ball_terms(model, with_inactive).for_each(&mut add);
             }
-        };
-        ball_terms(model, with_inactive).for_each(&mut add);
-        wall_terms(model, with_inactive).for_each(&mut add);
-        self.diagonal.resize(n, [0.0; 6]);
-        self.row_abs.resize(n, [0.0; 6]);
-        self.row_abs_scaled.resize(n, [0.0; 6]);
-        self.diagonal.truncate(n);
-        self.row_abs.truncate(n);
-        self.row_abs_scaled.truncate(n);
-        for (me, s) in sums.iter_mut().enumerate() {
-            self.diagonal[me] = std::array::from_fn(|i| s.block[i][i]);
-            (self.row_abs[me], self.row_abs_scaled[me]) =
-                masked_sums(|j| &s.block[j], &s.mask, &s.root, s.plain, s.scaled);
-            (s.block, s.plain, s.scaled) = Default::default();
-        }
+            for it in &its[cuts[r]..cuts[r + 1]] {
+                interaction_terms(model, it, with_inactive).for_each(&mut add);
+            }
+            for (me, s) in sums.iter_mut().enumerate() {
+                let b = &bodies[first + me];
+                diagonal[me] = std::array::from_fn(|i| s.block[i][i]);
+                (row_abs[me], row_scaled[me]) =
+                    masked_sums(|j| &s.block[j], &b.mask, &b.root, s.plain, s.scaled);
+                (s.block, s.plain, s.scaled) = Default::default();
+            }
+        });
     }
 
     /// The critical-timestep estimate of the given kind over all free DOFs (call
@@ -231,10 +287,11 @@ impl DofStiffness {
         // The bound over the balls, with the masks and roots of [`DofStiffness::bound_rows`]:
         // each ball's twelve quotients (zero for a fixed DOF, which never passes the test), then
         // the tests in the order of the loop below (for each norm, DOF by DOF).
-        let bound_balls = estimator == Estimator::Bound && self.bound.len() == model.body_count();
+        let bound_balls =
+            estimator == Estimator::Bound && self.bound_of.len() == model.body_count();
         if bound_balls {
             for i in 0..balls.len() {
-                let (mask, root) = (&self.bound[i].mask, &self.bound[i].root);
+                let (mask, root) = (&self.bound_of[i].mask, &self.bound_of[i].root);
                 let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
                 let masked = |x: Real, k: usize| Real::from_bits(x.to_bits() & mask[k]);
                 let rows: [[Real; 6]; 2] = [

@@ -37,41 +37,55 @@ pub(crate) fn terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = 
 
 /// The ball-ball part of [`terms`] (which yields these first, then [`wall_terms`]).
 pub(crate) fn ball_terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
-    let contacts = &model.contacts;
-    (contacts.list.iter().enumerate())
+    (model.contacts.list.iter().enumerate())
         .filter(move |(_, c)| c.active || with_inactive)
-        .map(move |(k, c)| {
-            let (a, b) = (c.a as usize, c.b as usize);
-            let g = contacts.geometry(k, &model.balls);
-            let (ba, bb) = (model.body_of(a), model.body_of(b));
-            Term {
-                a: Some(ba),
-                b: bb,
-                s: ball_stiffness(&model.springs(), c.law, a, b, &g, with_inactive),
-                normal: g.normal,
-                r_a: g.point - model.body_pos(ba),
-                r_b: g.point - model.body_pos(bb),
-            }
-        })
+        .map(move |(k, _)| ball_term(model, k, with_inactive))
+}
+
+/// The term of ball-ball contact `k` of the list ([`terms`]).
+#[inline]
+pub(crate) fn ball_term(model: &Model, k: usize, with_inactive: bool) -> Term {
+    let c = &model.contacts.list[k];
+    let (a, b) = (c.a as usize, c.b as usize);
+    let g = model.contacts.geometry(k, &model.balls);
+    let (ba, bb) = (model.body_of(a), model.body_of(b));
+    Term {
+        a: Some(ba),
+        b: bb,
+        s: ball_stiffness(&model.springs(), c.law, a, b, &g, with_inactive),
+        normal: g.normal,
+        r_a: g.point - model.body_pos(ba),
+        r_b: g.point - model.body_pos(bb),
+    }
 }
 
 /// The ball-facet part of [`terms`] (which yields the ball-ball terms first, then these).
 pub(crate) fn wall_terms(model: &Model, with_inactive: bool) -> impl Iterator<Item = Term> + '_ {
+    (model.facet_contacts.interactions.iter())
+        .flat_map(move |it| interaction_terms(model, it, with_inactive))
+}
+
+/// The terms of one ball-wall interaction ([`wall_terms`]): the active contacts, or (with
+/// `with_inactive`, none being active) the contact with the largest overlap, the one the
+/// associative logic would make active first.
+pub(crate) fn interaction_terms<'a>(
+    model: &'a Model,
+    it: &'a crate::contact::WallInteraction,
+    with_inactive: bool,
+) -> impl Iterator<Item = Term> + 'a {
     let fc = &model.facet_contacts;
     let springs = model.springs();
-    fc.interactions.iter().flat_map(move |it| {
-        counted_contacts(fc.contacts_of(it), it, with_inactive).map(move |c| {
-            let b = c.ball as usize;
-            let body = model.body_of(b);
-            Term {
-                a: None,
-                b: body,
-                s: wall_stiffness(&springs, c, with_inactive),
-                normal: c.normal,
-                r_a: Vec3::zeros(),
-                r_b: c.point - model.body_pos(body),
-            }
-        })
+    counted_contacts(fc.contacts_of(it), it, with_inactive).map(move |c| {
+        let b = c.ball as usize;
+        let body = model.body_of(b);
+        Term {
+            a: None,
+            b: body,
+            s: wall_stiffness(&springs, c, with_inactive),
+            normal: c.normal,
+            r_a: Vec3::zeros(),
+            r_b: c.point - model.body_pos(body),
+        }
     })
 }
 
