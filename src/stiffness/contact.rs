@@ -200,29 +200,40 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::springs::contact_diagonal_3d;
 
+    /// 2,000 random contacts drawn from `seed`: stiffnesses 1 to 1e6 (the rotational ones
+    /// zero in a third), unit normals, lever arms up to 1e-2 m in any direction, some with
+    /// zero components: `(stiffness, normal, r_a, r_b)`.
+    fn random_contacts(seed: u64) -> Vec<(ContactStiffness, Vec3, Vec3, Vec3)> {
+        let mut rng = SplitMix64::new(seed);
+        let mut u = || rng.next_unit();
+        (0..2000)
+            .map(|k| {
+                let s = ContactStiffness {
+                    kn: 10f64.powf(6.0 * u()),
+                    ks: 10f64.powf(6.0 * u()),
+                    kn_rot: if k % 3 == 0 { 0.0 } else { u() },
+                    ks_rot: if k % 3 == 0 { 0.0 } else { u() },
+                };
+                let n = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5).normalize();
+                let mut arm = |zero: usize| {
+                    let mut r = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5) * 2e-2;
+                    if zero < 3 {
+                        r[zero] = 0.0;
+                    }
+                    r
+                };
+                let (r_a, r_b) = (arm(k % 5), arm((k + 2) % 4));
+                (s, n, r_a, r_b)
+            })
+            .collect()
+    }
+
     /// [`super::contact_columns_3d`] against [`contact_matrix_3d`] (nalgebra's `B^T D B`) on
     /// 2,000 random contacts (stiffnesses 1 to 1e6, rotational ones zero in a third, lever arms
     /// with zero components): every entry equal (`==`: a zero's sign aside).
     #[test]
     fn the_columns_are_the_matrix() {
-        let mut rng = SplitMix64::new(5);
-        let mut u = || rng.next_unit();
-        for k in 0..2000 {
-            let s = ContactStiffness {
-                kn: 10f64.powf(6.0 * u()),
-                ks: 10f64.powf(6.0 * u()),
-                kn_rot: if k % 3 == 0 { 0.0 } else { u() },
-                ks_rot: if k % 3 == 0 { 0.0 } else { u() },
-            };
-            let n = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5).normalize();
-            let mut arm = |zero: usize| {
-                let mut r = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5) * 2e-2;
-                if zero < 3 {
-                    r[zero] = 0.0;
-                }
-                r
-            };
-            let (r_a, r_b) = (arm(k % 5), arm((k + 2) % 4));
+        for (k, (s, n, r_a, r_b)) in random_contacts(5).into_iter().enumerate() {
             let m = contact_matrix_3d(&s, &n, &r_a, &r_b);
             let columns = super::contact_columns_3d(&s, &n, &r_a, &r_b);
             for i in 0..12 {
@@ -260,24 +271,7 @@ mod tests {
             }
             out
         };
-        let mut rng = SplitMix64::new(11);
-        let mut u = || rng.next_unit();
-        for k in 0..2000 {
-            let s = ContactStiffness {
-                kn: 10f64.powf(6.0 * u()),
-                ks: 10f64.powf(6.0 * u()),
-                kn_rot: if k % 3 == 0 { 0.0 } else { u() },
-                ks_rot: if k % 3 == 0 { 0.0 } else { u() },
-            };
-            let n = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5).normalize();
-            let mut arm = |zero: usize| {
-                let mut r = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5) * 2e-2;
-                if zero < 3 {
-                    r[zero] = 0.0;
-                }
-                r
-            };
-            let (r_a, r_b) = (arm(k % 5), arm((k + 2) % 4));
+        for (k, (s, n, r_a, r_b)) in random_contacts(11).into_iter().enumerate() {
             let d = contact_diagonal_3d(&s, &n, &r_a, &r_b);
             let f = full(&s, &n, &r_a, &r_b);
             assert!(
