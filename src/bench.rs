@@ -82,6 +82,21 @@ pub struct BenchRun {
 /// times is the cost of choosing the step.
 pub const TIMESTEPS: [&str; 3] = ["fixed", "diagonal", "bound"];
 
+/// Refuses a name that is not one of [`TIMESTEPS`], saying which are.
+///
+/// # Errors
+/// The sentence for `--timestep`.
+pub fn check_timestep(name: &str) -> Result<(), String> {
+    if TIMESTEPS.contains(&name) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--timestep: no timestep \"{name}\" (one of: {})",
+            TIMESTEPS.join(", ")
+        ))
+    }
+}
+
 /// True for a run that chose its timestep automatically ([`TIMESTEPS`] but `fixed`).
 pub fn is_auto(r: &BenchRun) -> bool {
     !r.timestep.is_empty() && r.timestep != "fixed"
@@ -253,17 +268,11 @@ pub fn run_one(
     use crate::timestep::{Auto, Estimator, TimestepMode};
     let case = crate::case::load(path).map_err(|e| e.to_string())?;
     let mut model = case.build_model(None).map_err(|e| e.to_string())?;
-    let estimator = match timestep {
-        "fixed" => None,
-        "diagonal" => Some(Estimator::Diagonal),
-        "bound" => Some(Estimator::Bound),
-        other => {
-            return Err(format!(
-                "--timestep: no timestep \"{other}\" (one of: {})",
-                TIMESTEPS.join(", ")
-            ))
-        }
-    };
+    check_timestep(timestep)?;
+    // (the estimators by their names in case files)
+    let estimator = [Estimator::Diagonal, Estimator::Bound]
+        .into_iter()
+        .find(|e| e.name() == timestep);
     if let Some(estimator) = estimator {
         let TimestepMode::Fixed(dt) = model.settings.timestep else {
             return Err(format!(
@@ -271,12 +280,14 @@ pub fn run_one(
                 path.display()
             ));
         };
-        // (the case format's defaults: safety 0.8, the kinematic constraint at half the margin)
+        // (the case format's defaults: its safety, the kinematic constraint at its fraction
+        // of the margin)
         let margin = model.settings.margin;
         model.settings.timestep = TimestepMode::Auto(Auto {
-            safety: 0.8,
+            safety: crate::case::DEFAULT_SAFETY,
             estimator,
-            kinematic_eps: (margin > 0.0).then_some(0.5 * margin),
+            kinematic_eps: (margin > 0.0)
+                .then_some(crate::case::DEFAULT_KINEMATIC_FRACTION * margin),
             cap: Some(dt),
         });
     }

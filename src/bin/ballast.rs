@@ -210,11 +210,8 @@ fn bench(
         chosen.push((scene, prefix, sizes));
     }
     for t in timesteps {
-        if !ballast::bench::TIMESTEPS.contains(&t.as_str()) {
-            esay!(
-                "error: --timestep: no timestep \"{t}\" (one of: {})",
-                ballast::bench::TIMESTEPS.join(", ")
-            );
+        if let Err(e) = ballast::bench::check_timestep(t) {
+            esay!("error: {e}");
             return ExitCode::from(2);
         }
     }
