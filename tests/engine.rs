@@ -717,7 +717,8 @@ fn renumbering_turns_the_frames_over() {
 /// A frame-based model (Hertz-Mindlin on the contact frame) on the settle-box scene: the
 /// one-pass loop (each contact with its frame, forces added to the ball ranges at once) and
 /// the general loop (every contact, then the gather; it runs while energy books are kept)
-/// give the same state and the same kept forces, bit for bit, on 1 and 2 threads.
+/// give the same state, the same kept forces and the same contact points (kept by the general
+/// loop, from the geometry after the one-pass loop), bit for bit, on 1 and 2 threads.
 #[test]
 fn a_frame_model_gives_the_same_state_in_both_loops_on_any_thread_count() {
     let text = settle_box_4200()
@@ -815,7 +816,20 @@ fn one_pass_against_general(text: &str, threads: &[usize]) {
         let forces: Vec<u64> = (m.contacts.force.iter())
             .flat_map(|f| f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
             .collect();
-        (state_bits(&m), forces)
+        // the active contacts' points: kept by the general loop, from the geometry after the
+        // one-pass loop, which keeps none
+        assert_eq!(m.contacts.point.is_empty(), !books);
+        let points: Vec<u64> = (0..m.contacts.len())
+            .filter(|&k| m.contacts.list[k].active)
+            .flat_map(|k| {
+                m.contacts
+                    .contact_point(k, &m.balls)
+                    .map(f64::to_bits)
+                    .data
+                    .0[0]
+            })
+            .collect();
+        (state_bits(&m), forces, points)
     };
     let general = run(1, true);
     for &t in threads {
@@ -1050,7 +1064,9 @@ fn state_bits(m: &ballast::model::Model) -> Vec<u64> {
 /// ball-facet frames) get their room when the model is built, as the contact lists do (8
 /// candidate pairs per ball, half a ball-facet contact per ball): the packing forms without
 /// moving them (each move was a doubling whose old block stayed resident in the allocator's
-/// heap). A history model keeps none of them and gets no room for them.
+/// heap). A history model keeps none of them and gets no room for them; nor does the one-pass
+/// force loop keep contact points or losses (it adds each force to its balls at once), which
+/// only the general loop and its gather read.
 #[test]
 fn the_frames_get_their_room_when_the_model_is_built() {
     let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml").unwrap();
@@ -1084,7 +1100,7 @@ fn the_frames_get_their_room_when_the_model_is_built() {
     };
     let [frames, force, point, facet] = room(&m);
     assert!(
-        frames >= 8 * n && force >= 8 * n && point >= 8 * n,
+        frames >= 8 * n && force >= 8 * n && point == 0,
         "{:?}",
         room(&m)
     );
@@ -1097,6 +1113,7 @@ fn the_frames_get_their_room_when_the_model_is_built() {
     let active = c.list.iter().filter(|c| c.active).count();
     assert!(active > 200, "{active} active contacts: no packing yet");
     assert_eq!(c.frames.len(), c.list.len());
+    assert!(c.point.is_empty() && c.work.is_empty());
     assert!(c.list.len() > 500, "{} candidate pairs", c.list.len());
     assert_eq!(places(&m), before, "a side array moved");
     assert_eq!(room(&build(&text)), [0; 4]);

@@ -18,10 +18,15 @@ pub struct Contacts {
     /// 2D law turns its shear with the mid-step tangent), aligned with `list`.
     pub normals: Vec<Vec3>,
     plan: Vec<super::Slot>,
-    /// True when the forces and contact points are kept (a frame-based model, 2D, or energy
-    /// books; set by the last merge): the general loop and the one-pass loop with frames
-    /// write [`Contacts::force`] and [`Contacts::point`], which are kept then only.
+    /// True when the forces are kept (a frame-based model, 2D, energy books, or the general
+    /// loop; set by the last merge): the general loop and the one-pass loop with frames
+    /// write [`Contacts::force`], which is kept then only.
     general: bool,
+    /// True when the general force loop and its gather run (2D, energy books, rolling
+    /// resistance or cohesion: [`crate::model::Model::one_pass`] is false; read at each merge):
+    /// [`Contacts::point`] and [`Contacts::work`] are kept then only. The one-pass loop adds
+    /// each force to its balls at once and reads neither (40 bytes per candidate pair).
+    pub gathered: bool,
     /// True when the model keeps energy books (set by the last merge): the general loop runs
     /// and writes [`Contacts::work`].
     pub(crate) books: bool,
@@ -43,14 +48,15 @@ pub struct Contacts {
     /// as much memory traffic per cycle): [`Contacts::contact_force`] finds them again from the
     /// contact's state.
     pub force: Vec<Vec3>,
-    /// Per contact, aligned with `list` (empty when only frame-free models run in 3D): the
-    /// contact point (m) of the last force update, zero while inactive, written by the
-    /// general loop and the one-pass loop with frames (the gather reads it with [`Contacts::force`], not the record
-    /// and its frame). The frame-free loop adds each force to its balls at once and needs
-    /// none: 24 bytes per candidate pair saved. Outputs that need a contact point
-    /// compute it from the geometry ([`Contacts::geometry`]).
+    /// Per contact, aligned with `list` while the general loop and its gather run
+    /// ([`Contacts::gathered`]; else empty): the contact point (m) of the last force update,
+    /// zero while inactive (the gather reads it with [`Contacts::force`], not the record and
+    /// its frame). The one-pass loop adds each force to its balls at once and needs none: 24
+    /// bytes per candidate pair saved. Outputs that need a contact point then compute it from
+    /// the geometry ([`Contacts::contact_point`]: the same numbers).
     pub point: Vec<Vec3>,
-    /// Per contact, aligned with `list` when the general force loop runs (else empty): while
+    /// Per contact, aligned with `list` when the general force loop runs ([`Contacts::gathered`];
+    /// else empty): while
     /// the model keeps energy books, the energy it lost in the last force update and the
     /// integration error of its normal spring, J
     /// ([`crate::contact::ball_ball::Updated`]), summed by the books and zeroed (without
@@ -94,10 +100,39 @@ impl Contacts {
         self.list.binary_search_by_key(&key, |c| c.key()).ok()
     }
 
-    /// True when the forces and contact points are kept for the general force loop (set by
-    /// the last merge).
+    /// True when the forces are kept (set by the last merge).
     pub fn keeps_forces(&self) -> bool {
         self.general
+    }
+
+    /// The contact point of contact `k` at its last force update, m: the kept entry of the
+    /// general loop, or else the middle of the overlap at the balls' current positions
+    /// ([`Contacts::geometry`], as the one-pass loop computes it; the balls must not have
+    /// moved since, as between two cycles).
+    pub fn contact_point(&self, k: usize, balls: &crate::body::Balls) -> Vec3 {
+        match self.point.get(k) {
+            Some(p) if self.point.len() == self.list.len() => *p,
+            _ => self.geometry(k, balls).point,
+        }
+    }
+
+    /// Keeps the contact points and losses of the general loop from now on
+    /// ([`Contacts::gathered`]): zero entries for every contact if they are not kept yet (a
+    /// no-op when they are, as after a merge that knew the loop would run).
+    pub fn keep_gathered(&mut self) {
+        self.gathered = true;
+        self.general = true;
+        let n = self.list.len();
+        for v in [&mut self.force, &mut self.point] {
+            if v.len() != n {
+                v.clear();
+                v.resize(n, Vec3::zeros());
+            }
+        }
+        if self.work.len() != n {
+            self.work.clear();
+            self.work.resize(n, [0.0; 2]);
+        }
     }
 
     /// The index of the active contact of a pair of ball indices (either order).
@@ -243,14 +278,17 @@ impl Contacts {
     /// incidence list to be made again.
     fn list_changed(&mut self) {
         let n = self.list.len();
-        for v in [&mut self.force, &mut self.point] {
+        for (v, kept) in [
+            (&mut self.force, self.general),
+            (&mut self.point, self.gathered),
+        ] {
             v.clear();
-            if self.general {
+            if kept {
                 v.resize(n, Vec3::zeros());
             }
         }
         self.work.clear();
-        if self.general {
+        if self.gathered {
             self.work.resize(n, [0.0; 2]);
         }
         self.couple.clear();
@@ -263,12 +301,15 @@ impl Contacts {
 
     /// Makes room for `total` contacts in the list and the merge plan at once (see
     /// [`crate::storage::room`]), and in the side arrays the next merges will keep: the
-    /// frames with `frames` (a contact model uses a local frame), the forces and contact
-    /// points with `general` (frames, 2D or energy books: [`Contacts::merge`]).
+    /// frames with `frames` (a contact model uses a local frame), the forces with `general`
+    /// (frames, 2D or energy books: [`Contacts::merge`]), the contact points with
+    /// [`Contacts::gathered`].
     pub fn make_room(&mut self, total: usize, frames: bool, general: bool) {
         crate::storage::room(&mut self.list, total);
-        if general {
+        if general || self.gathered {
             crate::storage::room(&mut self.force, total);
+        }
+        if self.gathered {
             crate::storage::room(&mut self.point, total);
         }
         if frames {
@@ -285,9 +326,9 @@ impl Contacts {
     ///
     /// `frames`: keep [`Contacts::frames`] aligned with the list (some contact model uses a
     /// local frame) or empty; `planar`: the same for [`Contacts::normals`]; `books`: the
-    /// model keeps energy books ([`Contacts::work`]). Every entry of the kept forces and
-    /// contact points is zero afterwards when they are kept (`frames || planar || books`);
-    /// else neither is kept.
+    /// model keeps energy books. Every entry of the kept forces is zero afterwards when they
+    /// are kept (`frames || planar || books`, or [`Contacts::gathered`]), and so is every
+    /// entry of the contact points and losses when [`Contacts::gathered`] keeps them.
     pub fn merge(
         &mut self,
         pairs: &[(u32, u32)],
@@ -314,7 +355,7 @@ impl Contacts {
             Frame::new(&Vec3::x(), 0.0)
         });
         super::side(planar, &mut self.normals, &self.plan, old_len, Vec3::zeros);
-        self.general = frames || planar || books;
+        self.general = frames || planar || books || self.gathered;
         self.books = books;
         self.list_changed();
     }

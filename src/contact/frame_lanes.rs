@@ -382,8 +382,8 @@ impl Batch {
 
 /// [`super::ball_ball::update`] (no energy books, bonds not being installed, flags that
 /// [`lanes_follow`]) of the contacts `list[k]`, `k` in `ks` (each active or with its balls
-/// not clearly apart), with their frames, forces and contact points (aligned with `list`),
-/// eight at a time; then each contact active after its update is added to those of its
+/// not clearly apart), with their frames and forces (aligned with `list`; the contact
+/// points are not kept: [`super::Contacts::contact_point`]), eight at a time; then each contact active after its update is added to those of its
 /// balls in the scatter's range, in the order of `ks` (ball a unless `incoming`). Returns
 /// true when an active contact interpenetrates (overlap larger than the smaller radius, or
 /// NaN).
@@ -391,7 +391,7 @@ impl Batch {
 pub fn update_framed(
     list: &mut [Contact],
     ks: &[u32],
-    (frames, force, point): (&mut [Frame], &mut [Vec3], &mut [Vec3]),
+    (frames, force): (&mut [Frame], &mut [Vec3]),
     (balls, laws): (&Balls, &[ContactModel]),
     (dt, flags): (Real, FrameFlags),
     s: &mut Scatter,
@@ -415,11 +415,7 @@ pub fn update_framed(
                 .any(|&k| laws[list[k as usize].law as usize].frame_free())
         {
             for &k in ks {
-                let kept = (
-                    &mut frames[k as usize],
-                    &mut force[k as usize],
-                    &mut point[k as usize],
-                );
+                let kept = (&mut frames[k as usize], &mut force[k as usize]);
                 deep |= update_one(
                     &mut list[k as usize],
                     kept,
@@ -441,9 +437,10 @@ pub fn update_framed(
             let c = &mut list[k];
             let law = &laws[c.law as usize];
             let overlap = batch.overlap[l];
+            let mut spare = Vec3::zeros();
             let mut out = Out {
                 force: &mut force[k],
-                point: &mut point[k],
+                point: &mut spare,
             };
             going[l] = l < ks.len() && !released(c, &mut out, (overlap, 0.0), law, false);
             if going[l] && !c.active {
@@ -477,7 +474,6 @@ pub fn update_framed(
             c.active = overlap > 0.0 || law.holds(&c.state);
             if !c.active {
                 force[k] = Vec3::zeros();
-                point[k] = Vec3::zeros();
                 continue;
             }
             let (a, b) = (c.a as usize, c.b as usize);
@@ -494,7 +490,6 @@ pub fn update_framed(
                 (v(&batch.world), v(&batch.arm_a), v(&batch.arm_b))
             };
             force[k] = f;
-            point[k] = p;
             if !incoming {
                 s.add(a, &f, &ma, true);
             }
@@ -575,22 +570,26 @@ pub fn update_facet_framed(
     }
 }
 
-/// [`super::ball_ball::update`] of one contact `c` with its frame, force and contact point
-/// (no energy books), then, when it is active after its update, its force `F` (on b) added
+/// [`super::ball_ball::update`] of one contact `c` with its frame and force (no energy books;
+/// the contact point is not kept), then, when it is active after its update, its force `F` (on b) added
 /// at the contact point `C` to those of its balls in the scatter's range (ball a unless
 /// `incoming`): `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`.
 /// Returns true when it is active and interpenetrates (overlap larger than the smaller
 /// radius, or NaN).
 pub fn update_one(
     c: &mut Contact,
-    (frame, force, point): (&mut Frame, &mut Vec3, &mut Vec3),
+    (frame, force): (&mut Frame, &mut Vec3),
     (balls, laws): (&Balls, &[ContactModel]),
     (dt, flags, install_bonds): (Real, FrameFlags, bool),
     s: &mut Scatter,
     incoming: bool,
 ) -> bool {
     let law = &laws[c.law as usize];
-    let out = Out { force, point };
+    let mut point = Vec3::zeros();
+    let out = Out {
+        force,
+        point: &mut point,
+    };
     let u = super::ball_ball::update(
         c,
         out,

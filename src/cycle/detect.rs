@@ -26,6 +26,7 @@ impl Model {
         // (the side arrays the merges below keep)
         let frames = !self.laws.iter().all(|l| l.frame_free());
         let general = frames || self.planar || self.books.is_some();
+        self.contacts.gathered = !self.one_pass();
         let room = ROOM_PER_BALL * n;
         self.contacts
             .make_room(room, frames && !self.planar, general);
@@ -82,6 +83,7 @@ impl Model {
         let frames = !self.planar && self.laws.iter().any(|l| !l.frame_free());
         let laws = &self.laws;
         self.contacts.couples = !self.planar && self.rolling.iter().any(Option::is_some);
+        self.contacts.gathered = !self.one_pass();
         self.contacts.merge(
             &self.broad_phase.pairs,
             |a, b| table[mat[a as usize] as usize * n + mat[b as usize] as usize],

@@ -21,8 +21,8 @@ use crate::springs::lanes::add_ball_diagonals_lanes;
 const PARALLEL_PASS: usize = 1024;
 
 /// The frame-based counterpart of [`ball_ball::update_history_run`]: [`ball_ball::update`]
-/// for each contact of `list` that needs it, with its frame, its force and contact point
-/// written to the kept entries `force` and `point` (aligned with `list`), and each active
+/// for each contact of `list` that needs it, with its frame, its force written to the kept
+/// entries `force` (aligned with `list`; the contact points are not kept), and each active
 /// contact's force added to those of its balls that lie in the scatter's range (ball a
 /// unless `incoming`), in list order: [`update_one`] one by one, or [`update_framed`] eight at
 /// a time (the same bits) when the lanes follow the frame flags. Returns true when an active
@@ -32,7 +32,6 @@ fn frame_run(
     list: &mut [Contact],
     frames: &mut [Frame],
     force: &mut [Vec3],
-    point: &mut [Vec3],
     (balls, laws): (&Balls, &[ContactModel]),
     (dt, flags, install_bonds): (Real, FrameFlags, bool),
     s: &mut Scatter,
@@ -54,7 +53,7 @@ fn frame_run(
             &mut near_ones,
         );
         if lanes {
-            let kept = (&mut frames[..], &mut force[..], &mut point[..]);
+            let kept = (&mut frames[..], &mut force[..]);
             deep |= update_framed(
                 list,
                 &near_ones[..count],
@@ -68,7 +67,7 @@ fn frame_run(
         }
         for &k in &near_ones[..count] {
             let k = k as usize;
-            let kept = (&mut frames[k], &mut force[k], &mut point[k]);
+            let kept = (&mut frames[k], &mut force[k]);
             let step = (dt, flags, install_bonds);
             deep |= update_one(&mut list[k], kept, (balls, laws), step, s, incoming);
         }
@@ -129,7 +128,7 @@ impl Model {
         let flags = self.settings.frame;
         let install_bonds = self.cycles == 0;
         let ball_bounds = &part.balls;
-        // with frames, the forces and contact points are kept (aligned with the list)
+        // with frames, the forces are kept (aligned with the list)
         let framed = !contacts.frames.is_empty();
         debug_assert!(!framed || contacts.keeps_forces());
         debug_assert!(!framed || contacts.frames.len() == contacts.list.len());
@@ -153,7 +152,6 @@ impl Model {
             let segments = &part.segments;
             (split(&mut contacts.frames, segments).into_iter())
                 .zip(split(&mut contacts.force, segments))
-                .zip(split(&mut contacts.point, segments))
                 .map(Some)
                 .collect()
         } else {
@@ -197,25 +195,23 @@ impl Model {
                         add_ball_diagonals_lanes(&springs, l, diag, first, incoming);
                     }
                 };
-                if let Some(((frames, kforce), kpoint)) = kept {
+                if let Some((frames, kforce)) = kept {
                     let (l, f) = incoming;
                     // (the copies' forces go nowhere: the range of ball a keeps the entries)
-                    let mut spare = vec![Vec3::zeros(); 2 * l.len()];
-                    let (sf, sp) = spare.split_at_mut(l.len());
+                    let mut spare = vec![Vec3::zeros(); l.len()];
                     let (law, step) = ((balls, &laws[..]), (dt, flags, install_bonds));
                     for start in (0..l.len()).step_by(HISTORY_RUN) {
                         let run = start..(start + HISTORY_RUN).min(l.len());
-                        let (sf, sp) = (&mut sf[run.clone()], &mut sp[run.clone()]);
+                        let sf = &mut spare[run.clone()];
                         let (l, f) = (&mut l[run.clone()], &mut f[run]);
-                        interpenetrating |= frame_run(l, f, sf, sp, law, step, &mut s, true);
+                        interpenetrating |= frame_run(l, f, sf, law, step, &mut s, true);
                         stiffness(l, true);
                     }
                     for start in (0..list.len()).step_by(HISTORY_RUN) {
                         let run = start..(start + HISTORY_RUN).min(list.len());
                         let l = &mut list[run.clone()];
-                        let (f, kf) = (&mut frames[run.clone()], &mut kforce[run.clone()]);
-                        let kp = &mut kpoint[run];
-                        interpenetrating |= frame_run(l, f, kf, kp, law, step, &mut s, false);
+                        let (f, kf) = (&mut frames[run.clone()], &mut kforce[run]);
+                        interpenetrating |= frame_run(l, f, kf, law, step, &mut s, false);
                         stiffness(l, false);
                     }
                 } else {

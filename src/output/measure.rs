@@ -105,11 +105,7 @@ pub fn measure(model: &Model, m: &Measure) -> Measured {
         if f == Vec3::zeros() {
             continue;
         }
-        let point = if list.keeps_forces() {
-            list.point[k]
-        } else {
-            list.geometry(k, b).point
-        };
+        let point = list.contact_point(k, b);
         if inside[bb] {
             add(&f, &(point - reference(bb)));
         }
