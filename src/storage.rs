@@ -102,6 +102,16 @@ pub fn room<T>(v: &mut Vec<T>, total: usize) {
 /// sort).
 pub fn sort_along<T, S, K: Ord>(list: &mut [T], side: &mut [S], key: impl Fn(&T) -> K) {
     debug_assert_eq!(list.len(), side.len());
+    sort_with(list, key, |i, j| side.swap(i, j));
+}
+
+/// [`sort_along`] with any number of side arrays: `swap_sides(i, j)` swaps their entries `i`
+/// and `j` as the list's are swapped.
+pub fn sort_with<T, K: Ord>(
+    list: &mut [T],
+    key: impl Fn(&T) -> K,
+    mut swap_sides: impl FnMut(usize, usize),
+) {
     let mut order: Vec<u32> = (0..list.len() as u32).collect();
     order.sort_unstable_by_key(|&k| key(&list[k as usize]));
     // position `at` takes the entry now at `order[at]`; a visited position is marked
@@ -115,7 +125,7 @@ pub fn sort_along<T, S, K: Ord>(list: &mut [T], side: &mut [S], key: impl Fn(&T)
                 break;
             }
             list.swap(at, from);
-            side.swap(at, from);
+            swap_sides(at, from);
             at = from;
         }
     }

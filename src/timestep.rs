@@ -174,10 +174,6 @@ pub struct DofStiffness {
     pub row_abs: Vec<[Real; 6]>,
     /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
     pub row_abs_scaled: Vec<[Real; 6]>,
-    /// Unused since the bound keeps its sums in [`DofStiffness::bound`]: empty (kept so that
-    /// checkpoints of format 3, which carry it, still read; the bound empties it after such a
-    /// read).
-    pub(crate) blocks: Vec<[[Real; 6]; 6]>,
     /// The bound's sums, one record per body (buffer; the accumulators are all zeros between
     /// two calls).
     #[serde(skip)]

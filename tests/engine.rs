@@ -714,6 +714,29 @@ fn renumbering_turns_the_frames_over() {
     renumbering_changes_only_the_round_off(&text, (1e-12, 1e-9));
 }
 
+/// Renumbering with a rolling resistance (Hertz-Mindlin on the frame with the EPSD rolling
+/// spring): each contact's rolling spring, kept beside its frame, follows it through the sort
+/// and turns over with it when the balls swap roles (the moment on the new ball b is the
+/// opposite vector); without that the rolling couples would push the balls the wrong way. The
+/// same bounds as without rolling.
+#[test]
+fn renumbering_turns_the_rolling_springs_over() {
+    let text = settle_box_4200()
+        .replace("model = \"hertz-history\"", "model = \"hertz\"")
+        .replace(
+            "friction_limit = \"spring\"",
+            "rolling = { kind = \"epsd\", coefficient = 0.3 }",
+        );
+    assert!(text.contains("coefficient = 0.3") && text.contains("sort_every = 1000"));
+    let m = run_text(&text.replace("sort_every = 1000", ""), 1, 3000, |_| ());
+    let rolling = (m.contacts.roll.iter()).filter(|r| r.norm() > 0.0).count();
+    assert!(
+        rolling > 1000,
+        "{rolling} contacts with a rolling spring: too few"
+    );
+    renumbering_changes_only_the_round_off(&text, (1e-12, 1e-9));
+}
+
 /// A frame-based model (Hertz-Mindlin on the contact frame) on the settle-box scene: the
 /// one-pass loop (each contact with its frame, forces added to the ball ranges at once) and
 /// the general loop (every contact, then the gather; it runs while energy books are kept)

@@ -68,9 +68,9 @@ fn a_segment_crosses_a_triangle_where_bisection_finds_a_point_of_it() {
 }
 
 /// Re-aiming a contact frame at a new normal turns it by the smallest rotation (normal onto
-/// normal, nothing about it) and keeps the displacements u and φ in the frame.
+/// normal, nothing about it) and keeps the normal displacement.
 #[test]
-fn reaim_turns_the_frame_by_the_smallest_rotation_and_keeps_u_and_phi() {
+fn reaim_turns_the_frame_by_the_smallest_rotation_and_keeps_its_state() {
     let mut rng = SplitMix64::new(5);
     for k in 0..500 {
         let n0 = rng.vec(1.0).normalize();
@@ -79,15 +79,14 @@ fn reaim_turns_the_frame_by_the_smallest_rotation_and_keeps_u_and_phi() {
         let twist =
             Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(n0), rng.next_unit() * 6.0);
         f.axes *= twist.matrix().transpose();
-        f.u = Vec3::new(-1e-4, rng.next_unit(), rng.next_unit());
-        f.phi = rng.vec(1.0);
+        f.u_normal = -1e-4 * rng.next_unit();
         // new normals: near (as in a hand-over) and far (a proximity contact forming)
         let n1 = if k % 2 == 0 {
             (n0 + rng.vec(0.05)).normalize()
         } else {
             rng.vec(1.0).normalize()
         };
-        let (u, phi, old) = (f.u, f.phi, f.axes);
+        let (u, old) = (f.u_normal, f.axes);
         f.reaim(&n1);
         let r = Rotation3::rotation_between(&n0, &n1).expect("not opposite");
         for row in 0..3 {
@@ -100,7 +99,7 @@ fn reaim_turns_the_frame_by_the_smallest_rotation_and_keeps_u_and_phi() {
         }
         assert_eq!(f.normal(), n1);
         assert!((f.axes * f.axes.transpose() - nalgebra::Matrix3::identity()).norm() < 1e-14);
-        assert_eq!((f.u, f.phi), (u, phi));
+        assert_eq!(f.u_normal, u);
     }
     // opposite normals: still a proper frame with the new normal
     let mut f = Frame::new(&Vec3::z(), 0.0);
@@ -291,6 +290,55 @@ fn the_shear_state_follows_the_ball_across_facets_in_full_mode_only() {
     }
     let reduced = drag(Resolution::Reduced, 0.0, Vec3::zeros(), 0, cycles);
     let lost = reduced.windows(2).filter(|w| w[0] - w[1] > 0.1).count();
+    assert!(lost >= 2, "{lost} losses");
+}
+
+/// The rolling spring follows the ball across facets in full mode as the shear state does:
+/// the ball of [`drag`]'s scene, also turning at 1 rad/s about y (held), with PFC's rolling
+/// resistance (`k_r` = 1e-3 N m/rad, `mu_r` = 1: the limit, `mu_r R F_n` = 0.1 N m, is never
+/// reached). By hand: the relative rotation about the rolling axis grows by `w dt` each cycle,
+/// so the spring's couple is `k_r w dt k` at cycle k, through every hand-over between facets;
+/// the reduced mode, which hands no state over, loses it.
+#[test]
+fn the_rolling_spring_follows_the_ball_across_facets_in_full_mode() {
+    let (kr, w, dt, cycles) = (1e-3, 1.0, 1e-5, 10_000);
+    let run = |resolution: Resolution| {
+        let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.036, 0.012], [12, 4]);
+        let mut m = model(1e5, 1e3, 1e6);
+        m.rolling = vec![Some(ballast::law::Rolling::Pfc {
+            coefficient: 1.0,
+            kr: Some(kr),
+            twisting: 0.0,
+        })];
+        let mut b = BallSpec::at_rest(1, [-0.0115, 0.0013, 0.0099], 0.01, 0);
+        b.vel = Vec3::new(0.05, 0.0, 0.0);
+        b.spin = Vec3::new(0.0, w, 0.0);
+        b.applied_force = Vec3::new(0.0, 0.0, -10.0);
+        b.fixed = dof::X | dof::Y | dof::RX | dof::RY | dof::RZ;
+        m.add_ball(&b).unwrap();
+        m.add_wall(&wall(v, f, resolution, 0.0)).unwrap();
+        (0..cycles)
+            .map(|_| {
+                m.cycle().unwrap();
+                let fc = &m.facet_contacts;
+                (0..fc.list.len())
+                    .filter(|&k| fc.list[k].active)
+                    .map(|k| fc.couple_of(k))
+                    .fold(Vec3::zeros(), |a, b| a + b)
+                    .norm()
+            })
+            .collect::<Vec<Real>>()
+    };
+    let full = run(Resolution::Full);
+    for (k, m) in full.iter().enumerate() {
+        let want = kr * w * dt * (k + 1) as Real;
+        assert!(
+            (m - want).abs() <= 1e-6 * kr * w * dt * cycles as Real,
+            "cycle {k}: {m} vs {want}"
+        );
+    }
+    let reduced = run(Resolution::Reduced);
+    let lost = reduced.windows(2).filter(|p| p[0] - p[1] > 1e-6).count();
     assert!(lost >= 2, "{lost} losses");
 }
 

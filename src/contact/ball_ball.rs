@@ -279,8 +279,9 @@ fn applied_now(
 /// local force is turned back to the world frame.
 ///
 /// `install_bonds`: before the first cycle, a linear-bond contact within its `bond_gap` is
-/// bonded. `roll`: the model's rolling resistance and the contact's couple entry, written
-/// with the couple on b (world, N m; zero while inactive).
+/// bonded. `roll`: the model's rolling resistance, the contact's couple entry, written with
+/// the couple on b (world, N m; zero while inactive), and its rolling spring
+/// ([`super::Contacts::roll`]; zeroed when the contact forms and when it comes apart).
 #[inline]
 pub fn update(
     c: &mut Contact,
@@ -288,10 +289,10 @@ pub fn update(
     frame: Option<&mut Frame>,
     balls: &Balls,
     (law, cohesion): (&ContactModel, Option<&Cohesion>),
-    mut roll: Option<(&Rolling, &mut Vec3)>,
+    mut roll: Option<(&Rolling, &mut Vec3, &mut Vec3)>,
     (dt, flags, install_bonds, books): (Real, FrameFlags, bool, bool),
 ) -> Updated {
-    if let Some((_, couple)) = roll.as_mut() {
+    if let Some((_, couple, _)) = roll.as_mut() {
         **couple = Vec3::zeros();
     }
     let (a, b) = (c.a as usize, c.b as usize);
@@ -431,6 +432,9 @@ pub fn update(
     let frame = frame.unwrap_or_else(|| spare.insert(Frame::new(&n, -g.overlap)));
     if !c.active {
         *frame = Frame::new(&n, -g.overlap);
+        if let Some((_, _, spring)) = roll.as_mut() {
+            **spring = Vec3::zeros();
+        }
         c.active = true;
     }
     let (ba, bb) = if flags.no_ratch {
@@ -458,15 +462,15 @@ pub fn update(
     // a bond that broke in this cycle across a gap leaves the contact without force (a JKR
     // neck holds it down to `reach`)
     c.active = g.overlap > reach || law.holds(&c.state);
-    if let Some((rolling, couple)) = roll {
+    if let Some((rolling, couple, spring)) = roll {
         if c.active {
             let inertia = 1.0 / (1.0 / rolling_inertia(balls, a) + 1.0 / rolling_inertia(balls, b));
             let twist = 1.0 / (1.0 / twist_inertia(balls, a) + 1.0 / twist_inertia(balls, b));
             let input = rolling_input(law, &k, &c.state, (inertia, twist), &step);
-            let (m, _) = rolling.couple(&input, &mut frame.roll);
+            let (m, _) = rolling.couple(&input, spring);
             *couple = frame.to_world(&m);
         } else {
-            frame.roll = Vec3::zeros();
+            *spring = Vec3::zeros();
         }
     }
     let written = out.set(if c.active {

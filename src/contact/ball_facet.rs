@@ -99,7 +99,11 @@ pub fn update_force(
     frame: Option<&mut Frame>,
     balls: &Balls,
     wall: &Wall,
-    (law, rolling, cohesion): (&ContactModel, Option<&Rolling>, Option<&Cohesion>),
+    (law, rolling, cohesion): (
+        &ContactModel,
+        Option<(&Rolling, &mut Vec3)>,
+        Option<&Cohesion>,
+    ),
     dt: Real,
     flags: FrameFlags,
     books: bool,
@@ -250,6 +254,7 @@ pub fn update_force(
     // afresh every cycle.
     let mut spare = None;
     let frame = frame.unwrap_or_else(|| spare.insert(Frame::new(&n, -c.overlap)));
+    let fresh = c.fresh;
     if c.fresh {
         *frame = Frame::new(&n, -c.overlap);
         c.fresh = false;
@@ -270,12 +275,15 @@ pub fn update_force(
     let mut couple = Vec3::zeros();
     c.force = frame.to_world(&f.local);
     c.normal_force = f.local.x;
-    if let Some(rolling) = rolling {
+    if let Some((rolling, spring)) = rolling {
         // (the wall is piece 1: its rolling inertia is infinite)
         let inertia = super::ball_ball::rolling_inertia(balls, i);
         let twist = super::ball_ball::twist_inertia(balls, i);
         let input = super::ball_ball::rolling_input(law, &k, &c.state, (inertia, twist), &step);
-        let (m, _) = rolling.couple(&input, &mut frame.roll);
+        if fresh {
+            *spring = Vec3::zeros();
+        }
+        let (m, _) = rolling.couple(&input, spring);
         couple = frame.to_world(&m);
     }
     if !books {

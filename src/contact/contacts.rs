@@ -69,6 +69,12 @@ pub struct Contacts {
     pub couple: Vec<Vec3>,
     /// True when [`Contacts::couple`] is kept (read at each merge; the general loop runs then).
     pub couples: bool,
+    /// Per contact, aligned with `list` when [`Contacts::couples`] and the frames are kept
+    /// (else empty): the rolling spring's moment on b in the contact's local frame, N m, the
+    /// state of its model's rolling resistance ([`crate::law::Rolling`]; zero until the
+    /// contact touches, and again when it comes apart). Kept beside the frames, not in them:
+    /// the scenes without rolling resistance do not carry its 24 bytes per candidate pair.
+    pub roll: Vec<Vec3>,
     /// The split of the list between threads for the frame-free force loop (made again after
     /// each merge, or for another number of threads).
     pub partition: super::Partition,
@@ -209,6 +215,7 @@ impl Contacts {
     pub(crate) fn renumber(&mut self, new_of: &[u32], frame_free: impl Fn(&Contact) -> bool) {
         debug_assert!(self.normals.is_empty());
         let framed = !self.frames.is_empty();
+        let rolls = !self.roll.is_empty();
         for (k, c) in self.list.iter_mut().enumerate() {
             let (a, b) = (new_of[c.a as usize], new_of[c.b as usize]);
             if a < b {
@@ -218,6 +225,9 @@ impl Contacts {
                 if framed {
                     self.frames[k].swap_pieces();
                 }
+                if rolls {
+                    super::swap_local(&mut self.roll[k]);
+                }
                 if frame_free(c) {
                     c.state.swap_bodies();
                 } else {
@@ -226,8 +236,14 @@ impl Contacts {
             }
         }
         if framed {
-            // (the frames follow their contacts, in place)
-            crate::storage::sort_along(&mut self.list, &mut self.frames, Contact::key);
+            // (the frames and rolling springs follow their contacts, in place)
+            let (frames, roll) = (&mut self.frames, &mut self.roll);
+            crate::storage::sort_with(&mut self.list, Contact::key, |i, j| {
+                frames.swap(i, j);
+                if rolls {
+                    roll.swap(i, j);
+                }
+            });
         } else {
             self.list.sort_unstable_by_key(Contact::key);
         }
@@ -240,6 +256,7 @@ impl Contacts {
     /// Forces are zero until the next force update.
     pub(crate) fn drop_balls(&mut self, new_of: &[u32]) {
         let (framed, planar) = (!self.frames.is_empty(), !self.normals.is_empty());
+        let rolls = !self.roll.is_empty();
         let mut w = 0;
         for k in 0..self.list.len() {
             let c = &self.list[k];
@@ -252,6 +269,9 @@ impl Contacts {
             if framed {
                 self.frames.swap(w, k);
             }
+            if rolls {
+                self.roll.swap(w, k);
+            }
             if planar {
                 self.normals.swap(w, k);
             }
@@ -260,6 +280,9 @@ impl Contacts {
         self.list.truncate(w);
         if framed {
             self.frames.truncate(w);
+        }
+        if rolls {
+            self.roll.truncate(w);
         }
         if planar {
             self.normals.truncate(w);
@@ -355,6 +378,8 @@ impl Contacts {
             Frame::new(&Vec3::x(), 0.0)
         });
         super::side(planar, &mut self.normals, &self.plan, old_len, Vec3::zeros);
+        let rolls = frames && self.couples;
+        super::side(rolls, &mut self.roll, &self.plan, old_len, Vec3::zeros);
         self.general = frames || planar || books || self.gathered;
         self.books = books;
         self.list_changed();

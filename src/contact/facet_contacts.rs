@@ -163,6 +163,12 @@ pub struct FacetContacts {
     /// when some contact model has a rolling resistance, else empty (24 bytes a contact that
     /// the other scenes do not stream).
     pub couple: Vec<Vec3>,
+    /// The rolling spring's moment on the ball of each contact in its local frame (N m; the
+    /// state of its model's rolling resistance, zero until the contact touches), aligned
+    /// with `list` when frames are kept and some contact model has a rolling resistance
+    /// ([`FacetContacts::merge`]), else empty; it follows its frame (the full mode's
+    /// hand-overs move both).
+    pub roll: Vec<Vec3>,
     /// The ball-wall interactions, sorted by (ball, wall); rebuilt by every force update.
     pub interactions: Vec<WallInteraction>,
     /// Full mode: contact states handed from one facet to another since the start.
@@ -207,12 +213,14 @@ impl FacetContacts {
 
     /// Replaces the list by the candidates (sorted, unique), keeping the state of contacts
     /// that persist; new ones get `law_of(ball, wall)`.
-    /// `frames`: keep [`FacetContacts::frames`] aligned with the list, or empty it.
+    /// `frames`: keep [`FacetContacts::frames`] aligned with the list, or empty it; `rolls`:
+    /// the same for [`FacetContacts::roll`] (with `frames` only).
     pub fn merge(
         &mut self,
         candidates: &[(u32, u32, u32)],
         law_of: impl Fn(u32, u32) -> u16,
         frames: bool,
+        rolls: bool,
     ) {
         let old_len = self.list.len();
         super::merge_sorted(
@@ -227,6 +235,8 @@ impl FacetContacts {
         super::side(frames, &mut self.frames, &self.plan, old_len, || {
             Frame::new(&Vec3::x(), 0.0)
         });
+        let rolls = frames && rolls;
+        super::side(rolls, &mut self.roll, &self.plan, old_len, Vec3::zeros);
         self.rebuild_interactions();
     }
 
@@ -239,9 +249,16 @@ impl FacetContacts {
         if self.frames.is_empty() {
             self.list.sort_unstable_by_key(FacetContact::key);
         } else {
-            // (the frames follow their contacts, in place; a ball-facet frame does not turn
-            // over: the ball stays the ball)
-            crate::storage::sort_along(&mut self.list, &mut self.frames, FacetContact::key);
+            // (the frames and rolling springs follow their contacts, in place; a ball-facet
+            // frame does not turn over: the ball stays the ball)
+            let (frames, roll) = (&mut self.frames, &mut self.roll);
+            let rolls = !roll.is_empty();
+            crate::storage::sort_with(&mut self.list, FacetContact::key, |i, j| {
+                frames.swap(i, j);
+                if rolls {
+                    roll.swap(i, j);
+                }
+            });
         }
         self.rebuild_interactions();
     }
@@ -249,7 +266,7 @@ impl FacetContacts {
     /// Removes balls: ball `i` becomes `new_of[i]`, or is gone (with its contacts) when that
     /// is `u32::MAX`; the order of the kept contacts does not change.
     pub(crate) fn drop_balls(&mut self, new_of: &[u32]) {
-        let framed = !self.frames.is_empty();
+        let (framed, rolls) = (!self.frames.is_empty(), !self.roll.is_empty());
         let mut w = 0;
         for k in 0..self.list.len() {
             let ball = new_of[self.list[k].ball as usize];
@@ -261,11 +278,17 @@ impl FacetContacts {
             if framed {
                 self.frames.swap(w, k);
             }
+            if rolls {
+                self.roll.swap(w, k);
+            }
             w += 1;
         }
         self.list.truncate(w);
         if framed {
             self.frames.truncate(w);
+        }
+        if rolls {
+            self.roll.truncate(w);
         }
         self.rebuild_interactions();
     }

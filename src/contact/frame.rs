@@ -18,9 +18,15 @@
 //!    `a <- a + o x a` (the seed writes it `a - a x o`, the same thing), and the frame is made
 //!    orthonormal again with `n` kept exactly (Gram-Schmidt);
 //! 5. mid-step frame `T_mid = slerp(T_prev, T, 1/2)` (or `T_prev`: approximation);
-//! 6. `u_t += T_mid (v_r - (n_mid . v_r) n_mid) dt` (tangential part only) and
-//!    `phi += T_mid (w_2 - w_1) dt`;
+//! 6. the increments `du_t = T_mid (v_r - (n_mid . v_r) n_mid) dt` (tangential part only) and
+//!    `dphi = T_mid (w_2 - w_1) dt`, handed to the contact model ([`FrameStep`]);
 //! 7. `u_x` is not integrated: it is the current `-overlap` (for spheres `|x_2 - x_1| - r_1 - r_2`).
+//!
+//! The seed's generalized displacements are the sums `u_t = sum du_t` and `phi = sum dphi`.
+//! Every contact model here is incremental (it turns the increments into its own state, such
+//! as the shear force), and none reads the sums, so the frame does not keep them: it keeps its
+//! axes and `u_x` only (80 bytes, against 128 with the sums: the force loop streams the frames
+//! of every candidate pair each cycle). The frame tests sum the increments themselves.
 //!
 //! Convention: [`Frame::axes`] holds the local axes as **rows** (`n`, `t_1`, `t_2`), so the
 //! local components of a world vector `v` are `axes * v` and a local vector `l` is
@@ -55,27 +61,31 @@ pub struct FrameFlags {
     pub no_twist: bool,
 }
 
-/// The local frame of one contact and its generalized displacements.
+/// The local frame of one contact and its normal displacement.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     /// Local axes as rows: normal (from piece 1 to piece 2), then the two tangential axes.
     pub axes: Matrix3<Real>,
-    /// Relative displacement in local coordinates, m: `u.x` = -overlap (non-incremental),
-    /// `u.y`, `u.z` accumulated tangential displacement.
-    pub u: Vec3,
-    /// Relative rotation in local coordinates, rad: `phi.x` twist, `phi.y`, `phi.z` bending.
-    pub phi: Vec3,
-    /// The rolling spring's moment on piece 2 in local coordinates, N m (`y`, `z`; `x` = 0):
-    /// the state of a rolling-resistance model ([`crate::law::Rolling`]), 0 without one.
-    pub roll: Vec3,
+    /// The normal displacement `u_x` at the last update, m: minus the overlap
+    /// (non-incremental; the next step's `du.x` is the change from it).
+    pub u_normal: Real,
+}
+
+/// The local components, on the frame turned by [`Frame::swap_pieces`], of the opposite of
+/// the world vector whose local components were `m` (a moment on piece 2 that becomes one on
+/// the new piece 2, the old piece 1): `(m_x, m_y, -m_z)`.
+#[inline]
+pub fn swap_local(m: &mut Vec3) {
+    m.z = -m.z;
 }
 
 /// What one update produced (for the contact model).
 #[derive(Clone, Copy, Debug)]
 pub struct FrameStep {
-    /// Increment of `u` in this step (local; `x` component: change of the normal displacement).
+    /// Increment of the displacement `u` in this step (local; `x` component: change of the
+    /// normal displacement).
     pub du: Vec3,
-    /// Increment of `phi` in this step (local).
+    /// Increment of the relative rotation `phi` in this step (local: twist, then bending).
     pub dphi: Vec3,
     /// Relative velocity at the contact point in the mid-step frame (local), m/s.
     pub vel: Vec3,
@@ -102,13 +112,11 @@ pub fn initial_axes(n: &Vec3) -> Matrix3<Real> {
 }
 
 impl Frame {
-    /// A new frame at contact formation: axes from the normal, `u = (u_n, 0, 0)`, `phi = 0`.
+    /// A new frame at contact formation: axes from the normal, normal displacement `u_normal`.
     pub fn new(n: &Vec3, u_normal: Real) -> Self {
         Frame {
             axes: initial_axes(n),
-            u: Vec3::new(u_normal, 0.0, 0.0),
-            phi: Vec3::zeros(),
-            roll: Vec3::zeros(),
+            u_normal,
         }
     }
 
@@ -132,23 +140,20 @@ impl Frame {
 
     /// The same contact seen with its pieces swapped (2 becomes 1): the normal turns over and
     /// so does the first tangential axis, `(n, t_1, t_2) -> (-n, -t_1, t_2)` (still
-    /// right-handed: `(-n) x (-t_1) = t_2`). The relative displacement and rotation of the new
-    /// piece 2 are the opposite world vectors, whose components on the new axes are
-    /// `(u_x, u_y, -u_z)` and `(phi_x, phi_y, -phi_z)`: `u_x` (minus the overlap) stays.
+    /// right-handed: `(-n) x (-t_1) = t_2`). The normal displacement (minus the overlap)
+    /// stays. A vector of piece 2 relative to piece 1 kept in this frame, such as the rolling
+    /// spring's moment ([`super::Contacts::roll`]), becomes the opposite world vector, whose
+    /// components on the new axes are `(M_x, M_y, -M_z)`: [`swap_local`].
     pub fn swap_pieces(&mut self) {
         for k in 0..3 {
             self.axes[(0, k)] = -self.axes[(0, k)];
             self.axes[(1, k)] = -self.axes[(1, k)];
         }
-        self.u.z = -self.u.z;
-        self.phi.z = -self.phi.z;
-        // (the moment on the new piece 2 is the opposite world vector: (M_x, M_y, -M_z))
-        self.roll.z = -self.roll.z;
     }
 
     /// Turns the frame so that its normal becomes `n` (unit), by the smallest rotation that
-    /// takes the current normal to `n` (exact, any angle), keeping `u` and `phi`: their local
-    /// components, hence the contact's state, turn with the frame. Used where a contact's
+    /// takes the current normal to `n` (exact, any angle): the local components of the
+    /// contact's state (its model's shear force, the rolling spring) turn with the frame. Used where a contact's
     /// normal jumps by construction: a state handed to another facet, a proximity contact
     /// whose members change (the full mode). Opposite normals have no smallest rotation: the
     /// tangential axes are then mirrored through the plane they span with the normal.
@@ -233,11 +238,9 @@ impl Frame {
             half_way(&prev, &self.axes, [v_t, w2 - w1])
         };
         let mut du = vel * dt;
-        du.x = u_normal - self.u.x;
+        du.x = u_normal - self.u_normal;
         let dphi = spin * dt;
-        self.u += du;
-        self.u.x = u_normal;
-        self.phi += dphi;
+        self.u_normal = u_normal;
         FrameStep {
             du,
             dphi,
@@ -319,20 +322,22 @@ mod tests {
     use nalgebra::{Matrix3, Quaternion, Rotation3, Unit, UnitQuaternion};
 
     /// The pieces swapped: the rolling spring's moment on the new piece 2 is the opposite world
-    /// vector of the one on the old piece 2 (action and reaction), and the relative rotation
-    /// too; swapping twice gives the frame back, bit for bit.
+    /// vector of the one on the old piece 2 (action and reaction); the normal displacement
+    /// stays; swapping twice gives the frame and the moment back, bit for bit.
     #[test]
-    fn swapping_the_pieces_turns_the_couple_and_the_rotation_over() {
+    fn swapping_the_pieces_turns_the_couple_over() {
         let n = Vec3::new(0.3, -0.5, 0.8).normalize();
         let mut f = super::Frame::new(&n, -1e-4);
-        f.roll = Vec3::new(0.0, 2e-3, -5e-4);
-        f.phi = Vec3::new(0.1, -0.2, 0.3);
-        let (roll, phi) = (f.to_world(&f.roll), f.to_world(&f.phi));
+        let mut roll = Vec3::new(0.1, 2e-3, -5e-4);
+        let (world, local) = (f.to_world(&roll), roll);
         let before = f;
         f.swap_pieces();
-        assert!((f.to_world(&f.roll) + roll).norm() < 1e-18);
-        assert!((f.to_world(&f.phi) + phi).norm() < 1e-15);
+        super::swap_local(&mut roll);
+        assert!((f.to_world(&roll) + world).norm() < 1e-18);
+        assert_eq!(f.u_normal, -1e-4);
         f.swap_pieces();
+        super::swap_local(&mut roll);
+        assert_eq!(roll, local);
         assert_eq!(f, before);
     }
 

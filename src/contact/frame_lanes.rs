@@ -52,17 +52,13 @@ struct Batch {
     point: Lane3,
     v_rel: Lane3,
     vn: Lane,
-    // the frames before their advance: rows `n_prev`, `t_1`, `t_2`, and `u`, `phi`
+    // the frames before their advance: rows `n_prev`, `t_1`, `t_2`, and the normal
+    // displacement `u_x`
     axes: [Lane3; 3],
-    u: Lane3,
-    phi: Lane3,
+    u_normal: Lane,
     // the advance (from [`Batch::advance`])
     t1: Lane3,
     t2: Lane3,
-    /// The tangential displacements and the rotation after the advance (`u_y`, `u_z`, then
-    /// `phi`; the increment of `u` is the model's input `du_t`, its normal part
-    /// `overlap_prev - overlap`).
-    next: [Lane; 5],
     /// The model's inputs (what it sees of each lane: [`Kinematics::of_step`]) and results
     /// ([`crate::law::lanes`]).
     law: Lanes,
@@ -168,10 +164,7 @@ impl Batch {
                 self.axes[r][k][l] = f.axes[(r, k)];
             }
         }
-        for k in 0..3 {
-            self.u[k][l] = f.u[k];
-            self.phi[k][l] = f.phi[k];
-        }
+        self.u_normal[l] = f.u_normal;
     }
 
     /// [`Frame::advance`] of every lane (the flags of [`lanes_follow`]): the new tangential
@@ -212,7 +205,6 @@ impl Batch {
             let v = at(&self.v_rel, l);
             let along = dot(n_mid, v);
             let v_t = [0, 1, 2].map(|k| v[k] - n_mid[k] * along);
-            let w = [0, 1, 2].map(|k| wb[k] - wa[k]);
             // [`super::frame`]'s `half_way`: the quaternion of the turn from prev to next
             let mut trace = 0.0;
             let mut s = [0.0; 3];
@@ -231,15 +223,15 @@ impl Batch {
                 let r = [0, 1, 2].map(|k| (v[k] - t[k] * q) + st[k]);
                 [dot(prev[0], r), dot(prev[1], r), dot(prev[2], r)]
             };
-            let (vel, spin) = (back(v_t), back(w));
+            // (the relative spin's turn, [`Frame::advance`]'s `dphi`, is not taken: no
+            // model reads it: [`Kinematics`] has none)
+            let vel = back(v_t);
             // (`du.x`: the change of the normal displacement, -overlap)
-            let du = [-self.overlap[l] - self.u[0][l], vel[1] * dt, vel[2] * dt];
-            // (`u += du`, `phi += dphi`: [`Frame::advance`]'s sums)
-            self.next[0][l] = self.u[1][l] + du[1];
-            self.next[1][l] = self.u[2][l] + du[2];
-            for k in 0..3 {
-                self.next[2 + k][l] = self.phi[k][l] + spin[k] * dt;
-            }
+            let du = [
+                -self.overlap[l] - self.u_normal[l],
+                vel[1] * dt,
+                vel[2] * dt,
+            ];
             // what the model sees ([`Kinematics::of_step`])
             let m = &mut self.law;
             m.overlap[l] = self.overlap[l];
@@ -268,10 +260,7 @@ impl Batch {
             f.axes[(1, k)] = t1[k];
             f.axes[(2, k)] = t2[k];
         }
-        // (`u += du`, then `u.x = -overlap`; the sums taken in the lanes)
-        let next = self.next.map(|x| x[l]);
-        f.u = Vec3::new(-self.overlap[l], next[0], next[1]);
-        f.phi = Vec3::new(next[2], next[3], next[4]);
+        f.u_normal = -self.overlap[l];
     }
 
     /// [`Batch::advance`], with the model in lanes when every lane's contact has the same one

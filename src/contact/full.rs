@@ -85,10 +85,11 @@ fn ranks_above(a: &FacetContact, b: &FacetContact) -> bool {
 /// logic. On return `active` marks the contacts that carry force; a PC's carrier holds the
 /// PC's geometry in its `normal`, `overlap`, `wall_point` and `point`. `frames`: the
 /// contacts' local frames, aligned with `contacts`, or empty when no model uses one (the
-/// hand-overs then move the model states only).
+/// hand-overs then move the model states only), with their rolling springs (aligned too, or
+/// empty when no model has a rolling resistance), which move with the frames.
 pub fn resolve(
     contacts: &mut [FacetContact],
-    frames: &mut [Frame],
+    frames: (&mut [Frame], &mut [Vec3]),
     input: &FullInput,
 ) -> FullStats {
     let mut stats = FullStats {
@@ -96,7 +97,7 @@ pub fn resolve(
         ..FullStats::default()
     };
     if input.cutoff > 0.0 {
-        stats.proximity = proximity(contacts, frames, input);
+        stats.proximity = proximity(contacts, (&mut *frames.0, &mut *frames.1), input);
     } else {
         for c in contacts.iter_mut() {
             c.pc = NONE;
@@ -177,7 +178,11 @@ fn find(contacts: &[FacetContact], g: u32) -> Option<usize> {
 }
 
 /// Item 2: proximity contacts. Returns the number of PCs acting.
-fn proximity(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullInput) -> u32 {
+fn proximity(
+    contacts: &mut [FacetContact],
+    (frames, rolls): (&mut [Frame], &mut [Vec3]),
+    input: &FullInput,
+) -> u32 {
     // No proximity contact so far and fewer than two active contacts: none can form, and
     // nothing is allocated.
     if contacts.iter().all(|c| c.pc == NONE)
@@ -318,6 +323,9 @@ fn proximity(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullIn
                 if !frames.is_empty() {
                     frames[carrier] = frames[s];
                 }
+                if !rolls.is_empty() {
+                    rolls[carrier] = rolls[s];
+                }
                 contacts[carrier].state = contacts[s].state;
                 contacts[carrier].fresh = false;
             }
@@ -339,7 +347,11 @@ fn proximity(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullIn
 
 /// Item 3: hands the state of contacts that lost their activity to a linked facet over to the
 /// contact that gained it. Returns the number of hand-overs.
-fn propagate(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullInput) -> u32 {
+fn propagate(
+    contacts: &mut [FacetContact],
+    (frames, rolls): (&mut [Frame], &mut [Vec3]),
+    input: &FullInput,
+) -> u32 {
     // Nothing to hand over unless a contact just became active (checked before allocating).
     if !contacts.iter().any(|c| c.active && c.fresh && c.pc == NONE) {
         return 0;
@@ -377,8 +389,12 @@ fn propagate(contacts: &mut [FacetContact], frames: &mut [Frame], input: &FullIn
         if !frames.is_empty() {
             let mut frame: Frame = frames[b];
             frame.reaim(&-contacts[d].normal);
-            frame.u.x = -contacts[d].overlap;
+            frame.u_normal = -contacts[d].overlap;
             frames[d] = frame;
+        }
+        if !rolls.is_empty() {
+            // (its local components: the frame turned with them)
+            rolls[d] = rolls[b];
         }
         let state = input.laws[contacts[b].law as usize].hand_over(&contacts[b].state);
         let c = &mut contacts[d];

@@ -99,6 +99,7 @@ impl Model {
             &self.broad_phase.facet_pairs,
             |b, w| table[mat[b as usize] as usize * n + walls[w as usize].material],
             facet_frames,
+            self.has_rolling(),
         );
     }
 }

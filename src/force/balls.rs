@@ -15,14 +15,17 @@ enum Side<'a> {
 }
 
 /// A contact of the general loop and its entries in the kept arrays: force, point, loss, and
-/// the couple when some model has a rolling resistance.
+/// the couple with the rolling spring when some model has a rolling resistance.
 type Entry<'a> = (
     &'a mut Contact,
     (
         &'a mut Vec3,
-        (&'a mut Vec3, (&'a mut [f64; 2], Option<&'a mut Vec3>)),
+        (&'a mut Vec3, (&'a mut [f64; 2], Option<Rolls<'a>>)),
     ),
 );
+
+/// A contact's couple entry and rolling spring ([`crate::contact::Contacts::roll`]).
+type Rolls<'a> = (&'a mut Vec3, &'a mut Vec3);
 
 impl Model {
     /// The ball-ball forces of every contact (any contact model, 3D or 2D), written with the
@@ -50,7 +53,7 @@ impl Model {
                 }
                 Side::Frame(f) => {
                     let roll = match (&rolling[c.law as usize], couple) {
-                        (Some(r), Some(slot)) => Some((r, slot)),
+                        (Some(r), Some((slot, spring))) => Some((r, slot, spring)),
                         _ => None,
                     };
                     let how = (dt, flags, install_bonds, books);
@@ -74,21 +77,23 @@ impl Model {
         debug_assert_eq!(contacts.work.len(), contacts.list.len());
         let parallel = contacts.list.len() >= PARALLEL_CONTACTS;
         let n = contacts.list.len();
-        let (list, force, point, work, couple) = (
+        let (list, force, point, work, couple, roll) = (
             &mut contacts.list,
             &mut contacts.force,
             &mut contacts.point,
             &mut contacts.work,
             &mut contacts.couple,
+            &mut contacts.roll,
         );
-        // the couples' entries, or None for every contact when none are kept
-        let kept = couple.len() == n;
+        // the couples' entries with the rolling springs, or None for every contact when none
+        // are kept
+        let kept = couple.len() == n && roll.len() == n;
         let (normals, frames) = (&mut contacts.normals, &mut contacts.frames);
         let framed = !frames.is_empty();
         // every contact must update: no short circuit
         self.interpenetrating = if parallel {
             let couples = if kept {
-                rayon::iter::Either::Left(couple.par_iter_mut().map(Some))
+                rayon::iter::Either::Left(couple.par_iter_mut().zip(roll.par_iter_mut()).map(Some))
             } else {
                 rayon::iter::Either::Right((0..n).into_par_iter().map(|_| None))
             };
@@ -109,8 +114,8 @@ impl Model {
                 (entries.map(|p| update((p, Side::Frame(None))))).reduce(|| false, |x, y| x | y)
             }
         } else {
-            let couples: Box<dyn Iterator<Item = Option<&mut Vec3>>> = if kept {
-                Box::new(couple.iter_mut().map(Some))
+            let couples: Box<dyn Iterator<Item = Option<Rolls>>> = if kept {
+                Box::new(couple.iter_mut().zip(roll.iter_mut()).map(Some))
             } else {
                 Box::new(std::iter::repeat_with(|| None).take(n))
             };

@@ -229,7 +229,7 @@ impl Model {
                 let t = (timed && r == 0).then(std::time::Instant::now);
                 let stats = wall_group(
                     wl,
-                    (wf, &mut []),
+                    (wf, &mut [], &mut []),
                     its,
                     balls,
                     walls,

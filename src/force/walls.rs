@@ -25,7 +25,8 @@ fn frames_of<'a, T>(frames: &'a mut [T], range: &std::ops::Range<usize>) -> &'a 
 
 /// The ball-facet contacts of a group of consecutive ball-wall interactions `its` (their
 /// contacts `list`, numbered from the group's first; `frames` as long, or empty when no
-/// frames are kept): geometry, the associative logic (and the full mode's), the forces of the
+/// frames are kept; `couples` and `rolls`, the couples' entries and the rolling springs, as
+/// long when some model has a rolling resistance, else empty): geometry, the associative logic (and the full mode's), the forces of the
 /// active contacts and each interaction's resultant on its ball (`force`, `moment`, `active`),
 /// in blocks of interactions whose records stay in cache, three passes each: the geometry of
 /// every contact, then per interaction its resolution, then its forces (the active contacts
@@ -41,7 +42,7 @@ fn frames_of<'a, T>(frames: &'a mut [T], range: &std::ops::Range<usize>) -> &'a 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn wall_group(
     list: &mut [crate::contact::FacetContact],
-    (frames, couples): (&mut [crate::contact::Frame], &mut [Vec3]),
+    (frames, couples, rolls): (&mut [crate::contact::Frame], &mut [Vec3], &mut [Vec3]),
     its: &mut [crate::contact::WallInteraction],
     balls: &crate::body::Balls,
     walls: &[crate::body::Wall],
@@ -78,7 +79,7 @@ pub(super) fn wall_group(
             let i = it.ball as usize;
             let wall = &walls[it.wall as usize];
             let range = it.start as usize - base..it.end as usize - base;
-            let frames = frames_of(frames, &range);
+            let sides = (frames_of(frames, &range), frames_of(rolls, &range));
             let run = &mut list[range];
             if books {
                 // what the interaction's tangential springs held at the end of the last cycle
@@ -99,7 +100,7 @@ pub(super) fn wall_group(
                     centre: balls.pos[i],
                     radius: balls.radius[i],
                 };
-                stats = stats.plus(&full::resolve(run, frames, &input));
+                stats = stats.plus(&full::resolve(run, sides, &input));
             }
         }
         // the one-contact path for every contact with energy books (whose losses it reports),
@@ -160,12 +161,15 @@ pub(super) fn wall_group(
             let range = it.start as usize - base..it.end as usize - base;
             let mut frames = frames_of(frames, &range).iter_mut();
             let mut couples = frames_of(couples, &range).iter_mut();
+            let mut rolls = frames_of(rolls, &range).iter_mut();
             it.active = 0;
             it.force = Default::default();
             it.moment = Default::default();
             for c in &mut list[range] {
                 if one_by_one {
                     let law = &laws[c.law as usize];
+                    let spring = rolls.next();
+                    let rolling = rolling.get(c.law as usize).and_then(Option::as_ref);
                     let u = ball_facet::update_force(
                         c,
                         frames.next(),
@@ -173,7 +177,7 @@ pub(super) fn wall_group(
                         wall,
                         (
                             law,
-                            rolling.get(c.law as usize).and_then(Option::as_ref),
+                            rolling.zip(spring),
                             cohesion.get(c.law as usize).and_then(Option::as_ref),
                         ),
                         dt,
@@ -261,15 +265,22 @@ impl Model {
         } else {
             vec![0; starts.len()]
         };
+        // (the rolling springs, aligned with the list when kept)
+        let roll_starts = if fc.roll.is_empty() {
+            vec![0; starts.len()]
+        } else {
+            starts.clone()
+        };
         let stats = (
             split(&mut fc.list, &starts),
             split(&mut fc.frames, &frame_starts),
             split(&mut fc.couple, &couple_starts),
+            split(&mut fc.roll, &roll_starts),
             split(&mut fc.interactions, &cuts),
         )
             .into_par_iter()
-            .map(|(list, frames, couples, its)| {
-                let sides = (frames, couples);
+            .map(|(list, frames, couples, rolls, its)| {
+                let sides = (frames, couples, rolls);
                 wall_group(list, sides, its, balls, walls, laws, dt, flags, books)
             })
             .reduce(crate::contact::FullStats::default, |a, b| a.plus(&b));

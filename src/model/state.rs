@@ -941,23 +941,22 @@ impl Model {
         if !self.has_rolling() {
             return 0.0;
         }
-        let held =
-            |law: u16, overlap: Real, radius: Real, frame: Option<&crate::contact::Frame>| match (
-                self.rolling[law as usize],
-                frame,
-            ) {
-                (Some(r), Some(f)) => {
-                    let s = self.laws[law as usize].stiffness(overlap.max(0.0), radius);
-                    r.energy(&f.roll, s.kn, s.ks, radius)
-                }
-                _ => 0.0,
-            };
+        let held = |law: u16, overlap: Real, radius: Real, spring: Option<&Vec3>| match (
+            self.rolling[law as usize],
+            spring,
+        ) {
+            (Some(r), Some(m)) => {
+                let s = self.laws[law as usize].stiffness(overlap.max(0.0), radius);
+                r.energy(m, s.kn, s.ks, radius)
+            }
+            _ => 0.0,
+        };
         let contacts = &self.contacts;
         let balls = (contacts.list.iter().enumerate())
             .filter(|(_, c)| c.active)
             .map(|(k, c)| {
                 let g = contacts.geometry(k, &self.balls);
-                held(c.law, g.overlap, g.radius, contacts.frames.get(k))
+                held(c.law, g.overlap, g.radius, contacts.roll.get(k))
             });
         let fc = &self.facet_contacts;
         let walls = (fc.list.iter().enumerate())
@@ -967,7 +966,7 @@ impl Model {
                     c.law,
                     c.overlap,
                     self.balls.radius[c.ball as usize],
-                    fc.frames.get(k),
+                    fc.roll.get(k),
                 )
             });
         balls.chain(walls).fold(0.0, |a, b| a + b)

@@ -20,8 +20,9 @@ use std::path::{Path, PathBuf};
 
 /// The format version this ballast writes and reads (2: contact frames and ball-facet contacts
 /// carry the couples of rolling resistance; 3: rolling resistance carries its twisting
-/// coefficient, cohesion may be JKR).
-pub const FORMAT: u32 = 3;
+/// coefficient, cohesion may be JKR; 4: a contact frame keeps its axes, its normal
+/// displacement and the rolling spring, not the sums of its displacement increments).
+pub const FORMAT: u32 = 4;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 

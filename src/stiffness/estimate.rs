@@ -114,10 +114,6 @@ impl DofStiffness {
     /// sums, bit for bit, for any number of threads.
     fn bound_rows(&mut self, model: &Model, with_inactive: bool) {
         let n = model.body_count();
-        // (the old blocks, filled only in a state read from a checkpoint of an earlier build)
-        if !self.blocks.is_empty() {
-            self.blocks = Vec::new();
-        }
         // per body: all ones for a free DOF, zero for a fixed one; the roots of its masses
         self.bound_of.clear();
         self.bound_of.extend((0..n).map(|i| {
