@@ -95,19 +95,13 @@ pub fn room<T>(v: &mut Vec<T>, total: usize) {
     }
 }
 
-/// Sorts `list` by `key` and moves `side[k]` (an array aligned with it, such as the contacts'
-/// frames) with `list[k]`, without a copy of either: the indices are sorted, then the
+/// Sorts `list` by `key` and moves the entries of the arrays aligned with it (such as the
+/// contacts' frames) with its own, without a copy of any: the indices are sorted, then the
 /// permutation is applied in place, cycle by cycle, by swaps (4 bytes per entry, not a second
-/// array of both). `key` must tell every entry apart (then the order does not depend on the
+/// array of each); `swap_sides(i, j)` swaps the side arrays' entries `i` and `j` as the list's
+/// are swapped. `key` must tell every entry apart (then the order does not depend on the
 /// sort).
-pub fn sort_along<T, S, K: Ord>(list: &mut [T], side: &mut [S], key: impl Fn(&T) -> K) {
-    debug_assert_eq!(list.len(), side.len());
-    sort_with(list, key, |i, j| side.swap(i, j));
-}
-
-/// [`sort_along`] with any number of side arrays: `swap_sides(i, j)` swaps their entries `i`
-/// and `j` as the list's are swapped.
-pub fn sort_with<T, K: Ord>(
+pub fn sort_along<T, K: Ord>(
     list: &mut [T],
     key: impl Fn(&T) -> K,
     mut swap_sides: impl FnMut(usize, usize),
@@ -181,7 +175,7 @@ mod tests {
             let mut side: Vec<String> = list.iter().map(|x| format!("side of {x}")).collect();
             let mut want = list.clone();
             want.sort_unstable();
-            sort_along(&mut list, &mut side, |&x| x);
+            sort_along(&mut list, |&x| x, |i, j| side.swap(i, j));
             assert_eq!(list, want);
             for (x, s) in list.iter().zip(&side) {
                 assert_eq!(s, &format!("side of {x}"));

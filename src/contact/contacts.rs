@@ -55,10 +55,9 @@ pub struct Contacts {
     /// bytes per candidate pair saved. Outputs that need a contact point then compute it from
     /// the geometry ([`Contacts::contact_point`]: the same numbers).
     pub point: Vec<Vec3>,
-    /// Per contact, aligned with `list` when the general force loop runs ([`Contacts::gathered`];
-    /// else empty): while
-    /// the model keeps energy books, the energy it lost in the last force update and the
-    /// integration error of its normal spring, J
+    /// Per contact, aligned with `list` when the general force loop runs
+    /// ([`Contacts::gathered`]; else empty): while the model keeps energy books, the energy it
+    /// lost in the last force update and the integration error of its normal spring, J
     /// ([`crate::contact::ball_ball::Updated`]), summed by the books and zeroed (without
     /// books, zeros: nothing is written).
     pub work: Vec<[crate::math::Real; 2]>,
@@ -238,7 +237,7 @@ impl Contacts {
         if framed {
             // (the frames and rolling springs follow their contacts, in place)
             let (frames, roll) = (&mut self.frames, &mut self.roll);
-            crate::storage::sort_with(&mut self.list, Contact::key, |i, j| {
+            crate::storage::sort_along(&mut self.list, Contact::key, |i, j| {
                 frames.swap(i, j);
                 if rolls {
                     roll.swap(i, j);

@@ -253,7 +253,7 @@ impl FacetContacts {
             // frame does not turn over: the ball stays the ball)
             let (frames, roll) = (&mut self.frames, &mut self.roll);
             let rolls = !roll.is_empty();
-            crate::storage::sort_with(&mut self.list, FacetContact::key, |i, j| {
+            crate::storage::sort_along(&mut self.list, FacetContact::key, |i, j| {
                 frames.swap(i, j);
                 if rolls {
                     roll.swap(i, j);

@@ -152,11 +152,12 @@ impl Frame {
     }
 
     /// Turns the frame so that its normal becomes `n` (unit), by the smallest rotation that
-    /// takes the current normal to `n` (exact, any angle): the local components of the
-    /// contact's state (its model's shear force, the rolling spring) turn with the frame. Used where a contact's
-    /// normal jumps by construction: a state handed to another facet, a proximity contact
-    /// whose members change (the full mode). Opposite normals have no smallest rotation: the
-    /// tangential axes are then mirrored through the plane they span with the normal.
+    /// takes the current normal to `n` (exact, any angle): the contact's state in local
+    /// components (its model's shear force, the rolling spring) turns with the frame. Used
+    /// where a contact's normal jumps by construction: a state handed to another facet, a
+    /// proximity contact whose members change (the full mode). Opposite normals have no
+    /// smallest rotation: the tangential axes are then mirrored through the plane they span
+    /// with the normal.
     pub fn reaim(&mut self, n: &Vec3) {
         let old = self.normal();
         let c = old.dot(n);

@@ -372,10 +372,10 @@ impl Batch {
 /// [`super::ball_ball::update`] (no energy books, bonds not being installed, flags that
 /// [`lanes_follow`]) of the contacts `list[k]`, `k` in `ks` (each active or with its balls
 /// not clearly apart), with their frames and forces (aligned with `list`; the contact
-/// points are not kept: [`super::Contacts::contact_point`]), eight at a time; then each contact active after its update is added to those of its
-/// balls in the scatter's range, in the order of `ks` (ball a unless `incoming`). Returns
-/// true when an active contact interpenetrates (overlap larger than the smaller radius, or
-/// NaN).
+/// points are not kept: [`super::Contacts::contact_point`]), eight at a time; then each
+/// contact active after its update is added to those of its balls in the scatter's range, in
+/// the order of `ks` (ball a unless `incoming`). Returns true when an active contact
+/// interpenetrates (overlap larger than the smaller radius, or NaN).
 #[allow(clippy::too_many_arguments)]
 pub fn update_framed(
     list: &mut [Contact],
@@ -560,9 +560,9 @@ pub fn update_facet_framed(
 }
 
 /// [`super::ball_ball::update`] of one contact `c` with its frame and force (no energy books;
-/// the contact point is not kept), then, when it is active after its update, its force `F` (on b) added
-/// at the contact point `C` to those of its balls in the scatter's range (ball a unless
-/// `incoming`): `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`.
+/// the contact point is not kept), then, when it is active after its update, its force `F`
+/// (on b) added at the contact point `C` to those of its balls in the scatter's range (ball a
+/// unless `incoming`): `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`.
 /// Returns true when it is active and interpenetrates (overlap larger than the smaller
 /// radius, or NaN).
 pub fn update_one(

@@ -26,9 +26,10 @@ fn frames_of<'a, T>(frames: &'a mut [T], range: &std::ops::Range<usize>) -> &'a 
 /// The ball-facet contacts of a group of consecutive ball-wall interactions `its` (their
 /// contacts `list`, numbered from the group's first; `frames` as long, or empty when no
 /// frames are kept; `couples` and `rolls`, the couples' entries and the rolling springs, as
-/// long when some model has a rolling resistance, else empty): geometry, the associative logic (and the full mode's), the forces of the
-/// active contacts and each interaction's resultant on its ball (`force`, `moment`, `active`),
-/// in blocks of interactions whose records stay in cache, three passes each: the geometry of
+/// long when some model has a rolling resistance, else empty): geometry, the associative
+/// logic (and the full mode's), the forces of the active contacts and each interaction's
+/// resultant on its ball (`force`, `moment`, `active`), in blocks of interactions whose
+/// records stay in cache, three passes each: the geometry of
 /// every contact, then per interaction its resolution, then its forces (the active contacts
 /// of the whole block eight at a time: the history models' in [`lanes::update_facet_history`],
 /// those on the frame, but for the full mode's proximity contacts, in
