@@ -27,7 +27,6 @@ const PARALLEL_PASS: usize = 1024;
 /// unless `incoming`), in list order: [`update_one`] one by one, or [`update_framed`] eight at
 /// a time (the same bits) when the lanes follow the frame flags. Returns true when an active
 /// contact interpenetrates (overlap larger than the smaller radius, or NaN).
-#[allow(clippy::too_many_arguments)]
 fn frame_run(
     list: &mut [Contact],
     frames: &mut [Frame],
