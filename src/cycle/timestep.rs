@@ -185,23 +185,32 @@ impl Model {
         // at the block's start (a later best is smaller: a test against it passes over more
         // balls, never one this one keeps), then the kept balls one by one.
         const BLOCK: usize = 16;
+        // (the bound's factors that do not depend on the ball, as the bound groups them)
+        let under_factor = eps * eps * (1.0 - 1e-9);
         for start in (0..b.len()).step_by(BLOCK) {
             let end = (start + BLOCK).min(b.len());
             let t2 = best.0.min(cap).powi(2);
-            let mut keep = [true; BLOCK];
+            // (bit j: ball start + j is kept)
+            let mut keep: u32 = (1 << (end - start)) - 1;
             if t2.is_finite() {
-                for (kept, i) in keep.iter_mut().zip(start..end) {
+                let f_factor = h * h * t2 + 0.25 * t2 * t2;
+                let (force, mass) = (&b.force[start..end], &b.mass[start..end]);
+                let (applied, vel) = (&b.applied_force[start..end], &b.vel[start..end]);
+                let inertial = &b.inertial_mass[start..end];
+                for j in 0..force.len() {
                     // (the bound times m^2, |a|^2 m^2 = |F|^2: no quotient)
-                    let f2 = (b.force[i] + g * b.mass[i] + b.applied_force[i]).norm_squared();
-                    let m2 = b.inertial_mass[i] * b.inertial_mass[i];
-                    let v2 = b.vel[i].norm_squared();
-                    let bound = 3.0 * (v2 * t2 * m2 + f2 * (h * h * t2 + 0.25 * t2 * t2));
+                    let f2 = (force[j] + g * mass[j] + applied[j]).norm_squared();
+                    let m2 = inertial[j] * inertial[j];
+                    let v2 = vel[j].norm_squared();
+                    let bound = 3.0 * (v2 * t2 * m2 + f2 * f_factor);
                     // (kept unless surely under: a NaN bound keeps the ball)
-                    let under = bound <= eps * eps * (1.0 - 1e-9) * m2;
-                    *kept = !under;
+                    let under = bound <= under_factor * m2;
+                    keep &= !((under as u32) << j);
                 }
             }
-            for (_, i) in keep.iter().zip(start..end).filter(|(&kept, _)| kept) {
+            while keep != 0 {
+                let i = start + keep.trailing_zeros() as usize;
+                keep &= keep - 1;
                 if b.is_pebble(i) {
                     continue;
                 }
