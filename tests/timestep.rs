@@ -7,6 +7,22 @@ use ballast::model::Settings;
 use ballast::stiffness::study;
 use ballast::timestep::{kinematic_limit, Auto, Estimator, Limit, TimestepMode};
 
+/// Gravity, a margin of 2e-4 m and the automatic timestep (diagonal estimator, safety 0.8) with
+/// the kinematic constraint at `eps` and the given cap.
+fn falling_auto(eps: f64, cap: Option<f64>) -> Settings {
+    Settings {
+        gravity: Vec3::new(0.0, 0.0, -9.81),
+        margin: 2e-4,
+        timestep: TimestepMode::Auto(Auto {
+            safety: 0.8,
+            estimator: Estimator::Diagonal,
+            kinematic_eps: Some(eps),
+            cap,
+        }),
+        frame: Default::default(),
+    }
+}
+
 /// A ball launched sideways while falling under gravity, alone (no contact, so only the
 /// kinematic constraint limits the automatic timestep). The constraint is the positive root of
 /// |a|/2 t^2 + |v_sync| t = eps, and the displacement v_sync dt + a dt^2/2 is at most that long
@@ -15,17 +31,7 @@ use ballast::timestep::{kinematic_limit, Auto, Estimator, Limit, TimestepMode};
 #[test]
 fn kinematic_constraint_bounds_the_displacement_per_cycle() {
     let eps = 1e-4;
-    let settings = Settings {
-        gravity: Vec3::new(0.0, 0.0, -9.81),
-        margin: 2e-4,
-        timestep: TimestepMode::Auto(Auto {
-            safety: 0.8,
-            estimator: Estimator::Diagonal,
-            kinematic_eps: Some(eps),
-            cap: None,
-        }),
-        frame: Default::default(),
-    };
+    let settings = falling_auto(eps, None);
     let (mut m, glass) = study::glass_model(settings, study::linear_law(1e6, 1e6, 0.0, 0.0));
     let mut spec = BallSpec::at_rest(1, [0.0, 0.0, 0.0], 0.01, glass);
     spec.vel = Vec3::new(0.3, 0.0, 0.0);
@@ -117,17 +123,7 @@ fn a_closing_hertz_contact_is_foreseen_at_its_peak_overlap() {
 fn the_kinematic_search_finds_the_plain_scans_limit() {
     use ballast::rng::SplitMix64;
     let eps = 1e-4;
-    let settings = Settings {
-        gravity: Vec3::new(0.0, 0.0, -9.81),
-        margin: 2e-4,
-        timestep: TimestepMode::Auto(Auto {
-            safety: 0.8,
-            estimator: Estimator::Diagonal,
-            kinematic_eps: Some(eps),
-            cap: Some(1.0),
-        }),
-        frame: Default::default(),
-    };
+    let settings = falling_auto(eps, Some(1.0));
     let mut rng = SplitMix64::new(3);
     let mut u = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let (mut m, glass) = study::glass_model(settings, study::linear_law(1e6, 1e6, 0.0, 0.0));
