@@ -282,9 +282,10 @@ pub(crate) fn add_ball_diagonals_lanes(
 /// negative) and surely not closing. The computed approach `dv . n` (`n = d / |d|`, each of
 /// its few roundings relative, a few units of 1e-16 of `|dv|`) is then not positive: here
 /// `dv . d <= -1e-9 |dv| |d|` (squared: no root), or `dv` is zero. Every term is then
-/// `+0.0` or `-0.0` (the positions are finite: clearly apart), which leaves the sums as they
-/// are (a sum starts at `+0.0`, and is never `-0.0`, which only `-0.0 + -0.0` gives):
-/// leaving the contact out changes no bit.
+/// `+0.0` or `-0.0` (the product `q` of the squares is finite: so are `d` and `dv`, and the
+/// lanes' normal and lever arms; a position that is not finite keeps the pair and its NaN
+/// terms), which leaves the sums as they are (a sum starts at `+0.0`, and is never `-0.0`,
+/// which only `-0.0 + -0.0` gives): leaving the contact out changes no bit.
 #[inline(always)]
 fn vanishes(c: &Contact, springs: &Springs) -> bool {
     let balls = springs.balls;
@@ -300,7 +301,7 @@ fn vanishes(c: &Contact, springs: &Springs) -> bool {
     let p = dv.dot(&d);
     let q = dv.norm_squared() * d.norm_squared();
     let opening = (q == 0.0) | ((p < 0.0) & (p * p >= 1e-18 * q));
-    hertz & apart & opening
+    hertz & apart & opening & q.is_finite()
 }
 
 /// The rows a range sums into, and ball a's row held while consecutive contacts share their
