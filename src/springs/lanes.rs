@@ -14,7 +14,6 @@
 //! bits (test `the_lanes_give_the_one_contact_terms`).
 
 use super::Springs;
-use crate::contact::ball_ball::{select, HISTORY_RUN};
 use crate::contact::lanes::Masses;
 use crate::contact::Contact;
 use crate::law::lanes::LANES;
@@ -254,54 +253,18 @@ pub(crate) fn add_ball_diagonals_lanes(
             law
         }
     };
-    // (a Hertz model's terms vanish for a pair apart and not closing: its indices are left
-    // out, branch-free, a run at a time; the others keep list order)
-    let mut kept = [0u32; HISTORY_RUN];
-    for run in list.chunks(HISTORY_RUN) {
-        let ks = 0..run.len() as u32;
-        let count = select(ks, |k| !vanishes(&run[k as usize], springs), &mut kept);
-        for batch in kept[..count].chunks(LANES) {
-            // (a short batch repeats its first contact in the spare lanes, whose terms are not
-            // used)
-            for l in 0..LANES {
-                let c = &run[batch[if l < batch.len() { l } else { 0 }] as usize];
-                input.load(l, c, springs, &law_of(c));
-            }
-            input.terms(&mut out);
-            for (&k, terms) in batch.iter().zip(&out) {
-                sums.add(&run[k as usize], terms);
-            }
+    for batch in list.chunks(LANES) {
+        // (a short batch repeats its first contact in the spare lanes, whose terms are not used)
+        for l in 0..LANES {
+            let c = &batch[if l < batch.len() { l } else { 0 }];
+            input.load(l, c, springs, &law_of(c));
+        }
+        input.terms(&mut out);
+        for (c, terms) in batch.iter().zip(&out) {
+            sums.add(c, terms);
         }
     }
     sums.put_back();
-}
-
-/// True when the diagonal terms of ball-ball contact `c` are surely zero, in the bits
-/// [`Input::terms`] computes: a Hertz model (its stiffness is zero at a foreseen overlap of
-/// zero or less) whose balls are clearly apart (the computed overlap is
-/// negative) and surely not closing. The computed approach `dv . n` (`n = d / |d|`, each of
-/// its few roundings relative, a few units of 1e-16 of `|dv|`) is then not positive: here
-/// `dv . d <= -1e-9 |dv| |d|` (squared: no root), or `dv` is zero. Every term is then
-/// `+0.0` or `-0.0` (the product `q` of the squares is finite: so are `d` and `dv`, and the
-/// lanes' normal and lever arms; a position that is not finite keeps the pair and its NaN
-/// terms), which leaves the sums as they are (a sum starts at `+0.0`, and is never `-0.0`,
-/// which only `-0.0 + -0.0` gives): leaving the contact out changes no bit.
-#[inline(always)]
-fn vanishes(c: &Contact, springs: &Springs) -> bool {
-    let balls = springs.balls;
-    let hertz = matches!(
-        springs.laws[c.law as usize],
-        ContactModel::Hertz(_) | ContactModel::HertzHistory(_)
-    );
-    let (a, b) = (c.a as usize, c.b as usize);
-    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-    let apart = crate::contact::ball_ball::clearly_apart(pa, pb, balls.radius[a], balls.radius[b]);
-    let d = pb - pa;
-    let dv = balls.vel[a] - balls.vel[b];
-    let p = dv.dot(&d);
-    let q = dv.norm_squared() * d.norm_squared();
-    let opening = (q == 0.0) | ((p < 0.0) & (p * p >= 1e-18 * q));
-    hertz & apart & opening & q.is_finite()
 }
 
 /// The rows a range sums into, and ball a's row held while consecutive contacts share their
@@ -433,25 +396,6 @@ mod tests {
         assert!(
             touching > 300 && touching < 2700,
             "{touching} of 3001 touch"
-        );
-        // (the Hertz pairs apart and not closing, whose terms the lanes leave out, and the
-        // Hertz pairs apart and closing, which they keep)
-        let hertz = |c: &Contact| c.law < 2;
-        let left_out = (list.iter())
-            .filter(|c| super::vanishes(c, &springs))
-            .count();
-        let kept_apart = (list.iter())
-            .filter(|c| hertz(c) && !super::vanishes(c, &springs))
-            .filter(|c| {
-                let (a, b) = (c.a as usize, c.b as usize);
-                let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-                let (ra, rb) = (balls.radius[a], balls.radius[b]);
-                crate::contact::ball_ball::clearly_apart(pa, pb, ra, rb)
-            })
-            .count();
-        assert!(
-            left_out > 100 && kept_apart > 100,
-            "{left_out} left out, {kept_apart} apart and kept"
         );
         for (first, rows, incoming) in [(0, 400, false), (0, 400, true), (150, 100, true)] {
             let sums = |lanes: bool| {
