@@ -35,6 +35,8 @@ pub fn run_case(
             .map_err(|e| CaseError::new(&file, "--resume", e))?;
     }
     prepare_out_dir(out_dir).map_err(|e| CaseError::new(&file, "--out", e))?;
+    // (a check of another case running at once waits for this run rather than repeat it)
+    let running = crate::check::runs::Running::start(&case.path, case.source_hash);
     let sim = crate::run::simulate_observed(
         case,
         None,
@@ -47,6 +49,12 @@ pub fn run_case(
         },
         |model| case.checks.iter().map(|c| check::probe(c, model)).collect(),
     )?;
+    // (remembered, and no longer running, before this case's own checks are judged: two
+    // cases that compare with each other never wait for each other)
+    if sim.error.is_none() && !sim.interrupted && opts.resume.is_none() {
+        crate::check::runs::remember(&case.path, case.source_hash, &sim.table);
+    }
+    drop(running);
     let ctx = Context {
         case,
         series: &sim.table,
@@ -104,9 +112,6 @@ pub fn run_case(
         }
     }
     summary.passed = summary.error.is_none() && summary.checks.iter().all(|c| c.passed);
-    if sim.error.is_none() && !sim.interrupted && opts.resume.is_none() {
-        crate::check::runs::remember(&case.path, case.source_hash, &sim.table);
-    }
     write_outputs(out_dir, &summary, &sim.table).map_err(|e| CaseError::new(&file, "", e))?;
     Ok((summary, sim.table))
 }

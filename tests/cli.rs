@@ -685,3 +685,110 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--timestep: no timestep \"none\""));
 }
+
+/// A ball dropped on a fixed one with a Hertz model: a few hundred cycles of contact.
+const DROP: &str = r#"
+[run]
+steps = 3000
+gravity = [0.0, 0.0, -9.81]
+[timestep]
+mode = "fixed"
+dt = 1e-5
+[material.glass]
+density = 2500.0
+young = 1e7
+poisson = 0.25
+[[contact]]
+between = ["*", "*"]
+model = "hertz"
+friction = 0.5
+restitution = 0.6
+[[ball]]
+id = 1
+pos = [0.0, 0.0, 0.0]
+radius = 0.01
+material = "glass"
+fix = ["x", "y", "z", "rx", "ry", "rz"]
+[[ball]]
+id = 2
+pos = [0.004, 0.0, 0.0205]
+radius = 0.01
+material = "glass"
+vel = [0.0, 0.0, -0.5]
+[output]
+every = 10
+series = ["ball/2/pos", "ball/2/vel", "ball/2/spin"]
+"#;
+
+/// `ballast verify --jobs N` runs several cases at once and gives the results of one job: the
+/// same lines in the same (file) order and the same `series.csv` bytes. Two cases that compare
+/// with each other (`same_series` both ways) pass whatever runs first; a case that held its
+/// run open through its own checks would make them wait for each other for ever, which the
+/// time limit turns into a failure. `--jobs 0` is refused (exit 2).
+#[test]
+fn verify_on_several_jobs_gives_the_same_results() {
+    let d = scratch("verify_jobs");
+    let same = |other: &str| {
+        format!(
+            "{DROP}[[check]]\nkind = \"same_series\"\nseries = \"ball/2/pos.z\"\ncase = \"{other}\"\ntolerance = 0.0\n"
+        )
+    };
+    std::fs::write(d.join("a.toml"), same("b.toml")).unwrap();
+    std::fs::write(d.join("b.toml"), same("a.toml")).unwrap();
+    for k in 0..3 {
+        let v = format!("vel = [0.0, 0.0, -0.{}]", 3 + k);
+        let text = DROP.replace("vel = [0.0, 0.0, -0.5]", &v);
+        std::fs::write(
+            d.join(format!("c{k}.toml")),
+            format!("{text}{}", &CASE[CASE.find("[[check]]").unwrap()..])
+                .replace("ball/1/pos.x", "ball/1/pos.z"),
+        )
+        .unwrap();
+    }
+    let verify = |jobs: &str| {
+        let _ = std::fs::remove_dir_all(d.join("reports"));
+        let mut child = ballast()
+            .current_dir(&d)
+            .args(["verify", ".", "--jobs", jobs])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if t.elapsed().as_secs() > 120 {
+                let _ = child.kill();
+                panic!(
+                    "verify --jobs {jobs} still running after 120 s: cases waiting for each other"
+                );
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(0), "--jobs {jobs}: {text}");
+        let lines: Vec<String> = (text.lines())
+            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .collect();
+        let series: Vec<Vec<u8>> = ["a", "b", "c0", "c1", "c2"]
+            .iter()
+            .map(|c| std::fs::read(d.join(format!("reports/cases/{c}/series.csv"))).unwrap())
+            .collect();
+        (lines, series)
+    };
+    let one = verify("1");
+    let three = verify("3");
+    assert_eq!(one.0, three.0);
+    assert!(one.0.iter().any(|l| l == "5 passed, 0"), "{:?}", one.0);
+    assert!(
+        one.1 == three.1,
+        "series.csv differs between --jobs 1 and 3"
+    );
+    // the dropped balls did move: the three c cases differ
+    assert!(one.1[2] != one.1[3] && one.1[3] != one.1[4]);
+    let out = ballast()
+        .current_dir(&d)
+        .args(["verify", ".", "--jobs", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

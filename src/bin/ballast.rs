@@ -32,6 +32,10 @@ enum Command {
     Verify {
         /// Case files or folders.
         paths: Vec<PathBuf>,
+        /// Cases run at once (default: the number of processors). With more than one, each
+        /// case runs on one thread; the results are the same bits for any thread count.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
     },
     /// Rebuild the HTML report from results already on disk.
     Report,
@@ -129,7 +133,7 @@ fn main() -> ExitCode {
     catch_interrupts();
     match cli.command {
         Command::Run { case, out, resume } => run(&case, out, resume),
-        Command::Verify { paths } => verify(paths),
+        Command::Verify { paths, jobs } => verify(paths, jobs),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
                 say!("rebuilt {} case pages and {REPORTS}/index.html", s.len());
@@ -413,7 +417,7 @@ fn print_line(s: &ballast::record::Summary) {
     say!("{line}");
 }
 
-fn verify(paths: Vec<PathBuf>) -> ExitCode {
+fn verify(paths: Vec<PathBuf>, jobs: Option<u16>) -> ExitCode {
     let everything = paths.is_empty();
     let paths = if everything {
         vec![PathBuf::from("cases")]
@@ -425,39 +429,14 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
         esay!("error: no case files (*.toml) under {paths:?}");
         return ExitCode::from(2);
     }
+    let jobs = jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
     let reports = Path::new(REPORTS);
-    let mut summaries = Vec::new();
-    for f in files {
-        // (a case that panics, a bug of ours, is reported as failed and the others still run)
-        let outcome = std::panic::catch_unwind(|| match ballast::case::load(&f) {
-            Ok(case) => {
-                let dir = reports.join("cases").join(&case.name);
-                let opts = RunOptions {
-                    progress: true,
-                    resume: None,
-                };
-                match run_case(&case, &dir, &opts) {
-                    Ok((s, _)) => s,
-                    Err(e) => failed_summary(&f, e.to_string()),
-                }
-            }
-            Err(e) => failed_summary(&f, e.to_string()),
-        });
-        let s = outcome.unwrap_or_else(|p| {
-            failed_summary(
-                &f,
-                format!(
-                    "internal error (a bug of ballast, please report it): {}",
-                    panic_text(&p)
-                ),
-            )
-        });
-        print_line(&s);
-        summaries.push(s);
-        if ballast::run::interrupted() {
-            say!("interrupted: the cases after this one were not run");
-            break;
-        }
+    let summaries = run_cases(&files, jobs.min(files.len()));
+    if ballast::run::interrupted() {
+        say!("interrupted: the cases after the last one shown were not run");
     }
     // Some cases only: the index keeps the others' results on disk (from earlier runs), so that
     // it never shows a part as the whole.
@@ -504,6 +483,84 @@ fn verify(paths: Vec<PathBuf>) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// Runs the cases at `files` on `jobs` threads, each taking the next case not yet taken (with
+/// more than one job, each case on a pool of one thread), and prints each case's line in file
+/// order as soon as it and those before it have ended. Returns the summaries in file order;
+/// after an interrupt, those of the cases that ran.
+fn run_cases(files: &[PathBuf], jobs: usize) -> Vec<ballast::record::Summary> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let reports = Path::new(REPORTS);
+    let one = |f: &Path| -> ballast::record::Summary {
+        // (a case that panics, a bug of ours, is reported as failed and the others still run)
+        let outcome = std::panic::catch_unwind(|| match ballast::case::load(f) {
+            Ok(case) => {
+                let dir = reports.join("cases").join(&case.name);
+                let opts = RunOptions {
+                    // (several bars at once would overwrite each other)
+                    progress: jobs == 1,
+                    resume: None,
+                };
+                match run_case(&case, &dir, &opts) {
+                    Ok((s, _)) => s,
+                    Err(e) => failed_summary(f, e.to_string()),
+                }
+            }
+            Err(e) => failed_summary(f, e.to_string()),
+        });
+        outcome.unwrap_or_else(|p| {
+            failed_summary(
+                f,
+                format!(
+                    "internal error (a bug of ballast, please report it): {}",
+                    panic_text(&p)
+                ),
+            )
+        })
+    };
+    let next = AtomicUsize::new(0);
+    // (the summaries by file index, and how many lines have been printed)
+    let done = Mutex::new((vec![None; files.len()], 0usize));
+    let work = || loop {
+        if ballast::run::interrupted() {
+            break;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(f) = files.get(i) else {
+            break;
+        };
+        let s = if jobs > 1 {
+            match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                Ok(pool) => pool.install(|| one(f)),
+                Err(_) => one(f),
+            }
+        } else {
+            one(f)
+        };
+        let mut d = done.lock().unwrap_or_else(|p| p.into_inner());
+        d.0[i] = Some(s);
+        while let Some(Some(s)) = d.0.get(d.1) {
+            print_line(s);
+            d.1 += 1;
+        }
+    };
+    if jobs > 1 {
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(work);
+            }
+        });
+    } else {
+        work();
+    }
+    let (summaries, printed) = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    // (after an interrupt, the cases that ended after one that did not run are printed here)
+    for s in summaries[printed..].iter().flatten() {
+        print_line(s);
+    }
+    summaries.into_iter().flatten().collect()
 }
 
 /// The message of a caught panic.
