@@ -154,3 +154,115 @@ fn the_kinematic_search_finds_the_plain_scans_limit() {
         assert_eq!(m.last_dt.to_bits(), best.0.to_bits(), "cycle {cycle}");
     }
 }
+
+/// The step a plain scan chooses from the model's state before a cycle: the diagonal sums of
+/// [`ballast::timestep::DofStiffness::compute`], the smallest `m / K_ii` over free DOFs (the
+/// first of equal ones), `safety` times its root, then the balls' kinematic limits below it
+/// (the first of equal ones), then the cap.
+fn plain_step(m: &ballast::model::Model, safety: f64, eps: f64, cap: f64) -> (f64, Limit) {
+    let mut ks = ballast::timestep::DofStiffness::default();
+    ks.compute(m, Estimator::Diagonal, true);
+    let b = &m.balls;
+    let mut smallest = (f64::INFINITY, 0, 0);
+    for i in 0..b.len() {
+        for k in (0..6).filter(|k| b.fixed[i] & (1 << k) == 0) {
+            let mass = [b.inertial_mass[i], b.inertial_inertia[i]][k / 3];
+            let ratio = mass / ks.diagonal[i][k];
+            if ratio < smallest.0 {
+                smallest = (ratio, i, k);
+            }
+        }
+    }
+    let (ball, dof) = (smallest.1 as u32, smallest.2 as u8);
+    let mut best = (safety * smallest.0.sqrt(), Limit::Stiffness { ball, dof });
+    let h = 0.5 * m.last_dt;
+    for i in 0..b.len() {
+        let a = m.acceleration(i);
+        let t = kinematic_limit((b.vel[i] + a * h).norm(), a.norm(), eps);
+        if t < best.0 {
+            best = (t, Limit::Kinematic { ball: i as u32 });
+        }
+    }
+    if cap < best.0 {
+        best = (cap, Limit::Cap);
+    }
+    best
+}
+
+/// The automatic timestep on a packing the force pass cuts into ranges: on 2,400 balls in a
+/// touching lattice (6,640 candidate pairs: two ranges on two threads, each summing its balls'
+/// diagonal stiffness for the next cycle), on one and two threads, every cycle must choose the
+/// step and the limit of [`plain_step`], bit for bit: at the start, where the balls inside the
+/// lattice have the same sums (a tie: the first ball), and with two balls half the lattice
+/// apart moving at the same speed (fixed translations: no acceleration), at 0.9 times the
+/// stiffness estimate (a tie of kinematic limits: the first ball again).
+#[test]
+fn the_step_on_force_ranges_is_the_plain_scans() {
+    use ballast::rng::SplitMix64;
+    let (safety, eps, cap) = (0.8, 1e-6, 1.0);
+    for fast in [false, true] {
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut rng = SplitMix64::new(5);
+                let mut u = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                let settings = falling_auto(eps, Some(cap));
+                let law = study::linear_law(1e6, 1e6, 0.0, 0.0);
+                let (mut m, glass) = study::glass_model(settings, law);
+                // (dyadic radius and pitch: every coordinate and difference exact, so the
+                // balls inside the lattice have the same sums to the bit at the start)
+                let (r, pitch) = (1.0 / 1024.0, 2.0 / 1024.0 - 1.0 / f64::from(1 << 22));
+                let mut specs = Vec::new();
+                for i in 0..20 {
+                    for j in 0..12 {
+                        for k in 0..10 {
+                            let pos = [i as f64 * pitch, j as f64 * pitch, k as f64 * pitch];
+                            let id = specs.len() as u64;
+                            let mut spec = BallSpec::at_rest(id, pos, r, glass);
+                            if k > 0 {
+                                // (slow ones: their kinematic limits far above the estimate)
+                                let dir = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5);
+                                spec.vel = dir * 10f64.powf(-2.0 * u() - 2.0);
+                            }
+                            specs.push(spec);
+                        }
+                    }
+                }
+                let twins = [305, 305 + 1800];
+                if fast {
+                    // the estimate of the lattice's balls (a rotation with four shear
+                    // springs, `K = 4 ks r^2`, `I = 0.4 m r^2`: m / K = 0.1 m / ks)
+                    let mass = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * r.powi(3);
+                    let estimate = safety * (0.1 * mass / 1e6f64).sqrt();
+                    for t in twins {
+                        specs[t].fixed = 0b111;
+                        specs[t].vel = Vec3::new(0.0, eps / (0.9 * estimate), 0.0);
+                    }
+                }
+                for s in &specs {
+                    m.add_ball(s).unwrap();
+                }
+                m.prime().unwrap();
+                assert_eq!(m.contacts.list.len(), 6640);
+                for cycle in 0..4 {
+                    let expected = plain_step(&m, safety, eps, cap);
+                    m.cycle().unwrap();
+                    let what = format!("fast {fast}, {threads} threads, cycle {cycle}");
+                    if threads == 2 {
+                        assert_eq!(m.contacts.partition.balls.len(), 3, "{what}");
+                    }
+                    assert_eq!(m.dt_limit, expected.1, "{what}");
+                    assert_eq!(m.last_dt.to_bits(), expected.0.to_bits(), "{what}");
+                    if fast {
+                        assert_eq!(m.dt_limit, Limit::Kinematic { ball: 305 }, "{what}");
+                    } else {
+                        assert!(matches!(m.dt_limit, Limit::Stiffness { .. }), "{what}");
+                    }
+                }
+            });
+        }
+    }
+}
