@@ -118,10 +118,19 @@ pub fn write_performance_page(
             format!("{:.1}", r.peak_rss_kib as f64 / 1024.0),
         ]);
     }
-    let _ = write!(h, "<h2>Results</h2>{}", table(&rows));
+    // (a bench of other models only has no row here: a sentence, not an empty table)
+    let none =
+        "<p>This run has no row of the models LIGGGHTS also computes (<code>hertz-history</code>, \
+                <code>hooke-history</code>); its models are in the next section.</p>";
+    let results = if rows.len() > 1 {
+        table(&rows)
+    } else {
+        none.to_string()
+    };
+    let _ = write!(h, "<h2>Results</h2>{results}");
     // Targets.
     let mut t = vec![["target", "measured", "verdict"].map(String::from).to_vec()];
-    let peer_rows = newest_peers();
+    let peer_rows = newest_peers(Peers::SettleBox);
     let peers_path = peer_rows
         .as_ref()
         .and_then(|(p, _)| p.file_name())
@@ -217,8 +226,13 @@ pub fn write_performance_page(
             }
         }
     }
-    let _ = write!(h, "<h2>Targets (issue #8)</h2>{}", table(&t));
-    let same_hour = newest_peers().map_or(Vec::new(), |(_, rows)| rows);
+    let targets = if t.len() > 1 {
+        table(&t)
+    } else {
+        "<p>None of them applies to this run's rows (they judge the models above).</p>".to_string()
+    };
+    let _ = write!(h, "<h2>Targets (issue #8)</h2>{targets}");
+    let same_hour = newest_peers(Peers::SettleBox).map_or(Vec::new(), |(_, rows)| rows);
     h.push_str(&every_model(runs, &same_hour));
     h.push_str(&wall_heavy(&drum, runs));
     h.push_str(&automatic_timestep(&auto, &fixed));
@@ -457,10 +471,41 @@ pub(crate) fn parse_peers(text: &str) -> Vec<PeerRow> {
         .collect()
 }
 
-/// The newest side-by-side run of LIGGGHTS and ballast (benches/peers/run.sh, its
-/// results.tsv committed as benches/results/peers_*.tsv): its path and rows.
-pub(crate) fn newest_peers() -> Option<(std::path::PathBuf, Vec<PeerRow>)> {
-    let path = newest(Path::new("benches/results"), "peers_", ".tsv")?;
+/// The side-by-side runs of LIGGGHTS and ballast: the settle-box's (benches/peers/run.sh,
+/// its results.tsv committed as benches/results/peers_<date>....tsv) or the drum's
+/// (`SCENE=drum`, committed as peers_drum_<date>....tsv).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Peers {
+    /// The settle-box scene.
+    SettleBox,
+    /// The wall-heavy drum.
+    Drum,
+}
+
+/// The newest side-by-side file of `dir` for `scene` (a settle-box file's name goes on with
+/// its date after `peers_`; a drum file's name would otherwise sort after every one of them).
+pub(crate) fn newest_peers_file(dir: &Path, scene: Peers) -> Option<std::path::PathBuf> {
+    match scene {
+        Peers::Drum => newest(dir, "peers_drum_", ".tsv"),
+        Peers::SettleBox => std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter_map(|p| {
+                let name = p.file_name()?.to_str()?;
+                let dated = (name.strip_prefix("peers_"))
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+                let key = (dated && name.ends_with(".tsv")).then(|| natural_key(name));
+                Some((key?, p))
+            })
+            .max()
+            .map(|(_, p)| p),
+    }
+}
+
+/// The newest side-by-side run of LIGGGHTS and ballast on `scene` under benches/results: its
+/// path and rows.
+pub(crate) fn newest_peers(scene: Peers) -> Option<(std::path::PathBuf, Vec<PeerRow>)> {
+    let path = newest_peers_file(Path::new("benches/results"), scene)?;
     let rows = parse_peers(&std::fs::read_to_string(&path).ok()?);
     (!rows.is_empty()).then_some((path, rows))
 }
@@ -480,7 +525,7 @@ pub(crate) fn peer_pairs(rows: &[PeerRow]) -> Vec<(&PeerRow, &PeerRow)> {
 
 /// The table of the newest side-by-side run of LIGGGHTS and ballast, or None.
 fn side_by_side() -> Option<String> {
-    let (path, rows) = newest_peers()?;
+    let (path, rows) = newest_peers(Peers::SettleBox)?;
     let mut t = vec![[
         "model",
         "N",
@@ -792,7 +837,7 @@ fn wall_heavy(drum: &[crate::bench::BenchRun], settle: &[crate::bench::BenchRun]
     ]
     .map(String::from)
     .to_vec()];
-    if let Some((path, peers)) = newest_peers() {
+    if let Some((path, peers)) = newest_peers(Peers::Drum) {
         for (l, b) in peer_pairs(&peers)
             .into_iter()
             .filter(|(l, _)| l.model.starts_with("drum"))
@@ -1048,5 +1093,34 @@ mod tests {
                 "settle_box_2026-11-22_r10.json",
             ]
         );
+    }
+
+    /// The settle-box's side-by-side file is the newest dated `peers_<date>...` one, and the
+    /// drum's the newest `peers_drum_...` one: a drum file, whose name sorts after every
+    /// dated one, never hides a newer settle-box run (it did: the Performance page showed the
+    /// drum's table and no same-hour LIGGGHTS figure for every later settle-box run).
+    #[test]
+    fn the_newest_side_by_side_file_of_each_scene() {
+        use super::{newest_peers_file, Peers};
+        let dir = std::env::temp_dir().join(format!("ballast_peers_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in [
+            "peers_2026-11-21.tsv",
+            "peers_2026-11-27g_xeon_r21_50k.tsv",
+            "peers_2026-11-28_xeon_r22.tsv",
+            "peers_drum_2026-11-27_xeon.tsv",
+            "peers_drum_2026-11-20.tsv",
+            "peers_notes.txt",
+            "settle_box_2026-11-29.json",
+        ] {
+            std::fs::write(dir.join(name), "").unwrap();
+        }
+        let name = |scene| {
+            let p = newest_peers_file(&dir, scene).unwrap();
+            p.file_name().unwrap().to_string_lossy().into_owned()
+        };
+        assert_eq!(name(Peers::SettleBox), "peers_2026-11-28_xeon_r22.tsv");
+        assert_eq!(name(Peers::Drum), "peers_drum_2026-11-27_xeon.tsv");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
