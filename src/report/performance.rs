@@ -373,13 +373,19 @@ pub fn write_performance_page(
 /// carry the date and the round, so the newest sorts last, numbers compared as numbers:
 /// [`natural_key`]).
 pub(crate) fn newest(dir: &Path, prefix: &str, suffix: &str) -> Option<std::path::PathBuf> {
+    newest_where(dir, |name| {
+        name.starts_with(prefix) && name.ends_with(suffix)
+    })
+}
+
+/// The newest file of `dir` whose name `keep` accepts, as [`newest`] orders them.
+fn newest_where(dir: &Path, keep: impl Fn(&str) -> bool) -> Option<std::path::PathBuf> {
     std::fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter_map(|p| {
             let name = p.file_name()?.to_str()?;
-            let key =
-                (name.starts_with(prefix) && name.ends_with(suffix)).then(|| natural_key(name));
+            let key = keep(name).then(|| natural_key(name));
             Some((key?, p))
         })
         .max()
@@ -487,18 +493,11 @@ pub(crate) enum Peers {
 pub(crate) fn newest_peers_file(dir: &Path, scene: Peers) -> Option<std::path::PathBuf> {
     match scene {
         Peers::Drum => newest(dir, "peers_drum_", ".tsv"),
-        Peers::SettleBox => std::fs::read_dir(dir)
-            .ok()?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter_map(|p| {
-                let name = p.file_name()?.to_str()?;
-                let dated = (name.strip_prefix("peers_"))
-                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
-                let key = (dated && name.ends_with(".tsv")).then(|| natural_key(name));
-                Some((key?, p))
-            })
-            .max()
-            .map(|(_, p)| p),
+        Peers::SettleBox => newest_where(dir, |name| {
+            (name.strip_prefix("peers_"))
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                && name.ends_with(".tsv")
+        }),
     }
 }
 
