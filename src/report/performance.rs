@@ -229,7 +229,9 @@ pub fn write_performance_page(
     let targets = if t.len() > 1 {
         table(&t)
     } else {
-        "<p>None of them applies to this run's rows (they judge the models above).</p>".to_string()
+        "<p>No target of issue #8 applies to this run: they judge <code>hertz-history</code> \
+         and <code>hooke-history</code>.</p>"
+            .to_string()
     };
     let _ = write!(h, "<h2>Targets (issue #8)</h2>{targets}");
     let same_hour = newest_peers(Peers::SettleBox).map_or(Vec::new(), |(_, rows)| rows);
