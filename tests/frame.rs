@@ -100,7 +100,7 @@ fn rigid_run(steps: usize) -> (Real, Real, Real, Real) {
     }
     let rot = state(steps).2;
     let world = f.f.to_world(&force_local);
-    let axes = f.f.axes;
+    let axes = f.f.axes();
     (
         (f.u - u0).norm() / u0.norm(),
         (f.phi - phi0).norm() / phi0.norm(),
@@ -217,7 +217,7 @@ fn pure_sliding_rolling_and_twisting_give_the_analytic_u_and_phi() {
         twist.phi.x
     );
     // the first tangential axis turned about n by w t / 2
-    let t1 = twist.f.axes.row(1).transpose();
+    let t1 = twist.f.axes().row(1).transpose();
     let t1_0 = axes.row(1).transpose();
     let angle = t1_0.cross(&t1).dot(&n).atan2(t1_0.dot(&t1));
     assert!(

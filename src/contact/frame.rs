@@ -25,8 +25,11 @@
 //! The seed's generalized displacements are the sums `u_t = sum du_t` and `phi = sum dphi`.
 //! Every contact model here is incremental (it turns the increments into its own state, such
 //! as the shear force), and none reads the sums, so the frame does not keep them: it keeps its
-//! axes and `u_x` only (80 bytes, against 128 with the sums: the force loop streams the frames
-//! of every candidate pair each cycle). The frame tests sum the increments themselves.
+//! normal, its first tangential axis and `u_x` only (56 bytes, against 128 with the sums and
+//! the second axis: the force loop streams the frames of every candidate pair each cycle). The
+//! second tangential axis is `t_2 = n x t_1` wherever the frame is read: the update makes it
+//! so (item 4), and the same product of the same kept numbers gives the same bits. The frame
+//! tests sum the increments themselves.
 //!
 //! Convention: [`Frame::axes`] holds the local axes as **rows** (`n`, `t_1`, `t_2`), so the
 //! local components of a world vector `v` are `axes * v` and a local vector `l` is
@@ -50,7 +53,9 @@ pub struct FrameFlags {
     pub previous_normal: bool,
     /// Use the previous frame as the mid-step frame instead of the slerp (approximation).
     pub previous_transform: bool,
-    /// Do not re-normalize the mid-step normal and the frame (approximation).
+    /// Do not re-normalize the mid-step normal and the frame (approximation). The frame keeps
+    /// its normal and first tangential axis: the turned second axis serves the step's
+    /// half-way frame, and the next step starts from `n x t_1`.
     pub no_renormalize: bool,
     /// Leave out the twist part `o_t` of the rigid rotation (project extension, not in the
     /// seed). NOTE: the frame then does not follow a rigid rotation about the normal, so it is
@@ -64,8 +69,10 @@ pub struct FrameFlags {
 /// The local frame of one contact and its normal displacement.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
-    /// Local axes as rows: normal (from piece 1 to piece 2), then the two tangential axes.
-    pub axes: Matrix3<Real>,
+    /// The normal, from piece 1 to piece 2 (first local axis).
+    n: Vec3,
+    /// The first tangential axis (the second is `n x t_1`: [`Frame::axes`]).
+    t1: Vec3,
     /// The normal displacement `u_x` at the last update, m: minus the overlap
     /// (non-incremental; the next step's `du.x` is the change from it).
     pub u_normal: Real,
@@ -114,28 +121,56 @@ pub fn initial_axes(n: &Vec3) -> Matrix3<Real> {
 impl Frame {
     /// A new frame at contact formation: axes from the normal, normal displacement `u_normal`.
     pub fn new(n: &Vec3, u_normal: Real) -> Self {
+        Frame::from_axes(&initial_axes(n), u_normal)
+    }
+
+    /// A frame with the normal and first tangential axis of `axes` (rows; the third row is
+    /// not read: it is their cross product) and the normal displacement `u_normal`.
+    pub fn from_axes(axes: &Matrix3<Real>, u_normal: Real) -> Self {
         Frame {
-            axes: initial_axes(n),
+            n: axes.row(0).transpose(),
+            t1: axes.row(1).transpose(),
             u_normal,
         }
+    }
+
+    /// The local axes as rows: the normal, the first tangential axis, and the second
+    /// `t_2 = n x t_1`.
+    #[inline]
+    pub fn axes(&self) -> Matrix3<Real> {
+        let t2 = self.n.cross(&self.t1);
+        Matrix3::from_rows(&[self.n.transpose(), self.t1.transpose(), t2.transpose()])
     }
 
     /// The contact normal (first local axis).
     #[inline]
     pub fn normal(&self) -> Vec3 {
-        self.axes.row(0).transpose()
+        self.n
+    }
+
+    /// The first tangential axis.
+    #[inline]
+    pub fn tangent(&self) -> Vec3 {
+        self.t1
+    }
+
+    /// Sets the normal, the first tangential axis (unit, normal to `n`) and the normal
+    /// displacement, as an update leaves them.
+    #[inline]
+    pub(crate) fn set(&mut self, n: &Vec3, t1: &Vec3, u_normal: Real) {
+        (self.n, self.t1, self.u_normal) = (*n, *t1, u_normal);
     }
 
     /// Local components of a world vector.
     #[inline]
     pub fn to_local(&self, v: &Vec3) -> Vec3 {
-        self.axes * v
+        self.axes() * v
     }
 
     /// World components of a local vector.
     #[inline]
     pub fn to_world(&self, l: &Vec3) -> Vec3 {
-        self.axes.transpose() * l
+        self.axes().transpose() * l
     }
 
     /// The same contact seen with its pieces swapped (2 becomes 1): the normal turns over and
@@ -145,10 +180,8 @@ impl Frame {
     /// spring's moment ([`super::Contacts::roll`]), becomes the opposite world vector, whose
     /// components on the new axes are `(M_x, M_y, -M_z)`: [`swap_local`].
     pub fn swap_pieces(&mut self) {
-        for k in 0..3 {
-            self.axes[(0, k)] = -self.axes[(0, k)];
-            self.axes[(1, k)] = -self.axes[(1, k)];
-        }
+        self.n = -self.n;
+        self.t1 = -self.t1;
     }
 
     /// Turns the frame so that its normal becomes `n` (unit), by the smallest rotation that
@@ -171,16 +204,15 @@ impl Frame {
                 a - old * (2.0 * old.dot(&a))
             }
         };
-        let mut t1 = turn(self.axes.row(1).transpose());
+        let mut t1 = turn(self.t1);
         t1 -= n * n.dot(&t1);
         let len = t1.norm();
-        let t1 = if len > 0.0 {
+        self.t1 = if len > 0.0 {
             t1 / len
         } else {
             initial_axes(n).row(1).transpose()
         };
-        let t2 = n.cross(&t1);
-        self.axes = Matrix3::from_rows(&[n.transpose(), t1.transpose(), t2.transpose()]);
+        self.n = *n;
     }
 
     /// Advances the frame by one step (items 1-7 of the module documentation).
@@ -199,8 +231,8 @@ impl Frame {
         dt: Real,
         flags: FrameFlags,
     ) -> FrameStep {
-        let prev = self.axes;
-        let n_prev = self.normal();
+        let prev = self.axes();
+        let n_prev = self.n;
         let o_r = n_prev.cross(n);
         let mut n_mid = if flags.previous_normal {
             n_prev
@@ -231,12 +263,15 @@ impl Frame {
             };
             t2 = n.cross(&t1);
         }
-        self.axes = Matrix3::from_rows(&[n.transpose(), t1.transpose(), t2.transpose()]);
+        // (with `no_renormalize` the turned t_2 serves this step's half-way frame; the frame
+        // keeps n and t_1, and its next t_2 is n x t_1)
+        let next = Matrix3::from_rows(&[n.transpose(), t1.transpose(), t2.transpose()]);
+        (self.n, self.t1) = (*n, t1);
         let v_t = v_rel - n_mid * n_mid.dot(v_rel);
         let [vel, spin] = if flags.previous_transform {
             [prev * v_t, prev * (w2 - w1)]
         } else {
-            half_way(&prev, &self.axes, [v_t, w2 - w1])
+            half_way(&prev, &next, [v_t, w2 - w1])
         };
         let mut du = vel * dt;
         du.x = u_normal - self.u_normal;

@@ -52,9 +52,9 @@ struct Batch {
     point: Lane3,
     v_rel: Lane3,
     vn: Lane,
-    // the frames before their advance: rows `n_prev`, `t_1`, `t_2`, and the normal
-    // displacement `u_x`
-    axes: [Lane3; 3],
+    // the frames before their advance: rows `n_prev`, `t_1` (`t_2 = n_prev x t_1`, formed in
+    // [`Batch::advance`]), and the normal displacement `u_x`
+    axes: [Lane3; 2],
     u_normal: Lane,
     // the advance (from [`Batch::advance`])
     t1: Lane3,
@@ -159,11 +159,8 @@ impl Batch {
     #[inline(always)]
     fn load_frame(&mut self, l: usize, f: &Frame) {
         let l = l & (LANES - 1);
-        for r in 0..3 {
-            for k in 0..3 {
-                self.axes[r][k][l] = f.axes[(r, k)];
-            }
-        }
+        put(&mut self.axes[0], l, f.normal().into());
+        put(&mut self.axes[1], l, f.tangent().into());
         self.u_normal[l] = f.u_normal;
     }
 
@@ -173,12 +170,9 @@ impl Batch {
     fn advance(&mut self, dt: Real, no_twist: bool) {
         for l in 0..LANES {
             let n = at(&self.n, l);
-            let prev = [
-                at(&self.axes[0], l),
-                at(&self.axes[1], l),
-                at(&self.axes[2], l),
-            ];
-            let n_prev = prev[0];
+            let (n_prev, t1_prev) = (at(&self.axes[0], l), at(&self.axes[1], l));
+            // ([`Frame::axes`]' second tangential axis)
+            let prev = [n_prev, t1_prev, cross(n_prev, t1_prev)];
             let o_r = cross(n_prev, n);
             let mid = [0, 1, 2].map(|k| 0.5 * (n_prev[k] + n[k]));
             let len = dot(mid, mid).sqrt();
@@ -254,13 +248,8 @@ impl Batch {
     /// Lane `l`'s advance written into its frame `f`, as [`Frame::advance`] ends.
     #[inline(always)]
     fn finish(&self, l: usize, f: &mut Frame) {
-        let (n, t1, t2) = (at(&self.n, l), at(&self.t1, l), at(&self.t2, l));
-        for k in 0..3 {
-            f.axes[(0, k)] = n[k];
-            f.axes[(1, k)] = t1[k];
-            f.axes[(2, k)] = t2[k];
-        }
-        f.u_normal = -self.overlap[l];
+        let (n, t1) = (at(&self.n, l), at(&self.t1, l));
+        f.set(&Vec3::from(n), &Vec3::from(t1), -self.overlap[l]);
     }
 
     /// [`Batch::advance`], with the model in lanes when every lane's contact has the same one

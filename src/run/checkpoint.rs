@@ -21,8 +21,10 @@ use std::path::{Path, PathBuf};
 /// The format version this ballast writes and reads (2: contact frames and ball-facet contacts
 /// carry the couples of rolling resistance; 3: rolling resistance carries its twisting
 /// coefficient, cohesion may be JKR; 4: a contact frame keeps its axes, its normal
-/// displacement and the rolling spring, not the sums of its displacement increments).
-pub const FORMAT: u32 = 4;
+/// displacement and the rolling spring, not the sums of its displacement increments; 5: a
+/// contact frame keeps its normal and first tangential axis, the second being their cross
+/// product).
+pub const FORMAT: u32 = 5;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 
