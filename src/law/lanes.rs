@@ -154,35 +154,42 @@ impl Lanes {
                     4.0 / 3.0 * m.pair.e_star,
                 );
                 let (damping, clamp, mu, rule) = (m.damping, m.clamp, m.friction, m.limit);
-                let total = rule == FrictionLimit::Total;
-                self.ahead(rule, dt, |x, l| {
-                    let (radius, mass) = (x.radius[l], x.mass[l]);
-                    let d = x.overlap[l].max(0.0);
-                    let a = (radius * d).sqrt();
-                    let (s_n, s_t) = (e2 * a, g8 * a);
-                    let elastic = e43 * radius.sqrt() * d * d.sqrt();
-                    let f_n = elastic - damping * (mass * s_n).sqrt() * x.vn[l];
-                    let f_n = if clamp { f_n.max(0.0) } else { f_n };
-                    let c_s = damping * (mass * s_t).sqrt();
-                    let limit = if total { mu * f_n.abs() } else { mu * f_n };
-                    // the Total rule rescales an unloading spring by the ratio of the
-                    // shear stiffnesses after and before
-                    let s_t_prev = g8 * (radius * x.overlap_prev[l].max(0.0)).sqrt();
-                    let s_t_prev = if total { s_t_prev } else { s_t };
-                    let rescale = if total && s_t < s_t_prev {
-                        s_t / s_t_prev
-                    } else {
-                        1.0
-                    };
-                    Ahead {
-                        f_n,
-                        c_s,
-                        ks: s_t,
-                        rescale,
-                        limit,
-                        aux: x.aux[l],
+                // (the rule a constant in each loop: the spring rule's loop computes no
+                // stiffness at the last overlap, a square root per lane)
+                let hertz = |total: bool| {
+                    move |x: &Self, l: usize| {
+                        let (radius, mass) = (x.radius[l], x.mass[l]);
+                        let d = x.overlap[l].max(0.0);
+                        let a = (radius * d).sqrt();
+                        let (s_n, s_t) = (e2 * a, g8 * a);
+                        let elastic = e43 * radius.sqrt() * d * d.sqrt();
+                        let f_n = elastic - damping * (mass * s_n).sqrt() * x.vn[l];
+                        let f_n = if clamp { f_n.max(0.0) } else { f_n };
+                        let c_s = damping * (mass * s_t).sqrt();
+                        let limit = if total { mu * f_n.abs() } else { mu * f_n };
+                        // the Total rule rescales an unloading spring by the ratio of the
+                        // shear stiffnesses after and before
+                        let s_t_prev = g8 * (radius * x.overlap_prev[l].max(0.0)).sqrt();
+                        let s_t_prev = if total { s_t_prev } else { s_t };
+                        let rescale = if total && s_t < s_t_prev {
+                            s_t / s_t_prev
+                        } else {
+                            1.0
+                        };
+                        Ahead {
+                            f_n,
+                            c_s,
+                            ks: s_t,
+                            rescale,
+                            limit,
+                            aux: x.aux[l],
+                        }
                     }
-                });
+                };
+                match rule {
+                    FrictionLimit::Spring => self.lanes::<false>(dt, hertz(false)),
+                    FrictionLimit::Total => self.lanes::<true>(dt, hertz(true)),
+                }
             }
             _ => return false,
         }
