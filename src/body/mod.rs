@@ -8,7 +8,7 @@ mod material;
 mod wall;
 
 pub(crate) use balls::for_each_array;
-pub use balls::{dof, BallSpec, Balls, NO_CLUMP};
+pub use balls::{dof, BallSpec, Balls, Rows, NO_CLUMP};
 pub use clumps::{mass_properties, ClumpSpec, Clumps, MassSpec, PebbleSpec, ROTATIONS};
 pub use material::Material;
 pub use wall::{side, Program, Resolution, ScheduleEntry, ServoTarget, Wall, WallMotion, WallSpec};

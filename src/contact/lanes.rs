@@ -14,7 +14,7 @@
 //! general one contact by contact.
 
 use super::{Contact, FacetContact};
-use crate::body::{Balls, Wall};
+use crate::body::{Balls, Rows, Wall};
 use crate::law::{ContactModel, FrictionLimit, LawState};
 use crate::math::{Real, Vec3};
 
@@ -68,6 +68,12 @@ impl Masses {
     /// Copies the contact masses of balls `a` and `b` into lane `l`.
     #[inline(always)]
     pub(crate) fn load(&mut self, l: usize, balls: &Balls, a: usize, b: usize) {
+        self.load_rows(l, &balls.rows(), a, b);
+    }
+
+    /// [`Masses::load`] from the balls' [`Rows`].
+    #[inline(always)]
+    pub(crate) fn load_rows(&mut self, l: usize, balls: &Rows, a: usize, b: usize) {
         let l = l & (LANES - 1);
         let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
         self.has_ma[l] = ma.is_some();
