@@ -398,7 +398,7 @@ impl Batch {
         }
         self.geometry(flags.no_ratch);
         // (`overlap <= 0` false for NaN: such a contact goes on, as [`released`] decides)
-        let going = self.overlap.map(|x| !(x <= 0.0));
+        let going = self.overlap.map(|x| x > 0.0 || x.is_nan());
         if (0..ks.len()).any(|l| going[l] & !was_active[l]) {
             for l in (0..ks.len()).filter(|&l| going[l] & !was_active[l]) {
                 let k = lane(l);
@@ -450,15 +450,32 @@ impl Batch {
                 continue;
             }
             force[k] = f;
-            if !incoming {
-                s.add(a, &f, &ma, true);
-            }
-            if s.holds(b) {
-                s.add(b, &f, &mb, false);
-            }
-            deep |= overlap > self.ra[l].min(self.rb[l]) || overlap.is_nan();
+            deep |= self.add_lane(l, s, (a, b), [f, ma, mb], incoming);
         }
         deep
+    }
+
+    /// Lane `l`'s force `f` on b and its moments `ma`, `mb` about the centres of its balls `a`
+    /// and `b` added to those balls in the scatter's range (ball a unless `incoming`), as
+    /// [`exert`] adds them. Returns true when the contact interpenetrates (overlap larger than
+    /// the smaller radius, or NaN).
+    #[inline(always)]
+    fn add_lane(
+        &self,
+        l: usize,
+        s: &mut Scatter,
+        (a, b): (usize, usize),
+        [f, ma, mb]: [Vec3; 3],
+        incoming: bool,
+    ) -> bool {
+        if !incoming {
+            s.add(a, &f, &ma, true);
+        }
+        if s.holds(b) {
+            s.add(b, &f, &mb, false);
+        }
+        let overlap = self.overlap[l];
+        overlap > self.ra[l].min(self.rb[l]) || overlap.is_nan()
     }
 }
 
@@ -513,7 +530,7 @@ pub fn update_framed(
         let first = list[lane(0)].law;
         let model = &laws[first as usize];
         if law_lanes::follows(model) && (1..LANES).all(|l| list[lane(l)].law == first) {
-            let contacts = (&mut *list, &ks[..], lane);
+            let contacts = (&mut *list, ks, lane);
             let kept = (&mut frames[..], &mut force[..]);
             deep |= batch.one_model(contacts, kept, (balls, model), (dt, flags), s, incoming);
             continue;
@@ -581,13 +598,7 @@ pub fn update_framed(
                 (v(&batch.world), v(&batch.arm_a), v(&batch.arm_b))
             };
             force[k] = f;
-            if !incoming {
-                s.add(a, &f, &ma, true);
-            }
-            if s.holds(b) {
-                s.add(b, &f, &mb, false);
-            }
-            deep |= overlap > batch.ra[l].min(batch.rb[l]) || overlap.is_nan();
+            deep |= batch.add_lane(l, s, (a, b), [f, ma, mb], incoming);
         }
     }
     deep
