@@ -403,8 +403,8 @@ impl Batch {
             for l in (0..ks.len()).filter(|&l| going[l] & !was_active[l]) {
                 let k = lane(l);
                 let n = Vec3::from(at(&self.n, l));
+                // (the contact is made active after its update, below)
                 frames[k] = Frame::new(&n, -self.overlap[l]);
-                list[k].active = true;
                 self.load_frame(l, &frames[k]);
             }
         }
@@ -416,33 +416,25 @@ impl Batch {
         for (l, &k) in ks.iter().enumerate() {
             let k = k as usize;
             let c = &mut list[k];
+            let overlap = self.overlap[l];
             if !going[l] {
-                // released ([`released`]): an active contact loses its force and state
-                if c.active {
-                    c.active = false;
-                    c.sliding = false;
-                    force[k] = Vec3::zeros();
-                }
-                c.state = LawState::default();
+                // released: an active contact loses its force and state
+                let mut spare = Vec3::zeros();
+                let mut out = Out {
+                    force: &mut force[k],
+                    point: &mut spare,
+                };
+                released(c, &mut out, (overlap, 0.0), law, false);
                 continue;
             }
-            let overlap = self.overlap[l];
             let (a, b) = (c.a as usize, c.b as usize);
-            let p = Vec3::from(at(&self.point, l));
-            let (f, ma, mb) = if self.odd[l] {
+            if self.odd[l] {
                 self.settle(l, &mut frames[k], (law, &mut c.state), true, (dt, flags));
-                let f = self.odd_force[l];
-                (
-                    f,
-                    (p - balls.pos[a]).cross(&f),
-                    (p - balls.pos[b]).cross(&f),
-                )
             } else {
                 self.finish(l, &mut frames[k]);
                 self.law.store_state(l, &mut c.state);
-                let v = |x: &Lane3| Vec3::from(at(x, l));
-                (v(&self.world), v(&self.arm_a), v(&self.arm_b))
-            };
+            }
+            let [f, ma, mb] = self.exerted_of(l, balls, (a, b));
             // (no bond holds it: a NaN overlap leaves the contact without force)
             c.active = overlap > 0.0;
             if !c.active {
@@ -453,6 +445,24 @@ impl Batch {
             deep |= self.add_lane(l, s, (a, b), [f, ma, mb], incoming);
         }
         deep
+    }
+
+    /// Lane `l`'s force on b (world) and its moments about the centres of its balls `a` and
+    /// `b` ([`Batch::exerted`]; an odd lane's from `odd_force`, its moments formed here).
+    #[inline(always)]
+    fn exerted_of(&self, l: usize, balls: &Balls, (a, b): (usize, usize)) -> [Vec3; 3] {
+        if self.odd[l] {
+            let f = self.odd_force[l];
+            let p = Vec3::from(at(&self.point, l));
+            [
+                f,
+                (p - balls.pos[a]).cross(&f),
+                (p - balls.pos[b]).cross(&f),
+            ]
+        } else {
+            let v = |x: &Lane3| Vec3::from(at(x, l));
+            [v(&self.world), v(&self.arm_a), v(&self.arm_b)]
+        }
     }
 
     /// Lane `l`'s force `f` on b and its moments `ma`, `mb` about the centres of its balls `a`
@@ -503,6 +513,7 @@ pub fn update_framed(
     let mut going = [false; LANES];
     // (the per-contact test below only in a case that has frame-free models at all)
     let mixed = laws.iter().any(|l| l.frame_free());
+    let rows = balls.rows();
     for ks in ks.chunks(LANES) {
         // (a short batch repeats its first contact in the spare lanes, whose results are not
         // used)
@@ -536,7 +547,7 @@ pub fn update_framed(
             continue;
         }
         for l in 0..LANES {
-            batch.load(l, &list[lane(l)], &balls.rows());
+            batch.load(l, &list[lane(l)], &rows);
         }
         batch.geometry(flags.no_ratch);
         // a contact apart is released; one touching for the first time gets its frame
@@ -585,18 +596,7 @@ pub fn update_framed(
                 continue;
             }
             let (a, b) = (c.a as usize, c.b as usize);
-            let p = Vec3::from(at(&batch.point, l));
-            let (f, ma, mb) = if batch.odd[l] {
-                let f = batch.odd_force[l];
-                (
-                    f,
-                    (p - balls.pos[a]).cross(&f),
-                    (p - balls.pos[b]).cross(&f),
-                )
-            } else {
-                let v = |x: &Lane3| Vec3::from(at(x, l));
-                (v(&batch.world), v(&batch.arm_a), v(&batch.arm_b))
-            };
+            let [f, ma, mb] = batch.exerted_of(l, balls, (a, b));
             force[k] = f;
             deep |= batch.add_lane(l, s, (a, b), [f, ma, mb], incoming);
         }
