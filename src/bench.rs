@@ -76,25 +76,50 @@ pub struct BenchRun {
 
 /// The timesteps `ballast bench --timestep` takes: the cases' fixed step (`fixed`), or the
 /// automatic timestep (`mode = "auto"`, default safety and kinematic constraint) with the
-/// `diagonal` or the `bound` estimator, capped at the case's step. The cap keeps the runs to
-/// the same steps while the estimate stays above it (as it does on the settle-box, where a
+/// `diagonal` or the `bound` estimator, capped at the case's step; `diagonal:N` and `bound:N`
+/// choose the step in every N-th cycle only (`[timestep] every = N`). The cap keeps the runs
+/// to the same steps while the estimate stays above it (as it does on the settle-box, where a
 /// fixed step of 1e-5 s is about a fifth of the critical one), so that the ratio of the loop's
 /// times is the cost of choosing the step.
 pub const TIMESTEPS: [&str; 3] = ["fixed", "diagonal", "bound"];
 
-/// Refuses a name that is not one of [`TIMESTEPS`], saying which are.
+/// A `--timestep` name read: the estimator (None: the fixed step) and the cycles between
+/// choices of the step; or the sentence that refuses it, saying which names there are.
+///
+/// # Errors
+/// The sentence for `--timestep`.
+pub fn parse_timestep(name: &str) -> Result<(Option<crate::timestep::Estimator>, u64), String> {
+    use crate::timestep::Estimator;
+    let refuse = || {
+        format!(
+            "--timestep: no timestep \"{name}\" (one of: {}, or diagonal:N, bound:N to choose \
+             the step every N cycles)",
+            TIMESTEPS.join(", ")
+        )
+    };
+    let (base, every) = match name.split_once(':') {
+        None => (name, 1),
+        Some((base, n)) => match n.parse::<u64>() {
+            Ok(n) if n >= 1 && base != "fixed" => (base, n),
+            _ => return Err(refuse()),
+        },
+    };
+    if base == "fixed" {
+        return Ok((None, 1));
+    }
+    let estimator = [Estimator::Diagonal, Estimator::Bound]
+        .into_iter()
+        .find(|e| e.name() == base)
+        .ok_or_else(refuse)?;
+    Ok((Some(estimator), every))
+}
+
+/// Refuses a name that [`parse_timestep`] refuses.
 ///
 /// # Errors
 /// The sentence for `--timestep`.
 pub fn check_timestep(name: &str) -> Result<(), String> {
-    if TIMESTEPS.contains(&name) {
-        Ok(())
-    } else {
-        Err(format!(
-            "--timestep: no timestep \"{name}\" (one of: {})",
-            TIMESTEPS.join(", ")
-        ))
-    }
+    parse_timestep(name).map(|_| ())
 }
 
 /// True for a run that chose its timestep automatically ([`TIMESTEPS`] but `fixed`).
@@ -265,14 +290,10 @@ pub fn run_one(
     threads: usize,
     timestep: &str,
 ) -> Result<BenchRun, String> {
-    use crate::timestep::{Auto, Estimator, TimestepMode};
+    use crate::timestep::{Auto, TimestepMode};
     let case = crate::case::load(path).map_err(|e| e.to_string())?;
     let mut model = case.build_model(None).map_err(|e| e.to_string())?;
-    check_timestep(timestep)?;
-    // (the estimators by their names in case files)
-    let estimator = [Estimator::Diagonal, Estimator::Bound]
-        .into_iter()
-        .find(|e| e.name() == timestep);
+    let (estimator, every) = parse_timestep(timestep)?;
     if let Some(estimator) = estimator {
         let TimestepMode::Fixed(dt) = model.settings.timestep else {
             return Err(format!(
@@ -289,6 +310,7 @@ pub fn run_one(
             kinematic_eps: (margin > 0.0)
                 .then_some(crate::case::DEFAULT_KINEMATIC_FRACTION * margin),
             cap: Some(dt),
+            every,
         });
     }
     let steps = steps.or(case.file.run.steps).ok_or_else(|| {
@@ -359,7 +381,35 @@ pub fn run_one(
 
 #[cfg(test)]
 mod tests {
-    use super::describe_cpu;
+    use super::{describe_cpu, parse_timestep};
+    use crate::timestep::Estimator;
+
+    /// `--timestep` names: the fixed step, an estimator, an estimator every N cycles; a count
+    /// that is not a whole number from 1, a count on the fixed step and an unknown estimator
+    /// are refused with the names there are.
+    #[test]
+    fn the_timestep_names_read_the_estimator_and_every() {
+        assert_eq!(parse_timestep("fixed"), Ok((None, 1)));
+        assert_eq!(parse_timestep("bound"), Ok((Some(Estimator::Bound), 1)));
+        assert_eq!(
+            parse_timestep("diagonal:20"),
+            Ok((Some(Estimator::Diagonal), 20))
+        );
+        for bad in [
+            "diagonal:0",
+            "diagonal:-3",
+            "bound:x",
+            "fixed:10",
+            "exact:10",
+            "diag",
+        ] {
+            let e = parse_timestep(bad).unwrap_err();
+            assert!(
+                e.contains(&format!("no timestep \"{bad}\"")) && e.contains("diagonal:N"),
+                "{e}"
+            );
+        }
+    }
 
     /// The description names the processor, its family and model numbers, the widest vector
     /// extension among its flags, and counts the processors (two lines of this machine's

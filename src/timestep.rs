@@ -61,6 +61,17 @@ pub struct Auto {
     pub kinematic_eps: Option<Real>,
     /// Upper limit on the timestep, s.
     pub cap: Option<Real>,
+    /// The step is chosen (estimate, kinematic constraint, cap) in every this many cycles,
+    /// from the first, and kept in the cycles between (1: every cycle).
+    pub every: u64,
+}
+
+impl Auto {
+    /// True when the cycle that starts after `cycles` cycles chooses its step afresh (the
+    /// others keep the last one).
+    pub fn chooses_at(&self, cycles: u64) -> bool {
+        self.every <= 1 || cycles % self.every == 0
+    }
 }
 
 /// Settings of timestep scaling.
@@ -227,8 +238,12 @@ impl std::fmt::Display for TimestepMode {
                 a.estimator.name(),
                 kin(&a.kinematic_eps),
                 a.cap
-                    .map_or(String::new(), |c| format!("; at most {} s", num(c)))
-            ),
+                    .map_or(String::new(), |c| format!("; at most {} s", num(c))),
+            ) + &if a.every > 1 {
+                format!("; chosen every {} cycles and kept between", a.every)
+            } else {
+                String::new()
+            },
             TimestepMode::Scaled(s) => format!(
                 "timestep scaling (seed 000, eqs. 5-8): dt = {} s, inertial masses and inertias from the {} stiffness of each body{}",
                 num(s.dt),

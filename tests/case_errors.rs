@@ -152,6 +152,18 @@ fn each_malformed_case_names_file_key_and_reason() {
             "timestep.estimator",
         ),
         (
+            "no cycle between choices of the step",
+            "mode = \"fixed\"\ndt = 1e-6",
+            "mode = \"auto\"\nevery = 0",
+            "timestep.every",
+        ),
+        (
+            "every for the fixed step",
+            "mode = \"fixed\"\ndt = 1e-6",
+            "mode = \"fixed\"\ndt = 1e-6\nevery = 10",
+            "timestep.every",
+        ),
+        (
             "eps without the constraint",
             "mode = \"fixed\"\ndt = 1e-6",
             "mode = \"scaled\"\nkinematic = false\nkinematic_eps = 1e-5",

@@ -18,6 +18,7 @@ fn falling_auto(eps: f64, cap: Option<f64>) -> Settings {
             estimator: Estimator::Diagonal,
             kinematic_eps: Some(eps),
             cap,
+            every: 1,
         }),
         frame: Default::default(),
     }
@@ -263,6 +264,90 @@ fn the_step_on_force_ranges_is_the_plain_scans() {
                     }
                 }
             });
+        }
+    }
+}
+
+/// `every = N`: the automatic timestep chooses its step in cycles 0, N, 2N, ... and keeps it
+/// (and what set it) in the cycles between. Second construction: before each cycle a copy of
+/// the model with `every = 1` runs that cycle, the per-cycle rule from the same state; in a
+/// cycle that chooses, the step and its limit are the copy's, bit for bit (the force pass then
+/// summed the diagonal for it), and in the others the last cycle's, while the copy's step
+/// moves. 512 Hertz balls thrown at each other in a lattice (the foresight of the closing
+/// pairs and the kinematic constraint change the step every cycle), `hertz-history` (history
+/// batches) and `hertz` (frame lanes), both estimators, 1 and 2 threads.
+#[test]
+fn the_step_chosen_every_n_cycles_is_the_per_cycle_rule_there_and_kept_between() {
+    use ballast::law::{ContactModel, Hertz, HertzHistory, HertzPair};
+    use ballast::rng::SplitMix64;
+    let every = 7;
+    let pair = HertzPair::of(5e6, 0.3, 5e6, 0.3);
+    for estimator in [Estimator::Diagonal, Estimator::Bound] {
+        for frame in [false, true] {
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    let mut settings = falling_auto(1e-5, None);
+                    settings.timestep = TimestepMode::Auto(Auto {
+                        safety: 0.8,
+                        estimator,
+                        kinematic_eps: Some(1e-5),
+                        cap: None,
+                        every,
+                    });
+                    let (mut m, glass) =
+                        study::glass_model(settings, study::linear_law(1e6, 1e6, 0.0, 0.0));
+                    let law = if frame {
+                        ContactModel::Hertz(Hertz::new(pair, 0.3, 1.0, true))
+                    } else {
+                        ContactModel::HertzHistory(HertzHistory::new(pair, 0.3, 0.5))
+                    };
+                    m.set_contact_model(glass, glass, law);
+                    let mut rng = SplitMix64::new(11);
+                    let mut u = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                    let (r, pitch) = (1e-3, 2.1e-3);
+                    for i in 0..512u64 {
+                        let (x, y, z) = (i % 8, (i / 8) % 8, i / 64);
+                        let pos = [x as f64 * pitch, y as f64 * pitch, z as f64 * pitch];
+                        let mut spec = BallSpec::at_rest(i, pos, r, glass);
+                        spec.vel = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5);
+                        m.add_ball(&spec).unwrap();
+                    }
+                    m.prime().unwrap();
+                    let what = |c: u64| {
+                        format!("{estimator:?}, frame {frame}, {threads} threads, cycle {c}")
+                    };
+                    let mut moved = 0;
+                    for cycle in 0..40u64 {
+                        let mut each = m.clone();
+                        if let TimestepMode::Auto(a) = &mut each.settings.timestep {
+                            a.every = 1;
+                        }
+                        each.cycle().unwrap();
+                        let before = (m.last_dt, m.dt_limit);
+                        m.cycle().unwrap();
+                        if cycle % every == 0 {
+                            assert_eq!(
+                                m.last_dt.to_bits(),
+                                each.last_dt.to_bits(),
+                                "{}",
+                                what(cycle)
+                            );
+                            assert_eq!(m.dt_limit, each.dt_limit, "{}", what(cycle));
+                        } else {
+                            assert_eq!(m.last_dt.to_bits(), before.0.to_bits(), "{}", what(cycle));
+                            assert_eq!(m.dt_limit, before.1, "{}", what(cycle));
+                            moved += usize::from(each.last_dt != before.0);
+                        }
+                    }
+                    // (34 cycles keep the step; the per-cycle rule would have moved it in each)
+                    assert_eq!(moved, 34, "{}", what(40));
+                    assert!(m.contacts.list.iter().filter(|c| c.active).count() > 0);
+                });
+            }
         }
     }
 }

@@ -447,6 +447,7 @@ fn a_moving_wall_sets_the_automatic_timestep_by_its_fastest_vertex() {
         estimator: Estimator::Diagonal,
         kinematic_eps: Some(eps),
         cap: None,
+        every: 1,
     }));
     m.add_ball(&BallSpec::at_rest(1, [1.0, 1.0, 1.0], 0.01, 0))
         .unwrap();

@@ -101,6 +101,8 @@ pub struct TimestepSection {
     /// Fixed: run even when `dt` exceeds the critical estimate of the contacts at the start (a
     /// study of instability); default false: such a case is refused.
     pub allow_above_critical: Option<bool>,
+    /// Auto: choose the step in every this many cycles and keep it between (default 1).
+    pub every: Option<i64>,
 }
 
 /// `[frame]` (project extension): approximation flags and branch vectors of the local contact

@@ -26,10 +26,18 @@ pub(super) fn parse_timestep(
         ("kinematic_eps", ts.kinematic_eps.is_some()),
         ("loading_steps", ts.loading_steps.is_some()),
         ("allow_above_critical", ts.allow_above_critical.is_some()),
+        ("every", ts.every.is_some()),
     ];
     let allowed: &[&str] = match ts.mode.as_str() {
         "fixed" => &["dt", "allow_above_critical"],
-        "auto" => &["dt", "safety", "estimator", "kinematic", "kinematic_eps"],
+        "auto" => &[
+            "dt",
+            "safety",
+            "estimator",
+            "kinematic",
+            "kinematic_eps",
+            "every",
+        ],
         "scaled" => &["dt", "estimator", "kinematic", "kinematic_eps"],
         "model" => &["dt", "loading_steps"],
         m => {
@@ -97,11 +105,19 @@ pub(super) fn parse_timestep(
                     format!("{safety}: must be in (0, 1] (a fraction of the critical estimate)"),
                 ));
             }
+            let every = ts.every.unwrap_or(1);
+            if every < 1 {
+                return Err(err(
+                    "timestep.every",
+                    format!("{every}: must be a number of cycles, at least 1"),
+                ));
+            }
             TimestepMode::Auto(Auto {
                 safety,
                 estimator,
                 kinematic_eps,
                 cap: ts.dt,
+                every: every as u64,
             })
         }
         "model" => {

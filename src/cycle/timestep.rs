@@ -14,6 +14,10 @@ impl Model {
     pub(crate) fn choose_timestep(&mut self) -> Result<Real, ModelError> {
         let (dt, limit) = match self.settings.timestep.clone() {
             TimestepMode::Fixed(dt) => (dt, Limit::Fixed),
+            // (between the cycles that choose it, the step and what set it are kept)
+            TimestepMode::Auto(a) if !a.chooses_at(self.cycles) && self.last_dt > 0.0 => {
+                (self.last_dt, self.dt_limit)
+            }
             TimestepMode::Auto(a) => {
                 let mut ks = std::mem::take(&mut self.dof_stiffness);
                 // (the last force pass summed the diagonal at these positions and velocities:
@@ -76,11 +80,12 @@ impl Model {
     /// True when the force pass sums the automatic timestep's diagonal stiffness for the next
     /// cycle ([`crate::springs`]' `add_ball_diagonals_lanes`, in the one-pass loop of
     /// src/force/ranges.rs, where each contact's balls are in cache): the automatic mode with
-    /// the diagonal estimator, no clump (each ball its own body), and no programmed wall (whose
-    /// velocity, which the foresight of a closing contact reads, changes before the next step
-    /// is chosen).
+    /// the diagonal estimator when the next cycle chooses its step ([`Auto::chooses_at`]), no
+    /// clump (each ball its own body), and no programmed wall (whose velocity, which the
+    /// foresight of a closing contact reads, changes before the next step is chosen).
     pub(crate) fn fuses_stiffness(&self) -> bool {
-        matches!(&self.settings.timestep, TimestepMode::Auto(a) if a.estimator == Estimator::Diagonal)
+        matches!(&self.settings.timestep, TimestepMode::Auto(a)
+            if a.estimator == Estimator::Diagonal && a.chooses_at(self.cycles))
             && self.clumps.is_empty()
             && self.walls.iter().all(|w| w.program.is_none())
     }

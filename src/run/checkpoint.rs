@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 /// coefficient, cohesion may be JKR; 4: a contact frame keeps its axes, its normal
 /// displacement and the rolling spring, not the sums of its displacement increments; 5: a
 /// contact frame keeps its normal and first tangential axis, the second being their cross
-/// product).
-pub const FORMAT: u32 = 5;
+/// product; 6: the automatic timestep's settings carry `every`).
+pub const FORMAT: u32 = 6;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 
