@@ -285,11 +285,7 @@ fn the_step_chosen_every_n_cycles_is_the_per_cycle_rule_there_and_kept_between()
     for estimator in [Estimator::Diagonal, Estimator::Bound] {
         for frame in [false, true] {
             for threads in [1, 2] {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
-                pool.install(|| {
+                crate::common::on_threads(threads, || {
                     let mut settings = falling_auto(1e-5, None);
                     settings.timestep = TimestepMode::Auto(Auto {
                         safety: 0.8,
