@@ -722,9 +722,10 @@ fn every_model(runs: &[crate::bench::BenchRun], same_hour: &[PeerRow]) -> String
 }
 
 /// The automatic timestep's section (issue #30, target 2): each run with `--timestep diagonal`
-/// or `bound` (or `diagonal:N`, `bound:N`: the step chosen every N cycles) beside the fixed step's run of the same case, threads and steps, and the ratio of
-/// their loop times (the same steps: the automatic step is capped at the fixed one), judged
-/// against 1.1. Empty without such runs.
+/// or `bound` (or `diagonal:N`, `bound:N`: the step chosen every N cycles) beside the fixed
+/// step's run of the same case, threads and steps, and the ratio of their loop times (the same
+/// steps: the automatic step is capped at the fixed one), judged against 1.1. Empty without
+/// such runs.
 fn automatic_timestep(auto: &[crate::bench::BenchRun], fixed: &[crate::bench::BenchRun]) -> String {
     let mut rows = vec![[
         "case",
@@ -764,8 +765,8 @@ fn automatic_timestep(auto: &[crate::bench::BenchRun], fixed: &[crate::bench::Be
          kinematic constraint, the <code>diagonal</code> or <code>bound</code> estimator over \
          every candidate pair and every ball, in every cycle or, written <code>diagonal:N</code>, \
          in every N-th cycle only (<code>[timestep] every = N</code>, the step kept between), \
-         and the case's fixed step as the cap, so that both runs take the same steps and the ratio of their times is the cost \
-         of choosing the step (target: at most 10 % over the fixed step). Each pair of runs \
+         and the case's fixed step as the cap, so that both runs take the same steps and the \
+         ratio of their times is the cost of choosing the step (target: at most 10 % over the fixed step). Each pair of runs \
          follows one another in the same bench; on a machine whose speed wanders, run the bench \
          twice before reading a few per cent into a ratio.</p>{}",
         table(&rows)
