@@ -72,6 +72,10 @@ pub struct BenchRun {
     /// named, capped at the case's step.
     #[serde(default)]
     pub timestep: String,
+    /// The results file under benches/results the run was read from, which the Performance
+    /// page names beside it (empty for a run of the bench that writes the page; not written).
+    #[serde(skip)]
+    pub source: String,
 }
 
 /// The timesteps `ballast bench --timestep` takes: the cases' fixed step (`fixed`), or the
@@ -375,6 +379,7 @@ pub fn run_one(
             phases: model.phases.unwrap_or_default(),
             machine: machine(),
             timestep: timestep.to_string(),
+            source: String::new(),
         })
     })
 }

@@ -51,18 +51,16 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     super::experiments::write_experiments_page(reports, summaries)?;
     super::rolling::write_rolling_page(reports, summaries)?;
     // The performance page comes from `ballast bench`: its latest run here, or else the
-    // newest results committed under benches/results/.
+    // results committed under benches/results/ (the newest of each kind).
     let bench = reports.join("bench").join("results.json");
-    let bench = if bench.exists() {
-        Some(bench)
-    } else {
-        super::performance::newest(Path::new("benches/results"), "settle_box_", ".json")
-    };
-    if let Some(text) = bench.and_then(|b| std::fs::read_to_string(b).ok()) {
+    let committed = Path::new("benches/results");
+    if let Ok(text) = std::fs::read_to_string(&bench) {
         if let Ok(runs) = serde_json::from_str::<Vec<crate::bench::BenchRun>>(&text) {
             super::performance::write_performance_page(reports, &runs, false)?;
         }
-    } else if !reports.join("performance.html").exists() {
+    } else if !super::performance::write_committed_performance_page(reports, committed)?
+        && !reports.join("performance.html").exists()
+    {
         std::fs::write(
             reports.join("performance.html"),
             super::performance::empty_performance_page(),
