@@ -72,6 +72,11 @@ pub struct BenchRun {
     /// named, capped at the case's step.
     #[serde(default)]
     pub timestep: String,
+    /// With `ballast bench --repeat K` (K > 1): the loop time of each of the K runs of this
+    /// configuration, s, in the order run (the others' fields are those of the median run,
+    /// [`median_run`]); empty for a single run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repeats: Vec<f64>,
     /// The results file under benches/results the run was read from, which the Performance
     /// page names beside it (empty for a run of the bench that writes the page; not written).
     #[serde(skip)]
@@ -124,6 +129,50 @@ pub fn parse_timestep(name: &str) -> Result<(Option<crate::timestep::Estimator>,
 /// The sentence for `--timestep`.
 pub fn check_timestep(name: &str) -> Result<(), String> {
     parse_timestep(name).map(|_| ())
+}
+
+/// The runs of one configuration run again (`ballast bench --repeat`) as one: the run with the
+/// median loop time (of an even number, the lower of the two middle ones: a slow spell of the
+/// machine moves it less than the mean), with every run's loop time in
+/// [`BenchRun::repeats`], in the order run. A run is deterministic, so the runs must end in the
+/// same state (contacts, kinetic energy, mean height, bit for bit); when they do not, the
+/// sentence that says which differ.
+///
+/// # Errors
+/// The sentence naming the case and the quantity that differs between runs.
+pub fn median_run(runs: Vec<BenchRun>) -> Result<BenchRun, String> {
+    let Some(first) = runs.first() else {
+        return Err("no run".into());
+    };
+    let state = |r: &BenchRun| {
+        [
+            ("ball-ball contacts", r.pp as f64),
+            ("ball-wall contacts", r.nw as f64),
+            ("translational kinetic energy", r.ke_trans),
+            ("rotational kinetic energy", r.ke_rot),
+            ("mean height", r.mean_z),
+        ]
+    };
+    for r in &runs[1..] {
+        for ((what, a), (_, b)) in state(first).into_iter().zip(state(r)) {
+            if a.to_bits() != b.to_bits() {
+                return Err(format!(
+                    "{}, {} thread(s): the runs end with different {what} ({a:e} and {b:e}): \
+                     a run should be deterministic",
+                    first.case, first.threads
+                ));
+            }
+        }
+    }
+    let times: Vec<f64> = runs.iter().map(|r| r.loop_s).collect();
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by(|&i, &j| times[i].total_cmp(&times[j]));
+    let middle = order[(runs.len() - 1) / 2];
+    let mut chosen = runs.into_iter().nth(middle).unwrap_or_default();
+    if times.len() > 1 {
+        chosen.repeats = times;
+    }
+    Ok(chosen)
 }
 
 /// True for a run that chose its timestep automatically ([`TIMESTEPS`] but `fixed`).
@@ -379,6 +428,7 @@ pub fn run_one(
             phases: model.phases.unwrap_or_default(),
             machine: machine(),
             timestep: timestep.to_string(),
+            repeats: Vec::new(),
             source: String::new(),
         })
     })
@@ -386,8 +436,43 @@ pub fn run_one(
 
 #[cfg(test)]
 mod tests {
-    use super::{describe_cpu, parse_timestep};
+    use super::{describe_cpu, median_run, parse_timestep, BenchRun};
     use crate::timestep::Estimator;
+
+    /// Runs of one configuration again: of three (12, 10 and 11 s) the 11 s one is kept, with
+    /// the three times in the order run; of four (10, 13, 11, 12 s) the lower middle, 11 s; one
+    /// run is kept as it is, without times; runs that end in different states (the kinetic
+    /// energy's last bit) are refused, naming the quantity.
+    #[test]
+    fn repeated_runs_keep_the_median_and_every_time() {
+        let run = |loop_s: f64, threads: usize| BenchRun {
+            case: "c".into(),
+            threads,
+            loop_s,
+            particle_steps_per_s: 1e6 / loop_s,
+            ke_trans: 0.1,
+            pp: 7,
+            ..Default::default()
+        };
+        let three = median_run(vec![run(12.0, 1), run(10.0, 1), run(11.0, 1)]).unwrap();
+        assert_eq!(
+            (three.loop_s, three.repeats.clone()),
+            (11.0, vec![12.0, 10.0, 11.0])
+        );
+        assert_eq!(three.particle_steps_per_s, 1e6 / 11.0);
+        let four = [10.0, 13.0, 11.0, 12.0].map(|t| run(t, 2));
+        assert_eq!(median_run(four.to_vec()).unwrap().loop_s, 11.0);
+        let one = median_run(vec![run(9.0, 1)]).unwrap();
+        assert_eq!((one.loop_s, one.repeats.len()), (9.0, 0));
+        let mut odd = run(10.0, 2);
+        odd.ke_trans = f64::from_bits(0.1f64.to_bits() + 1);
+        let e = median_run(vec![run(11.0, 2), odd]).unwrap_err();
+        assert!(
+            e.contains("translational kinetic energy") && e.contains("c, 2 thread"),
+            "{e}"
+        );
+        assert!(median_run(Vec::new()).is_err());
+    }
 
     /// `--timestep` names: the fixed step, an estimator, an estimator every N cycles; a count
     /// that is not a whole number from 1, a count on the fixed step and an unknown estimator

@@ -633,7 +633,8 @@ fn a_case_without_checks_is_reported_as_ran_not_passed() {
 /// A partial `ballast bench` (one size, one model, one thread, a few steps) writes its own
 /// page and results and leaves the complete ones alone (it used to replace the Performance page
 /// with ratios of a quick look); with `--timestep fixed,diagonal` it runs the automatic
-/// timestep too, and an unknown timestep is refused (exit 2).
+/// timestep too, with `--repeat 2` each configuration twice in turn (the median kept, with
+/// both loop times), and an unknown timestep or `--repeat 0` is refused (exit 2).
 #[test]
 fn a_partial_bench_keeps_the_complete_performance_page() {
     let d = scratch("bench_partial");
@@ -655,6 +656,8 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
             "hertz-history",
             "--timestep",
             "fixed,diagonal",
+            "--repeat",
+            "2",
         ])
         .args(["--threads", "1", "--cases"])
         .arg(&cases)
@@ -677,6 +680,18 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
     assert!(text.contains("hertz-history (auto diagonal)"), "{text}");
     assert!(read("reports/bench/partial.json").contains("\"timestep\": \"diagonal\""));
     assert!(read("reports/performance_partial.html").contains("The automatic timestep"));
+    // (each configuration run twice, in turn: the median kept with both loop times)
+    assert_eq!(text.matches("[run 2 of 2]").count(), 2, "{text}");
+    assert!(text.contains("the median of 2 runs"), "{text}");
+    let partial: Vec<ballast::bench::BenchRun> =
+        serde_json::from_str(&read("reports/bench/partial.json")).unwrap();
+    assert!(partial.iter().all(|r| r.repeats.len() == 2), "{partial:?}");
+    let none = ballast()
+        .current_dir(&d)
+        .args(["bench", "--repeat", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(2));
     let bad = ballast()
         .current_dir(&d)
         .args(["bench", "--timestep", "none"])

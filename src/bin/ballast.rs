@@ -76,6 +76,11 @@ enum Command {
         /// to the fixed run is the cost of choosing the step).
         #[arg(long, value_delimiter = ',', default_values_t = [String::from("fixed")])]
         timestep: Vec<String>,
+        /// Runs of each configuration, taken in turn over the thread counts and timesteps (1,
+        /// 2, 1, 2, ...) so that a slow spell of the machine falls on each alike: the median
+        /// run is kept, with every run's loop time, and the runs must end in the same state.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        repeat: u32,
     },
     /// One benchmark run in this process (used by `bench`); prints one JSON line.
     #[command(hide = true)]
@@ -153,7 +158,16 @@ fn main() -> ExitCode {
             cases,
             scene,
             timestep,
-        } => bench(&n, &models, &threads, steps, &cases, &scene, &timestep),
+            repeat,
+        } => bench(
+            &n,
+            &models,
+            &threads,
+            (steps, repeat),
+            &cases,
+            &scene,
+            &timestep,
+        ),
         Command::BenchOne {
             case,
             steps,
@@ -177,7 +191,7 @@ fn bench(
     ns: &[usize],
     models: &[String],
     threads: &[usize],
-    steps: Option<u64>,
+    (steps, repeat): (Option<u64>, u32),
     cases: &Path,
     scenes: &[String],
     timesteps: &[String],
@@ -247,8 +261,13 @@ fn bench(
                     esay!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
                     return ExitCode::from(2);
                 }
-                for (&t, timestep) in
-                    (threads.iter()).flat_map(|t| timesteps.iter().map(move |s| (t, s)))
+                // (each configuration's runs in turn: 1, 2, 1, 2 threads, ...)
+                let configs: Vec<(usize, &String)> = (threads.iter())
+                    .flat_map(|&t| timesteps.iter().map(move |s| (t, s)))
+                    .collect();
+                let mut got = vec![Vec::new(); configs.len()];
+                for (k, (i, &(t, timestep))) in
+                    (1..=repeat).flat_map(|k| configs.iter().enumerate().map(move |c| (k, c)))
                 {
                     let mut cmd = std::process::Command::new(&exe);
                     cmd.arg("bench-one")
@@ -296,10 +315,50 @@ fn bench(
                         .map_or("-".to_string(), |l| {
                             format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
                         });
+                    let label = format!(
+                        "{model}{}{}",
+                        if prefix == "settle_box" {
+                            String::new()
+                        } else {
+                            format!(" ({scene})")
+                        },
+                        if timestep == "fixed" {
+                            String::new()
+                        } else {
+                            format!(" (auto {timestep})")
+                        }
+                    );
+                    let run_of = if repeat > 1 {
+                        format!(" [run {k} of {repeat}]")
+                    } else {
+                        String::new()
+                    };
                     say!(
                     "{:<14} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
-                    format!("{model}{}{}", if prefix == "settle_box" { String::new() } else { format!(" ({scene})") }, if timestep == "fixed" { String::new() } else { format!(" (auto {timestep})") }), n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
+                    format!("{label}{run_of}"), n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
                 );
+                    got[i].push(r);
+                }
+                for (rs, &(t, timestep)) in got.into_iter().zip(&configs) {
+                    let r = match ballast::bench::median_run(rs) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            esay!("error: {e}");
+                            return ExitCode::from(1);
+                        }
+                    };
+                    if repeat > 1 {
+                        let times: Vec<String> =
+                            r.repeats.iter().map(|x| format!("{x:.2}")).collect();
+                        say!(
+                            "  {} ({timestep}), N = {n}, {t} thread(s): the median of {repeat} \
+                             runs, {:.2} s ({:.3} Mps/s; loop times {} s)",
+                            r.case,
+                            r.loop_s,
+                            r.particle_steps_per_s / 1e6,
+                            times.join(", ")
+                        );
+                    }
                     runs.push(r);
                 }
             }

@@ -752,6 +752,7 @@ fn every_model(runs: &[crate::bench::BenchRun], same_hour: &[PeerRow]) -> String
         "LIGGGHTS, RESULTS.md (Mps/s)",
         "× RESULTS.md",
         "peak memory (MiB)",
+        "runs: loop (s)",
         "measured in",
     ]
     .map(String::from)
@@ -781,6 +782,7 @@ fn every_model(runs: &[crate::bench::BenchRun], same_hour: &[PeerRow]) -> String
                     l.map_or("-".into(), |l| format!("{compared} {}", l.2)),
                     l.map_or("-".into(), |l| format!("{:.2}", mps / l.2)),
                     format!("{:.1}", r.peak_rss_kib as f64 / 1024.0),
+                    runs_of(r),
                     source_tag(r),
                 ]);
             }
@@ -843,7 +845,9 @@ fn every_model(runs: &[crate::bench::BenchRun], same_hour: &[PeerRow]) -> String
          <code>hertz-history</code>'s is taken in the same hour too: from the same results file, \
          else from ballast's <code>hertz-history</code> row of the side-by-side file. The last \
          column names the results file (benches/results/settle_box_&lt;...&gt;.json) of each \
-         row.</p>{}{}",
+         row; the one before it, how many times the bench ran it (<code>--repeat</code>, the \
+         thread counts in turn; the row is the median run) and the range of the loop \
+         times.</p>{}{}",
         table(&rows),
         if targets.len() > 1 {
             table(&targets)
@@ -866,6 +870,17 @@ fn source_tag(r: &crate::bench::BenchRun) -> String {
         .find_map(|p| s.strip_prefix(p))
         .unwrap_or(s)
         .to_string()
+}
+
+/// How many times a configuration ran (`ballast bench --repeat`) and the range of its loop
+/// times, s (its figures are the median run's): "1" for a single run.
+fn runs_of(r: &crate::bench::BenchRun) -> String {
+    if r.repeats.len() < 2 {
+        return "1".into();
+    }
+    let lo = r.repeats.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = r.repeats.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!("{}: {lo:.1}-{hi:.1}", r.repeats.len())
 }
 
 /// A sentence naming the results files of `runs` (none when they are this bench's).
@@ -900,6 +915,7 @@ fn automatic_timestep(auto: &[crate::bench::BenchRun], fixed: &[crate::bench::Be
         "fixed step's loop (s)",
         "× fixed",
         "at most 1.1 × the fixed step",
+        "runs: loop (s)",
         "measured in",
     ]
     .map(String::from)
@@ -922,6 +938,7 @@ fn automatic_timestep(auto: &[crate::bench::BenchRun], fixed: &[crate::bench::Be
             ratio.map_or("- (no fixed-step run)".into(), |x| {
                 if x <= 1.1 { "met" } else { "MISSED" }.to_string()
             }),
+            runs_of(r),
             source_tag(r),
         ]);
     }
@@ -1162,6 +1179,7 @@ mod tests {
     /// 14.4 s are 26/14.4 = 1.806 × (met). At N = 50,000 hertz takes 200 s (5.0 Mps/s) in a
     /// file without hertz-history, whose time is then the side-by-side file's ballast row
     /// (6.0 Mps/s: 1.200 ×, met), not the 100 s of a hertz-history run of another file.
+    /// The 10k one-thread run is the median of three (25.0 to 27.5 s), and says so.
     /// Memory 10,000 to 50,000 KiB between N = 10,000 and 50,000 is 1.000 KiB per particle.
     #[test]
     fn each_model_is_judged_against_liggghts_and_hertz_history() {
@@ -1182,10 +1200,14 @@ mod tests {
             "settle_box_b.json",
             "settle_box_c.json",
         );
+        let median_of_three = BenchRun {
+            repeats: vec![27.5, 26.0, 25.0],
+            ..run("hertz", 10000, 1, 26.0, 10000, a)
+        };
         let runs = [
             run("hertz-history", 10000, 1, 20.0, 9000, a),
             run("hertz-history", 50000, 1, 100.0, 9000, c),
-            run("hertz", 10000, 1, 26.0, 10000, a),
+            median_of_three,
             run("hertz", 10000, 2, 14.4, 10000, a),
             run("hertz", 50000, 1, 200.0, 50000, b),
         ];
@@ -1227,6 +1249,8 @@ mod tests {
         for tag in [">a<", ">b<"] {
             assert!(html.contains(tag), "the results file {tag} not named");
         }
+        // (the median of three runs, with the range of their loop times)
+        assert!(html.contains(">3: 25.0-27.5<"), "{html}");
         assert!(every_model(&[], &[]).is_empty());
     }
 
