@@ -686,19 +686,20 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
     let partial: Vec<ballast::bench::BenchRun> =
         serde_json::from_str(&read("reports/bench/partial.json")).unwrap();
     assert!(partial.iter().all(|r| r.repeats.len() == 2), "{partial:?}");
-    let none = ballast()
-        .current_dir(&d)
-        .args(["bench", "--repeat", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(none.status.code(), Some(2));
-    let bad = ballast()
-        .current_dir(&d)
-        .args(["bench", "--timestep", "none"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--timestep: no timestep \"none\""));
+    // (refused before any run: exit 2 and the sentence on stderr)
+    let refused = |args: [&str; 2], says: &str| {
+        let out = ballast()
+            .current_dir(&d)
+            .arg("bench")
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+    };
+    refused(["--repeat", "0"], "--repeat");
+    refused(["--timestep", "none"], "--timestep: no timestep \"none\"");
 }
 
 /// A ball dropped on a fixed one with a Hertz model: a few hundred cycles of contact.
