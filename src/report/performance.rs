@@ -143,7 +143,11 @@ pub fn write_performance_page(
     let _ = write!(h, "<h2>Results</h2>{results}");
     // Targets.
     let mut t = vec![["target", "measured", "verdict"].map(String::from).to_vec()];
-    let results_dir = Path::new("benches/results");
+    // (for each N, the newest side-by-side file that has it)
+    let peers_by_n: Vec<(std::path::PathBuf, Vec<PeerRow>)> = [1000, 10000, 50000]
+        .into_iter()
+        .filter_map(|n| peers_at(Path::new("benches/results"), n))
+        .collect();
     let verdict = |ok: bool| if ok { "met" } else { "MISSED" }.to_string();
     for m in ["hertz", "hooke"] {
         for n in [10000, 50000] {
@@ -161,13 +165,11 @@ pub fn write_performance_page(
                     verdict(ratio >= 2.0),
                 ]);
             }
-            let peers = peers_at(results_dir, n);
-            let peers_path = (peers.as_ref())
+            let peers = (peers_by_n.iter()).find(|(_, rows)| rows.iter().any(|r| r.n == n));
+            let peers_path = peers
                 .and_then(|(p, _)| p.file_name())
                 .map_or(String::new(), |f| f.to_string_lossy().into_owned());
-            let pairs = peers
-                .as_ref()
-                .map_or(Vec::new(), |(_, rows)| peer_pairs(rows));
+            let pairs = peers.map_or(Vec::new(), |(_, rows)| peer_pairs(rows));
             let same = (pairs.iter()).find(|(l, b)| l.model == m && l.n == n && b.par == 1);
             if let Some((l, b)) = same {
                 let ratio = b.mps / l.mps;
@@ -245,16 +247,13 @@ pub fn write_performance_page(
             .to_string()
     };
     let _ = write!(h, "<h2>Targets (issue #8)</h2>{targets}");
-    // (for each N, the newest side-by-side file that has it)
-    let same_hour: Vec<PeerRow> = [1000, 10000, 50000]
-        .into_iter()
-        .filter_map(|n| peers_at(results_dir, n))
-        .flat_map(|(_, rows)| rows)
+    let same_hour: Vec<PeerRow> = (peers_by_n.iter())
+        .flat_map(|(_, rows)| rows.iter().cloned())
         .collect();
     h.push_str(&every_model(runs, &same_hour));
     h.push_str(&wall_heavy(&drum, runs));
     h.push_str(&automatic_timestep(&auto, &fixed));
-    if let Some(side) = side_by_side(results_dir) {
+    if let Some(side) = side_by_side(&peers_by_n) {
         h.push_str(&side);
     }
     // Plots.
@@ -620,13 +619,9 @@ pub(crate) fn peer_pairs(rows: &[PeerRow]) -> Vec<(&PeerRow, &PeerRow)> {
         .collect()
 }
 
-/// The table of the side-by-side runs of LIGGGHTS and ballast under `dir`, for each N the
-/// newest that has it ([`peers_at`]), or None.
-fn side_by_side(dir: &Path) -> Option<String> {
-    let files: Vec<(std::path::PathBuf, Vec<PeerRow>)> = [1000, 10000, 50000]
-        .into_iter()
-        .filter_map(|n| peers_at(dir, n))
-        .collect();
+/// The table of the side-by-side runs of LIGGGHTS and ballast: `files`, for each N the newest
+/// file that has it with its rows at that N ([`peers_at`]), or None.
+fn side_by_side(files: &[(std::path::PathBuf, Vec<PeerRow>)]) -> Option<String> {
     if files.is_empty() {
         return None;
     }
@@ -646,7 +641,7 @@ fn side_by_side(dir: &Path) -> Option<String> {
     let name = |p: &std::path::Path| {
         (p.file_name()).map_or(String::new(), |f| f.to_string_lossy().into_owned())
     };
-    for (path, rows) in &files {
+    for (path, rows) in files {
         for (l, b) in peer_pairs(rows) {
             t.push(vec![
                 b.model.clone(),
@@ -667,10 +662,14 @@ fn side_by_side(dir: &Path) -> Option<String> {
         .collect();
     machines.sort_unstable();
     machines.dedup();
-    let mut paths: Vec<String> = (files.iter())
-        .map(|(p, _)| p.display().to_string())
-        .collect();
-    paths.dedup();
+    // (one file may hold several N)
+    let mut paths: Vec<String> = Vec::new();
+    for (p, _) in files {
+        let p = p.display().to_string();
+        if !paths.contains(&p) {
+            paths.push(p);
+        }
+    }
     let machine = if machines.is_empty() {
         String::from("a machine it did not record (before the 13th round)")
     } else {
@@ -735,8 +734,9 @@ fn every_model(runs: &[crate::bench::BenchRun], same_hour: &[PeerRow]) -> String
         });
         same_file.map(|b| r.loop_s / b.loop_s).or_else(|| {
             (same_hour.iter())
-                .find(|b| b.code == "ballast" && b.model == "hertz" && b.n == r.n)
-                .filter(|b| b.par == r.threads)
+                .find(|b| {
+                    b.code == "ballast" && b.model == "hertz" && (b.n, b.par) == (r.n, r.threads)
+                })
                 .map(|b| b.mps / (r.particle_steps_per_s / 1e6))
         })
     };
@@ -1178,7 +1178,8 @@ mod tests {
     /// hour (3.0 Mps/s: met), and RESULTS.md's 6.17 is shown but not judged; two threads in
     /// 14.4 s are 26/14.4 = 1.806 × (met). At N = 50,000 hertz takes 200 s (5.0 Mps/s) in a
     /// file without hertz-history, whose time is then the side-by-side file's ballast row
-    /// (6.0 Mps/s: 1.200 ×, met), not the 100 s of a hertz-history run of another file.
+    /// (6.0 Mps/s: 1.200 ×, met), not the 100 s of a hertz-history run of another file; on two
+    /// threads (110 s) its two-thread row (11.0 Mps/s: 1.210), not the first row of that N.
     /// The 10k one-thread run is the median of three (25.0 to 27.5 s), and says so.
     /// Memory 10,000 to 50,000 KiB between N = 10,000 and 50,000 is 1.000 KiB per particle.
     #[test]
@@ -1210,6 +1211,7 @@ mod tests {
             median_of_three,
             run("hertz", 10000, 2, 14.4, 10000, a),
             run("hertz", 50000, 1, 200.0, 50000, b),
+            run("hertz", 50000, 2, 110.0, 50000, b),
         ];
         // LIGGGHTS beside it in the same hour: 3.0 Mps/s for Hertz at 10k on one core; its
         // two-process row and a Hooke row are not Hertz's one core; ballast's hertz-history
@@ -1219,7 +1221,8 @@ mod tests {
              liggghts\thertz\t10000\t20000\t2\t1.0\t9.0\t1\t1\t0\t0.006\t1\n\
              liggghts\thooke\t10000\t20000\t1\t1.0\t1.0\t1\t1\t0\t0.006\t1\n\
              liggghts\thertz\t10000\t20000\t1\t1.0\t3.0\t1\t1\t0\t0.006\t1\n\
-             ballast\thertz\t50000\t20000\t1\t1.0\t6.0\t1\t1\t0\t0.006\t1\n",
+             ballast\thertz\t50000\t20000\t1\t1.0\t6.0\t1\t1\t0\t0.006\t1\n\
+             ballast\thertz\t50000\t20000\t2\t1.0\t11.0\t1\t1\t0\t0.006\t1\n",
         );
         let html = every_model(&runs, &peers);
         let row = |target: &str| {
@@ -1249,6 +1252,10 @@ mod tests {
         for tag in [">a<", ">b<"] {
             assert!(html.contains(tag), "the results file {tag} not named");
         }
+        // (two threads at 50k beside ballast's two-thread hertz-history row, not its first:
+        // 11.0 Mps/s over 1e9 / 110 s = 9.091 is 1.210)
+        let r = row("<td>hertz</td><td>50000</td><td>2</td>");
+        assert!(r.contains(">1.210<"), "{r}");
         // (the median of three runs, with the range of their loop times)
         assert!(html.contains(">3: 25.0-27.5<"), "{html}");
         assert!(every_model(&[], &[]).is_empty());
