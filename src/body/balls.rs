@@ -301,8 +301,10 @@ impl Balls {
         mass_seen(self.inertial_mass[i], self.fixed[i], || self.is_pebble(i))
     }
 
-    /// The arrays a contact's update reads of its balls, cut to one length.
-    #[inline]
+    /// The arrays a contact's update reads of its balls, cut to one length (inlined, so that
+    /// the compiler sees the one length: an index checked against one array is then known to
+    /// be in the others).
+    #[inline(always)]
     pub fn rows(&self) -> Rows<'_> {
         let n = self.pos.len();
         Rows {

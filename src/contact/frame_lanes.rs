@@ -507,6 +507,9 @@ pub fn update_framed(
     incoming: bool,
 ) -> bool {
     debug_assert!(lanes_follow(flags));
+    // (cut to the list's length: an index checked against the list is then known to be in
+    // the frames and forces)
+    let (frames, force) = (&mut frames[..list.len()], &mut force[..list.len()]);
     let mut batch = Batch::default();
     let mut deep = false;
     // the lanes of the batch whose contact goes on after the geometry

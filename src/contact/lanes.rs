@@ -349,7 +349,7 @@ impl Input {
     /// `l`; the balls' contact masses too, unless every lane has the Hooke model (`KIND` is
     /// [`HOOKE`]), whose coefficients use none (three more arrays read per ball).
     #[inline(always)]
-    fn load<const KIND: u8>(&mut self, l: usize, c: &Contact, balls: &Balls) {
+    fn load<const KIND: u8>(&mut self, l: usize, c: &Contact, balls: &Rows) {
         // (l < LANES, a power of two: the mask spares the bounds checks)
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
@@ -374,7 +374,7 @@ impl Input {
         if KIND == HOOKE {
             return;
         }
-        self.masses.load(l, balls, a, b);
+        self.masses.load_rows(l, balls, a, b);
     }
 
     /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them into `o`.
@@ -387,8 +387,10 @@ impl Input {
         dt: Real,
         o: &mut Output,
     ) {
+        // (the balls' rows of one length: one bounds check per ball, not one per array)
+        let rows = balls.rows();
         for l in 0..LANES {
-            self.load::<KIND>(l, &list[lane(l)], balls);
+            self.load::<KIND>(l, &list[lane(l)], &rows);
         }
         self.step::<KIND, RULE>(dt, o);
     }
