@@ -408,7 +408,9 @@ pub fn write_committed_performance_page(reports: &Path, dir: &Path) -> std::io::
 /// and number of steps, the run of the newest file (the files in the order of their names after
 /// the prefix, [`natural_key`]), and only those measured on the processor of the newest file
 /// (a round that ran one N or one model leaves the others' newest runs in view; runs of
-/// another machine would make the page's ratios meaningless).
+/// another machine would make the page's ratios meaningless). A timestep file's fixed-step
+/// runs are each kept with their file: an automatic run is set beside the fixed run of its own
+/// bench (the same hour), not beside a later bench's.
 pub(crate) fn committed_runs(dir: &Path, prefix: &str) -> Vec<crate::bench::BenchRun> {
     use crate::bench::{model_of, BenchRun};
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -429,6 +431,8 @@ pub(crate) fn committed_runs(dir: &Path, prefix: &str) -> Vec<crate::bench::Benc
         } else {
             r.timestep.as_str()
         };
+        // (a timestep file's fixed run: one per file)
+        let file = (prefix == "timestep_" && !crate::bench::is_auto(r)).then(|| r.source.clone());
         (
             r.case.clone(),
             model_of(r).to_string(),
@@ -436,6 +440,7 @@ pub(crate) fn committed_runs(dir: &Path, prefix: &str) -> Vec<crate::bench::Benc
             r.threads,
             timestep.to_string(),
             r.steps,
+            file,
         )
     };
     let mut runs: Vec<BenchRun> = Vec::new();
@@ -1313,6 +1318,15 @@ mod tests {
                 run("hertz", 10000, 80.0, "X", "diagonal:20"),
             ],
         );
+        // (a later timestep bench with a fixed run of its own: each automatic run is set
+        // beside its own bench's, 80 / 77 and 150 / 75)
+        write(
+            "timestep_2026-11-28_r2-every.json",
+            &[
+                run("hertz", 10000, 75.0, "X", "fixed"),
+                run("hertz", 10000, 150.0, "X", "diagonal"),
+            ],
+        );
         let runs = committed_runs(&dir, "settle_box_");
         let got: Vec<(usize, f64, &str)> = (runs.iter())
             .map(|r| (r.n, r.loop_s, r.source.as_str()))
@@ -1325,7 +1339,7 @@ mod tests {
                 (50000, 300.0, "settle_box_2026-11-28_r2-50k.json"),
             ]
         );
-        assert_eq!(committed_runs(&dir, "timestep_").len(), 2);
+        assert_eq!(committed_runs(&dir, "timestep_").len(), 4);
         assert!(committed_runs(&dir, "drum_").is_empty());
         let reports = dir.join("reports");
         std::fs::create_dir_all(&reports).unwrap();
@@ -1336,6 +1350,8 @@ mod tests {
             ">2026-11-28_r2-50k<",
             ">80.00<",
             ">77.00<",
+            ">1.04<",
+            ">2.00<",
         ] {
             assert!(page.contains(want), "{want} missing");
         }
