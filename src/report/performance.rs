@@ -408,9 +408,10 @@ pub fn write_committed_performance_page(reports: &Path, dir: &Path) -> std::io::
 /// and number of steps, the run of the newest file (the files in the order of their names after
 /// the prefix, [`natural_key`]), and only those measured on the processor of the newest file
 /// (a round that ran one N or one model leaves the others' newest runs in view; runs of
-/// another machine would make the page's ratios meaningless). A timestep file's fixed-step
-/// runs are each kept with their file: an automatic run is set beside the fixed run of its own
-/// bench (the same hour), not beside a later bench's.
+/// another machine would make the page's ratios meaningless). The fixed-step runs of a file
+/// that also holds automatic-timestep runs are each kept with their file: they are those runs'
+/// baselines, and an automatic run is set beside the fixed run of its own bench (the same
+/// hour), not beside a later bench's.
 pub(crate) fn committed_runs(dir: &Path, prefix: &str) -> Vec<crate::bench::BenchRun> {
     use crate::bench::{model_of, BenchRun};
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -424,15 +425,18 @@ pub(crate) fn committed_runs(dir: &Path, prefix: &str) -> Vec<crate::bench::Benc
         })
         .collect();
     files.sort();
+    // (the files that hold automatic-timestep runs, as they are read)
+    let mut with_auto = std::collections::HashSet::new();
     // (a run's place: what it measured)
-    let key = |r: &BenchRun| {
+    let key = |r: &BenchRun, with_auto: &std::collections::HashSet<String>| {
         let timestep = if r.timestep.is_empty() {
             "fixed"
         } else {
             r.timestep.as_str()
         };
-        // (a timestep file's fixed run: one per file)
-        let file = (prefix == "timestep_" && !crate::bench::is_auto(r)).then(|| r.source.clone());
+        // (a baseline of automatic runs: one per file)
+        let file =
+            (!crate::bench::is_auto(r) && with_auto.contains(&r.source)).then(|| r.source.clone());
         (
             r.case.clone(),
             model_of(r).to_string(),
@@ -452,10 +456,16 @@ pub(crate) fn committed_runs(dir: &Path, prefix: &str) -> Vec<crate::bench::Benc
         let Ok(read) = serde_json::from_str::<Vec<BenchRun>>(&text) else {
             continue;
         };
+        if read.iter().any(crate::bench::is_auto) {
+            with_auto.insert(name.clone());
+        }
         for mut r in read {
             r.source.clone_from(&name);
             machine.clone_from(&r.machine);
-            match runs.iter_mut().find(|o| key(o) == key(&r)) {
+            match runs
+                .iter_mut()
+                .find(|o| key(o, &with_auto) == key(&r, &with_auto))
+            {
                 Some(old) => *old = r,
                 None => runs.push(r),
             }
