@@ -57,6 +57,11 @@ pub struct BenchRun {
     /// Active ball-ball contacts, sampled the same way.
     #[serde(default)]
     pub contact_steps: u64,
+    /// On several threads: the crossing contacts of the one-pass loop's split
+    /// ([`crate::contact::Partition`]: computed twice, once by each range they join), sampled
+    /// the same way (candidate pairs, touching or not; 0 on one thread).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub crossing_steps: u64,
     /// Wall time per phase of the cycle, s.
     pub phases: Phases,
     /// The bench model name ([`MODELS`]; empty in results written before it was recorded:
@@ -81,6 +86,15 @@ pub struct BenchRun {
     /// page names beside it (empty for a run of the bench that writes the page; not written).
     #[serde(skip)]
     pub source: String,
+    /// `bench-one --resume`: the cycle of the checkpoint the run started from (its steps are
+    /// the cycles after it); 0 for a run from the case's start.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub from_cycle: u64,
+}
+
+/// For serde: a count left out of the results while it is zero.
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// The timesteps `ballast bench --timestep` takes: the cases' fixed step (`fixed`), or the
@@ -330,22 +344,33 @@ pub fn final_state(model: &Model) -> (usize, usize, f64, f64, f64) {
     (pp, nw, kt, kr, z / b.len().max(1) as f64)
 }
 
-/// Runs a case for `steps` cycles (default: the case's own) on `threads` threads.
+/// Runs a case for `steps` cycles (default: the case's own) on `threads` threads; with
+/// `resume`, from the state a checkpoint of that case holds (`ballast run` with
+/// `checkpoint_every`), for `steps` cycles (default: to the case's end): the cost of a phase of
+/// the run, such as a settled bed, without the cycles before it.
 ///
 /// # Errors
-/// A case that does not load or build, a run that blows up, a thread pool that cannot start.
+/// A case that does not load or build, a checkpoint of another case or that cannot be read, a
+/// run that blows up, a thread pool that cannot start.
 ///
 /// `timestep` is one of [`TIMESTEPS`]: with `diagonal` or `bound` the case's fixed step becomes
 /// the cap of the automatic timestep with that estimator.
 pub fn run_one(
     path: &Path,
-    steps: Option<u64>,
+    (steps, resume): (Option<u64>, Option<&Path>),
     threads: usize,
     timestep: &str,
 ) -> Result<BenchRun, String> {
     use crate::timestep::{Auto, TimestepMode};
     let case = crate::case::load(path).map_err(|e| e.to_string())?;
-    let mut model = case.build_model(None).map_err(|e| e.to_string())?;
+    let (mut model, from_cycle) = match resume {
+        None => (case.build_model(None).map_err(|e| e.to_string())?, 0),
+        Some(ckpt) => {
+            let state = crate::run::checkpoint::read(ckpt, case.source_hash)
+                .map_err(|e| format!("--resume: {e}"))?;
+            (state.model, state.step)
+        }
+    };
     let (estimator, every) = parse_timestep(timestep)?;
     if let Some(estimator) = estimator {
         let TimestepMode::Fixed(dt) = model.settings.timestep else {
@@ -366,7 +391,8 @@ pub fn run_one(
             every,
         });
     }
-    let steps = steps.or(case.file.run.steps).ok_or_else(|| {
+    let left = |n: u64| n.saturating_sub(from_cycle);
+    let steps = steps.or(case.file.run.steps.map(left)).ok_or_else(|| {
         format!(
             "{}: give --steps (the case has no [run] steps)",
             path.display()
@@ -381,11 +407,14 @@ pub fn run_one(
         .build()
         .map_err(|e| e.to_string())?;
     pool.install(|| -> Result<BenchRun, String> {
-        model.prime().map_err(|e| e.to_string())?;
+        // (a checkpoint's model is primed: forces and contacts of its cycle)
+        if resume.is_none() {
+            model.prime().map_err(|e| e.to_string())?;
+        }
         model.phases = Some(Phases::default());
         let builds0 = model.broad_phase.builds;
         let cpu0 = cpu_seconds();
-        let (mut facet_contact_steps, mut contact_steps) = (0, 0);
+        let (mut facet_contact_steps, mut contact_steps, mut crossing_steps) = (0, 0, 0);
         // (the counting's own time, left out of the loop's)
         let mut counting = std::time::Duration::ZERO;
         let t0 = std::time::Instant::now();
@@ -395,6 +424,9 @@ pub fn run_one(
                 let t = std::time::Instant::now();
                 facet_contact_steps += 10 * model.facet_contacts.active_count() as u64;
                 contact_steps += 10 * model.contacts.active_count() as u64;
+                if threads > 1 {
+                    crossing_steps += 10 * model.contacts.partition.crossing.len() as u64;
+                }
                 counting += t.elapsed();
             }
         }
@@ -425,11 +457,13 @@ pub fn run_one(
             rebuilds: model.broad_phase.builds - builds0,
             facet_contact_steps,
             contact_steps,
+            crossing_steps,
             phases: model.phases.unwrap_or_default(),
             machine: machine(),
             timestep: timestep.to_string(),
             repeats: Vec::new(),
             source: String::new(),
+            from_cycle,
         })
     })
 }

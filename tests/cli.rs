@@ -702,6 +702,136 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
     refused(["--timestep", "none"], "--timestep: no timestep \"none\"");
 }
 
+/// `bench-one --resume`: a bench run started from a checkpoint of its case (written by `ballast
+/// run` with `checkpoint_every`) continues that run: it ends in the state the bench run
+/// straight through ends in (kinetic energies, mean height and touching pairs, every bit), on
+/// one thread or two, and says the cycle it started from; with two threads the one-pass
+/// loop's ranges get a time each. A checkpoint of another case is refused (exit 2, naming
+/// `--resume`).
+#[test]
+fn bench_one_from_a_checkpoint_ends_where_the_straight_run_ends() {
+    let d = scratch("bench_resume");
+    // 1,000 touching balls of a cubic packing (2,700 candidate pairs: two ranges on two
+    // threads) pushing apart and falling, Hertz on the contact frame, one-pass loop
+    let src = r#"
+[run]
+steps = 400
+gravity = [0.0, 0.0, -9.81]
+margin = 1e-4
+[timestep]
+mode = "fixed"
+dt = 1e-5
+[material.grain]
+density = 2500.0
+young = 5.0e6
+poisson = 0.3
+[[contact]]
+between = ["grain", "grain"]
+model = "hertz"
+friction = 0.5
+restitution = 0.5
+[[generate]]
+kind = "cubic"
+count = 1000
+min = [0.0, 0.0, 0.0]
+max = [0.02, 0.02, 0.02]
+radius = [0.001, 0.001]
+overlap = 1e-6
+material = "grain"
+[[wall]]
+name = "box"
+material = "grain"
+box = { min = [-0.001, -0.001, -0.001], max = [0.021, 0.021, 0.03] }
+[output]
+checkpoint_every = 150
+"#;
+    let case = d.join("cubic.toml");
+    std::fs::write(&case, src).unwrap();
+    let run = run_to(&case, d.join("out"));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let ckpt = d.join("out/checkpoints/cycle_150.ckpt");
+    let bench = |threads: &str, extra: &[&std::ffi::OsStr]| {
+        let out = ballast()
+            .arg("bench-one")
+            .arg(&case)
+            .args(["--threads", threads])
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str::<ballast::bench::BenchRun>(&text).unwrap()
+    };
+    let straight = bench("1", &[]);
+    assert_eq!((straight.steps, straight.from_cycle), (400, 0));
+    let end = |r: &ballast::bench::BenchRun| {
+        (
+            r.ke_trans.to_bits(),
+            r.ke_rot.to_bits(),
+            r.mean_z.to_bits(),
+            r.pp,
+        )
+    };
+    // (contacts carry force through the run: a state worth comparing)
+    assert!(
+        straight.contact_steps > 100_000,
+        "{}",
+        straight.contact_steps
+    );
+    for threads in ["1", "2"] {
+        let resumed = bench(threads, &["--resume".as_ref(), ckpt.as_os_str()]);
+        assert_eq!((resumed.steps, resumed.from_cycle), (250, 150));
+        assert!(resumed.contact_steps > 0);
+        assert_eq!(
+            end(&resumed),
+            end(&straight),
+            "resumed on {threads} thread(s)"
+        );
+        assert_eq!(
+            resumed.phases.ranges.len(),
+            if threads == "1" { 0 } else { 2 }
+        );
+        assert!(resumed.phases.ranges.iter().all(|&t| t > 0.0));
+    }
+    // (with --steps, the cycles after the checkpoint)
+    let short = bench(
+        "1",
+        &[
+            "--resume".as_ref(),
+            ckpt.as_os_str(),
+            "--steps".as_ref(),
+            "5".as_ref(),
+        ],
+    );
+    assert_eq!((short.steps, short.from_cycle), (5, 150));
+    // a checkpoint of another case
+    let other = d.join("other.toml");
+    std::fs::write(&other, src.replace("steps = 400", "steps = 401")).unwrap();
+    let out = ballast()
+        .arg("bench-one")
+        .arg(&other)
+        .arg("--resume")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--resume") && err.contains("another case file"),
+        "{err}"
+    );
+}
+
 /// A ball dropped on a fixed one with a Hertz model: a few hundred cycles of contact.
 const DROP: &str = r#"
 [run]

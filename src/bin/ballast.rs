@@ -96,6 +96,10 @@ enum Command {
         /// Timestep: fixed, diagonal or bound (see `bench --timestep`).
         #[arg(long, default_value = "fixed")]
         timestep: String,
+        /// Start from this checkpoint of the case (`ballast run` with `checkpoint_every`);
+        /// `--steps` then counts the cycles after it (default: to the case's end).
+        #[arg(long)]
+        resume: Option<PathBuf>,
     },
 }
 
@@ -173,7 +177,8 @@ fn main() -> ExitCode {
             steps,
             threads,
             timestep,
-        } => match ballast::bench::run_one(&case, steps, threads, &timestep) {
+            resume,
+        } => match ballast::bench::run_one(&case, (steps, resume.as_deref()), threads, &timestep) {
             Ok(r) => {
                 say!("{}", serde_json::to_string(&r).unwrap_or_default());
                 ExitCode::SUCCESS

@@ -90,7 +90,7 @@ impl Model {
     /// The time now, when phases are measured.
     #[inline]
     pub(crate) fn clock(&self) -> Option<std::time::Instant> {
-        self.phases.map(|_| std::time::Instant::now())
+        self.phases.as_ref().map(|_| std::time::Instant::now())
     }
 
     /// Adds the time since `t` to one phase; returns the time now.

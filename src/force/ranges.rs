@@ -253,6 +253,12 @@ impl Model {
         if threads > 1 {
             // (each range's time, for the next partition's balance)
             (contacts.partition).record(results.iter().map(|x| x.3));
+            if let Some(p) = self.phases.as_mut() {
+                p.ranges.resize(threads.max(p.ranges.len()), 0.0);
+                for (t, x) in p.ranges.iter_mut().zip(&results) {
+                    *t += x.3;
+                }
+            }
         }
         let results = (results.iter()).fold(
             (false, crate::contact::FullStats::default(), None),

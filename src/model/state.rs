@@ -281,7 +281,7 @@ pub struct Measure {
 }
 
 /// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Phases {
     /// Timestep choice and law of motion (balls and walls).
     pub motion: f64,
@@ -295,6 +295,11 @@ pub struct Phases {
     pub walls: f64,
     /// Checks for blow-ups and interpenetration.
     pub checks: f64,
+    /// The one-pass force loop on several threads: each range's time in it (its thread's,
+    /// from its start to the end of its balls' wall interactions), in range order, s; empty
+    /// on one thread. Their spread is the balance of [`crate::contact::Partition`].
+    #[serde(default)]
+    pub ranges: Vec<f64>,
 }
 
 impl Model {
