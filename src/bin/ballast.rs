@@ -82,8 +82,8 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         repeat: u32,
     },
-    /// One benchmark run in this process (used by `bench`); prints one JSON line.
-    #[command(hide = true)]
+    /// One timed run in this process (what `bench` runs for each configuration); prints one
+    /// JSON line. With --resume, from a checkpoint of the case: the cost of one stage of a run.
     BenchOne {
         /// The case file.
         case: PathBuf,
