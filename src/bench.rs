@@ -398,6 +398,12 @@ pub fn run_one(
             path.display()
         )
     })?;
+    if steps == 0 {
+        return Err(format!(
+            "{}: no steps to time (--steps 0, or a checkpoint at the case's end: give --steps)",
+            path.display()
+        ));
+    }
     // the model has its own copy of the balls: the case's list (about 200 bytes per ball)
     // need not stay for the run
     let name = case.name.clone();

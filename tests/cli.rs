@@ -814,6 +814,23 @@ checkpoint_every = 150
         ],
     );
     assert_eq!((short.steps, short.from_cycle), (5, 150));
+    // (nothing to time: a checkpoint at the case's end without --steps, or --steps 0)
+    let end_ckpt = d.join("out/checkpoints/cycle_400.ckpt");
+    for extra in [
+        vec![end_ckpt.as_os_str()],
+        vec![ckpt.as_os_str(), "--steps".as_ref(), "0".as_ref()],
+    ] {
+        let out = ballast()
+            .arg("bench-one")
+            .arg(&case)
+            .arg("--resume")
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("no steps to time"), "{err}");
+    }
     // a checkpoint of another case
     let other = d.join("other.toml");
     std::fs::write(&other, src.replace("steps = 400", "steps = 401")).unwrap();
