@@ -706,8 +706,8 @@ fn a_partial_bench_keeps_the_complete_performance_page() {
 /// run` with `checkpoint_every`) continues that run: it ends in the state the bench run
 /// straight through ends in (kinetic energies, mean height and touching pairs, every bit), on
 /// one thread or two, and says the cycle it started from; with two threads the one-pass
-/// loop's ranges get a time each. A checkpoint of another case is refused (exit 2, naming
-/// `--resume`).
+/// loop's ranges get a time each. A checkpoint of another case (naming `--resume`) and a run
+/// with no steps to time are refused (exit 2).
 #[test]
 fn bench_one_from_a_checkpoint_ends_where_the_straight_run_ends() {
     let d = scratch("bench_resume");
@@ -814,38 +814,30 @@ checkpoint_every = 150
         ],
     );
     assert_eq!((short.steps, short.from_cycle), (5, 150));
-    // (nothing to time: a checkpoint at the case's end without --steps, or --steps 0)
-    let end_ckpt = d.join("out/checkpoints/cycle_400.ckpt");
-    for extra in [
-        vec![end_ckpt.as_os_str()],
-        vec![ckpt.as_os_str(), "--steps".as_ref(), "0".as_ref()],
-    ] {
+    // refused (exit 2, the reason on stderr): nothing to time (a checkpoint at the case's end
+    // without --steps, or --steps 0), a checkpoint of another case
+    let refused = |case: &Path, extra: &[&std::ffi::OsStr], says: &[&str]| {
         let out = ballast()
             .arg("bench-one")
-            .arg(&case)
+            .arg(case)
             .arg("--resume")
             .args(extra)
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains("no steps to time"), "{err}");
-    }
-    // a checkpoint of another case
+        assert!(says.iter().all(|w| err.contains(w)), "{err}");
+    };
+    let end_ckpt = d.join("out/checkpoints/cycle_400.ckpt");
+    refused(&case, &[end_ckpt.as_os_str()], &["no steps to time"]);
+    let zero = [ckpt.as_os_str(), "--steps".as_ref(), "0".as_ref()];
+    refused(&case, &zero, &["no steps to time"]);
     let other = d.join("other.toml");
     std::fs::write(&other, src.replace("steps = 400", "steps = 401")).unwrap();
-    let out = ballast()
-        .arg("bench-one")
-        .arg(&other)
-        .arg("--resume")
-        .arg(&ckpt)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("--resume") && err.contains("another case file"),
-        "{err}"
+    refused(
+        &other,
+        &[ckpt.as_os_str()],
+        &["--resume", "another case file"],
     );
 }
 
