@@ -37,16 +37,7 @@ pub fn write_performance_page(
     };
     settle.sort_by_key(order);
     let runs = &settle[..];
-    // (the sections judged against LIGGGHTS name the history models by LIGGGHTS's names)
-    // (and the frame-based `hertz` another name, so that it does not pass for LIGGGHTS's)
-    fn model_of(r: &crate::bench::BenchRun) -> &str {
-        match crate::bench::model_of(r) {
-            "hertz-history" => "hertz",
-            "hooke-history" => "hooke",
-            "hertz" => "hertz (frame)",
-            other => other,
-        }
-    }
+    use self::page_model as model_of;
     let ligg = |m: &str, n: usize| LIGGGHTS.iter().find(|l| l.0 == m && l.1 == n);
     let one = |m: &str, n: usize| {
         runs.iter()
@@ -319,37 +310,7 @@ pub fn write_performance_page(
         }
     }
     // Where the time goes.
-    let mut p = vec![[
-        "model",
-        "N",
-        "threads",
-        "motion",
-        "detection",
-        "ball-ball contacts",
-        "gather",
-        "walls",
-        "checks",
-        "µs per particle-step",
-    ]
-    .map(String::from)
-    .to_vec()];
-    for r in runs {
-        let ph = &r.phases;
-        let total = ph.motion + ph.detect + ph.contacts + ph.gather + ph.walls + ph.checks;
-        let pc = |x: f64| format!("{:.1} %", 100.0 * x / total.max(1e-300));
-        p.push(vec![
-            model_of(r).into(),
-            r.n.to_string(),
-            r.threads.to_string(),
-            pc(ph.motion),
-            pc(ph.detect),
-            pc(ph.contacts),
-            pc(ph.gather),
-            pc(ph.walls),
-            pc(ph.checks),
-            format!("{:.3}", 1e6 / r.particle_steps_per_s),
-        ]);
-    }
+    let p = phases_table(runs);
     h.push_str(&render(
         include_str!("text/performance_phases.md"),
         &[("table", table(&p))],
@@ -979,19 +940,73 @@ fn automatic_timestep(auto: &[crate::bench::BenchRun], fixed: &[crate::bench::Be
 /// settle-box's cost per ball-facet contact-step (its runs at N = 10,000 of the drum's
 /// models) and LIGGGHTS's time on the same drum in the newest side-by-side file (its
 /// `drum-hertz` rows). Empty without drum runs.
+/// A run's model as the sections judged against LIGGGHTS name it: the history models by
+/// LIGGGHTS's names, and the frame-based `hertz` by another, so that it does not pass for
+/// LIGGGHTS's.
+fn page_model(r: &crate::bench::BenchRun) -> &str {
+    match crate::bench::model_of(r) {
+        "hertz-history" => "hertz",
+        "hooke-history" => "hooke",
+        "hertz" => "hertz (frame)",
+        other => other,
+    }
+}
+
+/// The "Where the time goes" table: each run's phases as shares of its loop, its cost per
+/// particle-step, and its ball-ball contacts phase over its active contact-steps (ns; with one
+/// thread, what one contact's update costs).
+fn phases_table(runs: &[crate::bench::BenchRun]) -> Vec<Vec<String>> {
+    let mut p = vec![[
+        "model",
+        "N",
+        "threads",
+        "motion",
+        "detection",
+        "ball-ball contacts",
+        "gather",
+        "walls",
+        "checks",
+        "µs per particle-step",
+        "ns per ball-ball contact-step",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in runs {
+        let ph = &r.phases;
+        let total = ph.motion + ph.detect + ph.contacts + ph.gather + ph.walls + ph.checks;
+        let pc = |x: f64| format!("{:.1} %", 100.0 * x / total.max(1e-300));
+        p.push(vec![
+            page_model(r).into(),
+            r.n.to_string(),
+            r.threads.to_string(),
+            pc(ph.motion),
+            pc(ph.detect),
+            pc(ph.contacts),
+            pc(ph.gather),
+            pc(ph.walls),
+            pc(ph.checks),
+            format!("{:.3}", 1e6 / r.particle_steps_per_s),
+            ns_per(ph.contacts, r.contact_steps),
+        ]);
+    }
+    p
+}
+
+/// A phase's time over its contact-steps, in ns to a tenth ("-" without contacts).
+fn ns_per(phase: f64, steps: u64) -> String {
+    if steps == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}", 1e9 * phase / steps as f64)
+    }
+}
+
 fn wall_heavy(drum: &[crate::bench::BenchRun], settle: &[crate::bench::BenchRun]) -> String {
     use crate::bench::model_of;
     if drum.is_empty() {
         return String::new();
     }
     // the cost of `phase` seconds over `steps` contact-steps, ns
-    let per = |phase: f64, steps: u64| {
-        if steps == 0 {
-            "-".to_string()
-        } else {
-            format!("{:.1}", 1e9 * phase / steps as f64)
-        }
-    };
     let mean =
         |steps: u64, r: &crate::bench::BenchRun| format!("{:.0}", steps as f64 / r.steps as f64);
     let mut rows = vec![[
@@ -1030,8 +1045,8 @@ fn wall_heavy(drum: &[crate::bench::BenchRun], settle: &[crate::bench::BenchRun]
             mean(r.facet_contact_steps, r),
             r.rebuilds.to_string(),
             format!("{:.2}", ph.walls),
-            per(ph.walls, r.facet_contact_steps),
-            per(ph.contacts, r.contact_steps),
+            ns_per(ph.walls, r.facet_contact_steps),
+            ns_per(ph.contacts, r.contact_steps),
             format!("{:.2}, {:.2}", ph.motion, ph.detect),
         ]);
     }
@@ -1083,8 +1098,8 @@ fn wall_heavy(drum: &[crate::bench::BenchRun], settle: &[crate::bench::BenchRun]
 #[cfg(test)]
 mod tests {
     use super::{
-        automatic_timestep, every_model, natural_key, parse_peers, peer_pairs, wall_heavy,
-        write_performance_page,
+        automatic_timestep, every_model, natural_key, parse_peers, peer_pairs, phases_table,
+        wall_heavy, write_performance_page,
     };
     use crate::bench::BenchRun;
 
@@ -1185,6 +1200,50 @@ mod tests {
         }
         assert_eq!(html.matches(">settle-box<").count(), 1);
         assert!(wall_heavy(&[], &[run("settle_box_hertz_10k", 10000)]).is_empty());
+    }
+
+    /// The phases table on runs made up here: a contacts phase of 10 s over 200 million
+    /// active contact-steps is 10 / 2e8 s = 50.0 ns per contact-step, 12 s over 160 million
+    /// 75.0 ns; of a loop of 10 + 2 + 4 + 4 = 20 s the contacts take 50.0 %; a run without
+    /// active contacts shows "-"; the frame-based `hertz` is named apart from LIGGGHTS's Hertz.
+    #[test]
+    fn the_phases_table_gives_the_contacts_phase_per_contact_step() {
+        let run = |model: &str, contacts: f64, contact_steps: u64| BenchRun {
+            case: format!("settle_box_{model}_10k"),
+            model: model.into(),
+            n: 10000,
+            threads: 1,
+            steps: 20000,
+            loop_s: 20.0,
+            particle_steps_per_s: 1e7,
+            contact_steps,
+            phases: crate::model::Phases {
+                motion: 2.0,
+                detect: 4.0,
+                walls: 4.0,
+                contacts,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let t = phases_table(&[
+            run("hertz-history", 10.0, 200_000_000),
+            run("hertz", 12.0, 160_000_000),
+            run("linear", 10.0, 0),
+        ]);
+        let last = t[0].len() - 1;
+        assert_eq!(t[0][last], "ns per ball-ball contact-step");
+        let rows: Vec<(&str, &str, &str)> = (t[1..].iter())
+            .map(|r| (r[0].as_str(), r[5].as_str(), r[last].as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("hertz", "50.0 %", "50.0"),
+                ("hertz (frame)", "54.5 %", "75.0"),
+                ("linear", "50.0 %", "-")
+            ]
+        );
     }
 
     /// The per-model section, on runs made up here: hertz on the frame at N = 10,000 takes 26 s
