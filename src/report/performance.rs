@@ -935,11 +935,6 @@ fn automatic_timestep(auto: &[crate::bench::BenchRun], fixed: &[crate::bench::Be
     )
 }
 
-/// The wall-heavy scene's section (issue #30, the drum of make_drum.py): per run the loop,
-/// the mean active contacts, and the cost of each phase per contact-step, beside the
-/// settle-box's cost per ball-facet contact-step (its runs at N = 10,000 of the drum's
-/// models) and LIGGGHTS's time on the same drum in the newest side-by-side file (its
-/// `drum-hertz` rows). Empty without drum runs.
 /// A run's model as the sections judged against LIGGGHTS name it: the history models by
 /// LIGGGHTS's names, and the frame-based `hertz` by another, so that it does not pass for
 /// LIGGGHTS's.
@@ -1001,12 +996,16 @@ fn ns_per(phase: f64, steps: u64) -> String {
     }
 }
 
+/// The wall-heavy scene's section (issue #30, the drum of make_drum.py): per run the loop,
+/// the mean active contacts, and the cost of each phase per contact-step, beside the
+/// settle-box's cost per ball-facet contact-step (its runs at N = 10,000 of the drum's
+/// models) and LIGGGHTS's time on the same drum in the newest side-by-side file (its
+/// `drum-hertz` rows). Empty without drum runs.
 fn wall_heavy(drum: &[crate::bench::BenchRun], settle: &[crate::bench::BenchRun]) -> String {
     use crate::bench::model_of;
     if drum.is_empty() {
         return String::new();
     }
-    // the cost of `phase` seconds over `steps` contact-steps, ns
     let mean =
         |steps: u64, r: &crate::bench::BenchRun| format!("{:.0}", steps as f64 / r.steps as f64);
     let mut rows = vec![[
