@@ -228,8 +228,9 @@ pub(super) fn add_resultants(
 impl Model {
     /// Ball-facet contacts of the general loop ([`wall_group`] in parallel, in groups of
     /// about as many contacts each), then each interaction's resultant added to its ball, in
-    /// interaction order.
-    pub(super) fn wall_forces(&mut self, dt: f64) {
+    /// interaction order. Public for `cargo bench` (the wall part of the force pass alone);
+    /// the cycle calls it through [`Model::force_displacement`].
+    pub fn wall_forces(&mut self, dt: f64) {
         // (the couples of rolling resistance, aligned with this cycle's list)
         let couples = self.has_rolling();
         let fc = &mut self.facet_contacts;
