@@ -47,6 +47,7 @@ pub mod model;
 pub mod motion;
 pub mod output;
 pub mod par;
+pub mod phases;
 pub mod record;
 pub mod report;
 pub mod rng;

@@ -57,7 +57,7 @@ pub fn num(v: Real) -> String {
 }
 
 /// `x^(2/5)`, the power of the Hertz foresight ([`crate::law::ContactModel::foreseen_overlap`]),
-/// in operations that run lane by lane in vector instructions (src/springs/lanes.rs): the
+/// in operations that run lane by lane in vector instructions (src/force/lanes/springs.rs): the
 /// fifth root by Newton's iteration `y <- (4 y + x / y^4) / 5`, four times from a first guess
 /// read off the exponent bits (`bits(x) / 5 + (4/5) bits(1)`, within 6 %: then 7e-3, 9e-5,
 /// 1.5e-8 and round-off, about 5e-15, after the fourth), squared. `0`, `inf` and NaN give

@@ -755,7 +755,7 @@ fn a_frame_model_gives_the_same_state_in_both_loops_on_any_thread_count() {
 /// The same comparison with the box turning about a vertical axis through the centre of its
 /// floor (3 rad/s, its walls moving at up to 0.1 m/s): each ball-facet contact sees the wall's
 /// velocity at the contact point and the wall's spin, which the one-pass loop's batches of
-/// ball-facet contacts on the frame (`ballast::contact::frame_lanes::update_facet_framed`)
+/// ball-facet contacts on the frame (`ballast::force::lanes::frame::update_facet_framed`)
 /// take from the one-contact path: the same state, bit for bit, on 1 and 2 threads.
 #[test]
 fn a_frame_model_gives_the_same_state_in_both_loops_in_a_turning_box() {
@@ -781,7 +781,7 @@ fn a_frame_model_gives_the_same_state_in_both_loops_in_a_turning_box() {
 }
 
 /// The same comparison for every other model on the contact frame (their batches of eight
-/// contacts in the one-pass loop: `ballast::contact::frame_lanes`, `ballast::law::lanes`),
+/// contacts in the one-pass loop: `ballast::force::lanes::frame`, `ballast::law::lanes`),
 /// with both Coulomb rules (the default one, and `spring` for linear-dashpot and Hertz;
 /// the hysteretic model has no dashpot, so both are the same), and for Hertz-Mindlin
 /// with the frame flags the batches follow (`no_ratch`, `no_twist`) and with one they do not

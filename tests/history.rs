@@ -186,7 +186,7 @@ const LANE_RULES: [[FrictionLimit; 2]; 3] = [
     [FrictionLimit::Total, FrictionLimit::Spring],
 ];
 
-/// The wall lanes (`contact::lanes::update_facet_history`, eight ball-facet contacts at a
+/// The wall lanes (`force::lanes::history::update_facet_history`, eight ball-facet contacts at a
 /// time) against the one-contact path (`ball_facet::update_force`), bit for bit, on 203
 /// random active contacts (not a multiple of the lane count): both models mixed in a batch
 /// and batches of one model, contacts in their first active cycle (no history) and old ones
@@ -204,7 +204,8 @@ fn the_facet_lanes_give_the_one_contact_bits() {
 
 fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     use ballast::body::{Balls, WallMotion};
-    use ballast::contact::{ball_facet, lanes, FacetContact};
+    use ballast::contact::{ball_facet, FacetContact};
+    use ballast::force::lanes::history as lanes;
     use ballast::rng::SplitMix64;
     let laws = lane_test_laws(rules);
     let mut m = model(1e-5, laws[0].clone());
@@ -327,7 +328,7 @@ fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     }
 }
 
-/// The lane update (`contact::lanes`, eight contacts at a time) against the one-contact path
+/// The lane update (`force::lanes::history`, eight contacts at a time) against the one-contact path
 /// (`ball_ball::update_frame_free`), bit for bit, on 203 random pairs (not a multiple of the
 /// lane count): both models mixed, sticking and sliding shear, contacts forming, active ones
 /// separating, a ball of fixed position (no contact mass), coincident centres.
@@ -340,7 +341,8 @@ fn the_lane_update_gives_the_one_contact_path_bits() {
 
 fn lanes_against_one_contact(rules: [FrictionLimit; 2]) {
     use ballast::body::Balls;
-    use ballast::contact::{ball_ball, lanes, Contact};
+    use ballast::contact::{ball_ball, Contact};
+    use ballast::force::lanes::history as lanes;
     use ballast::rng::SplitMix64;
     let laws = lane_test_laws(rules);
     let mut rng = SplitMix64::new(7);

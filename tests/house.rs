@@ -15,9 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The engine's top-level modules.
-const ENGINE: [&str; 20] = [
+const ENGINE: [&str; 21] = [
     "math",
     "par",
+    "phases",
     "rng",
     "storage",
     "geom",

@@ -1,9 +1,9 @@
 //! The general loop over ball-ball contacts (any contact model, 3D or 2D) and the gather of
 //! their forces into the balls.
 
+use super::stage::Forces;
 use crate::contact::{ball_ball, Contact};
 use crate::math::Vec3;
-use crate::model::Model;
 use crate::par::PARALLEL_CONTACTS;
 use rayon::prelude::*;
 
@@ -27,16 +27,16 @@ type Entry<'a> = (
 /// A contact's couple entry and rolling spring ([`crate::contact::Contacts::roll`]).
 type Rolls<'a> = (&'a mut Vec3, &'a mut Vec3);
 
-impl Model {
+impl Forces<'_> {
     /// The ball-ball forces of every contact (any contact model, 3D or 2D), written with the
     /// contact points to [`crate::contact::Contacts::force`] and
     /// [`crate::contact::Contacts::point`] (and the couples of rolling resistance to
     /// [`crate::contact::Contacts::couple`]; in parallel above 4,096 contacts);
-    /// [`Model::gather`] sums them into the balls.
+    /// [`Forces::gather`] sums them into the balls.
     pub(super) fn general_forces(&mut self, dt: f64) {
-        let balls = &self.balls;
+        let balls: &crate::body::Balls = self.balls;
         let (laws, rolling, cohesion) = (&self.laws, &self.rolling, &self.cohesion);
-        let flags = self.settings.frame;
+        let flags = self.flags;
         let install_bonds = self.cycles == 0;
         let planar = self.planar;
         // Each contact writes its force and contact point to a compact array (an inactive one
@@ -91,7 +91,7 @@ impl Model {
         let (normals, frames) = (&mut contacts.normals, &mut contacts.frames);
         let framed = !frames.is_empty();
         // every contact must update: no short circuit
-        self.interpenetrating = if parallel {
+        *self.interpenetrating = if parallel {
             let couples = if kept {
                 rayon::iter::Either::Left(couple.par_iter_mut().zip(roll.par_iter_mut()).map(Some))
             } else {
@@ -147,7 +147,7 @@ impl Model {
         // result as one sequential pass over the list, for any number of threads.
         let crate::body::Balls {
             force, moment, pos, ..
-        } = &mut self.balls;
+        } = &mut *self.balls;
         let (cforce, cpoint, inc, start) = (
             &self.contacts.force,
             &self.contacts.point,

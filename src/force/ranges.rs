@@ -1,26 +1,28 @@
 //! The one-pass force loop (3D, no energy books): ball-ball forces and their sums into the
 //! balls at once, then the balls' wall interactions, in ranges of balls, one per thread. The
-//! history models run in batches ([`ball_ball::update_history_run`]); when a model uses the
+//! history models run in batches ([`update_history_run`]); when a model uses the
 //! contact frame, every contact runs [`ball_ball::update`] with its frame ([`frame_run`]).
 
+use super::lanes::frame::{lanes_follow, update_framed, update_one};
+use super::lanes::{near, select, update_history_run, Scatter, HISTORY_RUN};
 use super::walls::{add_resultants, wall_group};
 use crate::body::Balls;
-use crate::contact::ball_ball::{self, Scatter};
-use crate::contact::frame_lanes::{lanes_follow, update_framed, update_one};
+
+use super::lanes::springs::add_ball_diagonals_lanes;
+use super::stage::Forces;
 use crate::contact::{Contact, Frame, FrameFlags};
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3};
-use crate::model::Model;
 use crate::par::split;
+use crate::phases::Phases;
 use crate::springs::add_interaction_diagonals;
-use crate::springs::lanes::add_ball_diagonals_lanes;
 
-/// From this many candidate pairs the one-pass force loop ([`Model::range_forces`]) cuts
+/// From this many candidate pairs the one-pass force loop ([`Forces::range_forces`]) cuts
 /// the balls into one range per thread, and the law of motion follows the same cut (below it
 /// a step is too short for a second thread to pay).
 const PARALLEL_PASS: usize = 1024;
 
-/// The frame-based counterpart of [`ball_ball::update_history_run`]: [`ball_ball::update`]
+/// The frame-based counterpart of [`update_history_run`]: [`ball_ball::update`]
 /// for each contact of `list` that needs it, with its frame, its force written to the kept
 /// entries `force` (aligned with `list`; the contact points are not kept), and each active
 /// contact's force added to those of its balls that lie in the scatter's range (ball a
@@ -36,7 +38,6 @@ fn frame_run(
     s: &mut Scatter,
     incoming: bool,
 ) -> bool {
-    use ball_ball::{near, select, HISTORY_RUN};
     let mut deep = false;
     // Two passes per run, as for the history models: the contacts that need their update
     // (active, or balls not clearly apart; every one while bonds are installed) are listed
@@ -74,9 +75,9 @@ fn frame_run(
     deep
 }
 
-impl Model {
-    /// The ball-ball forces (3D, no energy books): runs of [`ball_ball::HISTORY_RUN`]
-    /// contacts ([`ball_ball::update_history_run`]) when every model is frame-free, else each
+impl Forces<'_> {
+    /// The ball-ball forces (3D, no energy books): runs of [`HISTORY_RUN`]
+    /// contacts ([`update_history_run`]) when every model is frame-free, else each
     /// contact with its frame ([`frame_run`]), adding their forces to the balls at once, then
     /// the ball-wall interactions of the same balls
     /// ([`wall_group`]), whose resultants are added to their balls in interaction order. On
@@ -88,14 +89,13 @@ impl Model {
     /// then its wall interactions: the same result for any number of threads, and the same
     /// as the general loop's gather followed by [`Model::wall_forces`]. Returns the time the
     /// wall part took on range 0's thread, when phases are measured.
-    pub(super) fn range_forces(&mut self, dt: f64) -> Option<f64> {
-        use ball_ball::{update_history_run, HISTORY_RUN};
+    pub(super) fn range_forces(&mut self, dt: f64, phases: Option<&mut Phases>) -> Option<f64> {
         let threads = if self.contacts.list.len() >= PARALLEL_PASS {
             rayon::current_num_threads()
         } else {
             1
         };
-        let fused = self.fuses_stiffness();
+        let fused = self.fused;
         let contacts = &mut self.contacts;
         if contacts.partition.threads != threads {
             contacts
@@ -123,8 +123,9 @@ impl Model {
             rolling: &self.rolling,
             walls: &self.walls,
         };
-        let (balls, laws, walls) = (&self.balls, &self.laws, &self.walls);
-        let flags = self.settings.frame;
+        let (balls, laws, walls): (&Balls, &[ContactModel], &[crate::body::Wall]) =
+            (self.balls, self.laws, self.walls);
+        let flags = self.flags;
         let install_bonds = self.cycles == 0;
         let ball_bounds = &part.balls;
         // with frames, the forces are kept (aligned with the list)
@@ -162,7 +163,7 @@ impl Model {
             .map(|&i| fc.interactions.partition_point(|it| (it.ball as usize) < i))
             .collect();
         let (starts, frame_starts) = fc.group_starts(&cuts);
-        let timed = self.phases.is_some();
+        let timed = phases.is_some();
         let ranges: Vec<_> = (split(&mut contacts.list, &part.segments).into_iter())
             .zip(split(&mut force, ball_bounds))
             .zip(split(&mut moment, ball_bounds))
@@ -253,7 +254,7 @@ impl Model {
         if threads > 1 {
             // (each range's time, for the next partition's balance)
             (contacts.partition).record(results.iter().map(|x| x.3));
-            if let Some(p) = self.phases.as_mut() {
+            if let Some(p) = phases {
                 p.ranges.resize(threads.max(p.ranges.len()), 0.0);
                 for (t, x) in p.ranges.iter_mut().zip(&results) {
                     *t += x.3;
@@ -264,7 +265,7 @@ impl Model {
             (false, crate::contact::FullStats::default(), None),
             |x, y| (x.0 | y.0, x.1.plus(&y.1), x.2.or(y.2)),
         );
-        self.interpenetrating = results.0;
+        *self.interpenetrating = results.0;
         self.facet_contacts.keep_stats(&results.1);
         self.balls.force = force;
         self.balls.moment = moment;

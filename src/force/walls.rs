@@ -1,11 +1,14 @@
 //! Ball-facet contacts: per ball-wall interaction its geometry, the associative logic (and the
 //! full mode's), the forces of the active contacts and their resultant on the ball.
 
+use super::lanes::frame::{lanes_follow, update_facet_framed};
+use super::lanes::history as lanes;
+use super::stage::Forces;
 use crate::body::Resolution;
-use crate::contact::frame_lanes::{lanes_follow, update_facet_framed};
-use crate::contact::{associative, ball_facet, full, lanes};
+use crate::body::Wall;
+use crate::contact::FacetContacts;
+use crate::contact::{associative, ball_facet, full};
 use crate::math::Vec3;
-use crate::model::Model;
 use crate::par::{split, PARALLEL_CONTACTS};
 use rayon::prelude::*;
 
@@ -225,12 +228,11 @@ pub(super) fn add_resultants(
     }
 }
 
-impl Model {
+impl Forces<'_> {
     /// Ball-facet contacts of the general loop ([`wall_group`] in parallel, in groups of
     /// about as many contacts each), then each interaction's resultant added to its ball, in
-    /// interaction order. Public for `cargo bench` (the wall part of the force pass alone);
-    /// the cycle calls it through [`Model::force_displacement`].
-    pub fn wall_forces(&mut self, dt: f64) {
+    /// interaction order.
+    pub(crate) fn wall_forces(&mut self, dt: f64) {
         // (the couples of rolling resistance, aligned with this cycle's list)
         let couples = self.has_rolling();
         let fc = &mut self.facet_contacts;
@@ -241,10 +243,10 @@ impl Model {
         if self.facet_contacts.list.is_empty() {
             return;
         }
-        let (balls, walls) = (&self.balls, &self.walls);
-        let laws = (&self.laws[..], &self.rolling[..], &self.cohesion[..]);
-        let flags = self.settings.frame;
-        let books = self.books.is_some();
+        let (balls, walls): (&crate::body::Balls, &[Wall]) = (self.balls, self.walls);
+        let laws = (self.laws, self.rolling, self.cohesion);
+        let flags = self.flags;
+        let books = self.books;
         let fc = &mut self.facet_contacts;
         // (a ball-facet contact costs several ball-ball ones: a lower threshold)
         let threads = if fc.list.len() >= PARALLEL_CONTACTS / 4 {
@@ -287,24 +289,22 @@ impl Model {
             })
             .reduce(crate::contact::FullStats::default, |a, b| a.plus(&b));
         fc.keep_stats(&stats);
-        let balls = &mut self.balls;
+        let balls = &mut *self.balls;
         add_resultants(&fc.interactions, &mut balls.force, &mut balls.moment, 0);
     }
+}
 
-    /// The resultant contact force and moment on wall `w` (about its pivot), N and N m: the
-    /// opposites of its active contacts' forces on the balls and their moments, summed in
-    /// contact order. Computed when asked (the series `wall/<name>/force` and `moment`), not
-    /// every cycle: nothing in the cycle reads them (a wall's motion is prescribed), and the
-    /// pass over every ball-facet contact would cost every cycle.
-    pub fn wall_resultant(&self, w: usize) -> (Vec3, Vec3) {
-        let pivot = self.walls[w].pivot;
-        let (mut force, mut moment) = (Vec3::zeros(), Vec3::zeros());
-        let fc = &self.facet_contacts;
-        for (k, c) in (fc.list.iter().enumerate()).filter(|(_, c)| c.active && c.wall as usize == w)
-        {
-            force -= c.force;
-            moment -= (c.point - pivot).cross(&c.force) + fc.couple_of(k);
-        }
-        (force, moment)
+/// The resultant contact force and moment on wall `w` (about its pivot), N and N m: the
+/// opposites of its active contacts' forces on the balls and their moments, summed in
+/// contact order. Computed when asked (the series `wall/<name>/force` and `moment`), not
+/// every cycle: nothing in the cycle reads them (a wall's motion is prescribed), and the
+/// pass over every ball-facet contact would cost every cycle.
+pub fn wall_resultant(wall: &Wall, fc: &FacetContacts, w: usize) -> (Vec3, Vec3) {
+    let pivot = wall.pivot;
+    let (mut force, mut moment) = (Vec3::zeros(), Vec3::zeros());
+    for (k, c) in (fc.list.iter().enumerate()).filter(|(_, c)| c.active && c.wall as usize == w) {
+        force -= c.force;
+        moment -= (c.point - pivot).cross(&c.force) + fc.couple_of(k);
     }
+    (force, moment)
 }

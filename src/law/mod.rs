@@ -294,7 +294,7 @@ impl ContactModel {
         if gained < 0.01 * held {
             return d0 * (1.0 + 0.4 * gained / held);
         }
-        // (the power as the force pass's lanes compute it, src/springs/lanes.rs)
+        // (the power as the force pass's lanes compute it, src/force/lanes/springs.rs)
         crate::math::two_fifths_power(held + gained).max(overlap)
     }
 

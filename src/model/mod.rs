@@ -3,6 +3,8 @@
 
 pub(crate) mod books;
 mod state;
+mod views;
 
+pub use crate::phases::Phases;
 pub use books::EnergyBooks;
-pub use state::{Measure, Model, ModelError, Phases, Settings};
+pub use state::{Measure, Model, ModelError, Settings};

@@ -8,6 +8,7 @@ use crate::contact::{Contacts, FacetContacts, NO_LAW};
 use crate::detect::BroadPhase;
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3, PI};
+use crate::phases::Phases;
 use crate::timestep::TimestepMode;
 
 /// Settings that apply to the whole model.
@@ -278,28 +279,6 @@ pub struct Measure {
     pub name: String,
     /// The zone, or None: everything.
     pub zone: Option<crate::geom::Zone>,
-}
-
-/// Wall time of each phase of the cycle, s, summed over the cycles run while measuring.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Phases {
-    /// Timestep choice and law of motion (balls and walls).
-    pub motion: f64,
-    /// Contact detection: broad phase and merge into the contact lists.
-    pub detect: f64,
-    /// Ball-ball contacts: geometry and force.
-    pub contacts: f64,
-    /// Gather of ball-ball forces into the balls.
-    pub gather: f64,
-    /// Ball-facet contacts: geometry, resolution, force, gather.
-    pub walls: f64,
-    /// Checks for blow-ups and interpenetration.
-    pub checks: f64,
-    /// The one-pass force loop on several threads: each range's time in it (its thread's,
-    /// from its start to the end of its balls' wall interactions), in range order, s; empty
-    /// on one thread. Their spread is the balance of [`crate::contact::Partition`].
-    #[serde(default)]
-    pub ranges: Vec<f64>,
 }
 
 impl Model {

@@ -152,7 +152,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         "<p>The cycle ({}): {} (timestep), {} (law of motion: velocity Verlet, velocities half a step behind positions), \
          {} (contact detection), {} (force-displacement).</p>",
         code_link(dir, "src/cycle/mod.rs::cycle"), code_link(dir, "src/cycle/timestep.rs::choose_timestep"), code_link(dir, "src/motion.rs::step"),
-        code_link(dir, "src/cycle/detect.rs::detect"), code_link(dir, "src/force/mod.rs::force_displacement")
+        code_link(dir, "src/cycle/detect.rs::detect"), code_link(dir, "src/force/stage.rs::run")
     );
     h.push_str("<h2>Checks</h2>");
     let mut plotted = Vec::new();

@@ -36,7 +36,7 @@ pub fn write_planar_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
             ),
             (
                 "force_balls_rs",
-                code_link(reports, "src/force/balls.rs::Model"),
+                code_link(reports, "src/force/balls.rs::general_forces"),
             ),
             ("v3", case_table(summaries, "two_disks_2d").to_string()),
             ("v4", case_table(summaries, "disk_column_2d").to_string()),

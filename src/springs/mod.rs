@@ -3,9 +3,7 @@
 //! ([`crate::stiffness`] holds the estimates, the matrices and the exact critical timestep;
 //! the force pass, src/force/ranges.rs, takes these sums for the next cycle while each
 //! contact's balls are in cache). [`Springs`] borrows what it needs of a model field by field;
-//! [`lanes`] computes the ball-ball terms eight contacts at a time.
-
-pub(crate) mod lanes;
+//! `crate::force::lanes::springs` computes the ball-ball terms eight contacts at a time.
 
 use crate::contact::ball_ball::geometry;
 use crate::contact::Contact;

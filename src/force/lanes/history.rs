@@ -1,11 +1,11 @@
-//! The frame-free ball-ball update ([`super::ball_ball::update`] with a history model) for
+//! The frame-free ball-ball update ([`crate::contact::ball_ball::update`] with a history model) for
 //! [`LANES`] contacts at once: their inputs are copied into lane arrays, the arithmetic runs
 //! lane by lane in a loop the compiler turns into vector instructions (eight square roots in
 //! one AVX-512 instruction, or in two AVX2 ones), and the results are written back contact by
 //! contact, in order.
 //!
 //! Every lane performs exactly the operations of the one-contact path, in the same order
-//! (the geometry of [`super::ball_ball::geometry`], the coefficients of
+//! (the geometry of [`crate::contact::ball_ball::geometry`], the coefficients of
 //! [`crate::law::history`], [`crate::law::history::world_step`]); the branches of that path
 //! become selects between both sides, each computed as the one-contact path would. Vector
 //! instructions round each lane as the scalar ones do (no fused multiply-add is formed), so
@@ -13,8 +13,8 @@
 //! `the_frame_free_force_loop_gives_the_general_loops_state` compares this path with the
 //! general one contact by contact.
 
-use super::{Contact, FacetContact};
 use crate::body::{Balls, Rows, Wall};
+use crate::contact::{Contact, FacetContact};
 use crate::law::{ContactModel, FrictionLimit, LawState};
 use crate::math::{Real, Vec3};
 
@@ -41,7 +41,7 @@ type Lane = [Real; LANES];
 type Lane3 = [Lane; 3];
 
 /// The length of the centre-to-centre vector `d` (from a to b) and the unit normal along it,
-/// as [`super::ball_ball::geometry`] computes them: `+z` for coincident centres.
+/// as [`crate::contact::ball_ball::geometry`] computes them: `+z` for coincident centres.
 #[inline(always)]
 pub(super) fn unit_normal(d: [Real; 3]) -> (Real, [Real; 3]) {
     let dist = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
@@ -82,7 +82,7 @@ impl Masses {
         self.mb[l] = mb.unwrap_or(0.0);
     }
 
-    /// The effective mass of lane `l`, as [`super::ball_ball::effective_mass`] (no mass:
+    /// The effective mass of lane `l`, as [`crate::contact::ball_ball::effective_mass`] (no mass:
     /// infinitely heavy; neither: 0).
     #[inline(always)]
     pub(crate) fn effective(&self, l: usize) -> Real {
@@ -417,7 +417,7 @@ impl Input {
             let radius = ra * rb / (ra + rb);
             let (ca, cb) = (ra - 0.5 * overlap, rb - 0.5 * overlap);
             // coefficients: Hertz (S_n = 2E* sqrt(R* d), S_t = 8G* sqrt(R* d)) or constant
-            // effective mass, as [`super::ball_ball::effective_mass`] (no mass: infinitely heavy)
+            // effective mass, as [`crate::contact::ball_ball::effective_mass`] (no mass: infinitely heavy)
             let m = self.masses.effective(l);
             let coef = self.law.coefficients::<KIND>(l, radius, overlap, m);
             // relative velocity of b at the contact point: v_b - v_a + n x (c_a w_a + c_b w_b)
@@ -458,12 +458,12 @@ impl Input {
 }
 
 /// Updates the contacts `list[k]` for `k` in `ks` (history models, 3D; each one active or
-/// with its balls not clearly apart), as [`super::ball_ball::update`] does one by one: a
+/// with its balls not clearly apart), as [`crate::contact::ball_ball::update`] does one by one: a
 /// contact that overlaps becomes or stays active, with its new shear displacement and
 /// whether it slid; one that does not is released. Neither the force nor the contact point
 /// is stored: they go to `active` only (the resultants on the balls need them; an output
 /// that needs a contact's force finds it again from the state,
-/// [`super::ball_ball::held_force`]: 24 bytes per candidate pair not kept). Calls
+/// [`crate::contact::ball_ball::held_force`]: 24 bytes per candidate pair not kept). Calls
 /// `active(c, deep, exerted)`, in the order of `ks`, for every contact active after its
 /// update (`deep`: overlap larger than the smaller radius, or NaN).
 pub fn update_history(
@@ -517,7 +517,7 @@ pub fn update_history(
 }
 
 /// The inputs of a batch of ball-facet contacts (history models), one lane per contact: the
-/// wall is piece a, the ball piece b ([`super::ball_facet::update_force`]).
+/// wall is piece a, the ball piece b ([`crate::contact::ball_facet::update_force`]).
 #[derive(Default)]
 struct FacetInput {
     /// Unit normal from the wall to the ball.
@@ -574,7 +574,7 @@ impl FacetInput {
         self.mass[l] = balls.contact_mass(i).unwrap_or(0.0);
     }
 
-    /// The step of every lane: [`super::ball_facet::update_force`] for a history model, the
+    /// The step of every lane: [`crate::contact::ball_facet::update_force`] for a history model, the
     /// same operations in the same order, as one loop over the lanes with no branch.
     #[inline(always)]
     fn step<const KIND: u8, const RULE: u8>(&self, dt: Real, o: &mut FacetOutput) {
@@ -605,7 +605,7 @@ impl FacetInput {
     }
 }
 
-/// [`super::ball_facet::update_force`] of the active ball-facet contacts `list[k]`, `k` in
+/// [`crate::contact::ball_facet::update_force`] of the active ball-facet contacts `list[k]`, `k` in
 /// `ks`, whose models are frame-free (the history models), eight at a time: the same bits
 /// (the test `the_facet_lanes_give_the_one_contact_bits` compares them contact by contact).
 /// Each contact gets its force, normal force and shear displacement; one in its first active

@@ -1,4 +1,4 @@
-//! The ball-ball update of the models on the contact frame ([`super::ball_ball::update`] with
+//! The ball-ball update of the models on the contact frame ([`crate::contact::ball_ball::update`] with
 //! a [`Frame`]) for [`LANES`] contacts at once, in the one-pass force loop: the geometry and
 //! relative velocity of a batch, then its frames' advance ([`Frame::advance`]), run lane by
 //! lane in loops the compiler turns into vector instructions; what lies between and after
@@ -14,10 +14,11 @@
 //! on_any_thread_count` and `every_frame_model_gives_the_same_state_in_both_loops` compare
 //! this path with the general loop's, bit for bit.
 
-use super::ball_ball::{released, Out, Scatter};
-use super::lanes::{unit_normal, Masses, LANES};
-use super::{Contact, FacetContact, Frame, FrameFlags};
+use super::history::{unit_normal, Masses, LANES};
+use super::runs::Scatter;
 use crate::body::{Balls, Rows, Wall};
+use crate::contact::ball_ball::{released, Out};
+use crate::contact::{Contact, FacetContact, Frame, FrameFlags};
 use crate::law::lanes::{self as law_lanes, Lanes};
 use crate::law::{ContactModel, Kinematics, LawState};
 use crate::math::{Real, Vec3};
@@ -120,7 +121,7 @@ impl Batch {
         self.masses.load_rows(l, balls, a, b);
     }
 
-    /// [`super::ball_ball::geometry`] of every lane (overlap, unit normal from a to b, contact
+    /// [`crate::contact::ball_ball::geometry`] of every lane (overlap, unit normal from a to b, contact
     /// point), and the relative velocity of b with respect to a at the contact point
     /// (branch vectors from each centre to it, or `r_a n` and `-r_b n` with `no_ratch`) with
     /// its normal component.
@@ -210,7 +211,7 @@ impl Batch {
             let v = at(&self.v_rel, l);
             let along = dot(n_mid, v);
             let v_t = [0, 1, 2].map(|k| v[k] - n_mid[k] * along);
-            // [`super::frame`]'s `half_way`: the quaternion of the turn from prev to next
+            // [`crate::contact::frame`]'s `half_way`: the quaternion of the turn from prev to next
             let mut trace = 0.0;
             let mut s = [0.0; 3];
             for r in 0..3 {
@@ -489,10 +490,10 @@ impl Batch {
     }
 }
 
-/// [`super::ball_ball::update`] (no energy books, bonds not being installed, flags that
+/// [`crate::contact::ball_ball::update`] (no energy books, bonds not being installed, flags that
 /// [`lanes_follow`]) of the contacts `list[k]`, `k` in `ks` (each active or with its balls
 /// not clearly apart), with their frames and forces (aligned with `list`; the contact
-/// points are not kept: [`super::Contacts::contact_point`]), eight at a time; then each
+/// points are not kept: [`crate::contact::Contacts::contact_point`]), eight at a time; then each
 /// contact active after its update is added to those of its balls in the scatter's range, in
 /// the order of `ks` (ball a unless `incoming`). Returns true when an active contact
 /// interpenetrates (overlap larger than the smaller radius, or NaN).
@@ -607,7 +608,7 @@ pub fn update_framed(
     deep
 }
 
-/// [`super::ball_facet::update_force`] (no energy books, no rolling resistance, no cohesion,
+/// [`crate::contact::ball_facet::update_force`] (no energy books, no rolling resistance, no cohesion,
 /// flags that [`lanes_follow`]) of the active ball-facet contacts `list[k]`, `k` in `ks`, each
 /// of a model on the frame and none a proximity contact of the full mode (whose frame is
 /// turned when its members change), with their frames (aligned with `list`), eight at a time:
@@ -640,7 +641,8 @@ pub fn update_facet_framed(
                 frames[k] = Frame::new(&n, -c.overlap);
                 c.fresh = false;
             }
-            let v_rel = super::ball_facet::relative_velocity(c, balls, wall, flags.no_ratch);
+            let v_rel =
+                crate::contact::ball_facet::relative_velocity(c, balls, wall, flags.no_ratch);
             put(&mut batch.n, l, n.into());
             put(&mut batch.v_rel, l, v_rel.into());
             put(&mut batch.wa, l, wall.spin().into());
@@ -675,7 +677,7 @@ pub fn update_facet_framed(
     }
 }
 
-/// [`super::ball_ball::update`] of one contact `c` with its frame and force (no energy books;
+/// [`crate::contact::ball_ball::update`] of one contact `c` with its frame and force (no energy books;
 /// the contact point is not kept), then, when it is active after its update, its force `F`
 /// (on b) added at the contact point `C` to those of its balls in the scatter's range (ball a
 /// unless `incoming`): `F_b += F`, `M_b += (C - x_b) x F`, `F_a -= F`, `M_a -= (C - x_a) x F`.
@@ -695,7 +697,7 @@ pub fn update_one(
         force,
         point: &mut point,
     };
-    let u = super::ball_ball::update(
+    let u = crate::contact::ball_ball::update(
         c,
         out,
         Some(frame),

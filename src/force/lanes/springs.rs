@@ -1,5 +1,5 @@
 //! The automatic timestep's diagonal stiffness terms of ball-ball contacts
-//! ([`super::ball_diagonal`] with the foresight, no clump) for [`LANES`] contacts
+//! ([`crate::springs::ball_diagonal`] with the foresight, no clump) for [`LANES`] contacts
 //! at once: their balls are copied into lane arrays and the arithmetic runs lane by lane in
 //! loops the compiler turns into vector instructions (square roots, quotients and the Hertz
 //! foresight's power, [`crate::math::two_fifths_power`], eight at a time; the power only for
@@ -8,17 +8,17 @@
 //!
 //! Every lane performs the operations of the one-contact path in its order (the geometry of
 //! [`crate::contact::ball_ball::geometry`], the approach and effective mass of
-//! [`super::ball_stiffness`], [`crate::law::ContactModel::foreseen_overlap`], the
-//! model's tangent stiffness, [`super::contact_diagonal_3d`]); its branches become selects
+//! [`crate::springs::ball_stiffness`], [`crate::law::ContactModel::foreseen_overlap`], the
+//! model's tangent stiffness, [`crate::springs::contact_diagonal_3d`]); its branches become selects
 //! between both sides, each computed as the one-contact path would. So the sums are the same
 //! bits (test `the_lanes_give_the_one_contact_terms`).
 
-use super::Springs;
-use crate::contact::lanes::Masses;
+use super::history::Masses;
 use crate::contact::Contact;
 use crate::law::lanes::LANES;
 use crate::law::ContactModel;
 use crate::math::Real;
+use crate::springs::Springs;
 
 type Lane = [Real; LANES];
 type Lane3 = [Lane; 3];
@@ -94,7 +94,7 @@ impl Input {
         let balls = springs.balls;
         let (a, b) = (c.a as usize, c.b as usize);
         let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-        // (the subtraction of [`super::ball_stiffness`], component by component)
+        // (the subtraction of [`crate::springs::ball_stiffness`], component by component)
         let dv = balls.vel[a] - balls.vel[b];
         for k in 0..3 {
             self.pa[k][l] = pa[k];
@@ -181,7 +181,7 @@ impl Input {
             let kn = if hertz { self.kn[l] * a } else { self.kn[l] };
             let ks = if hertz { self.ks[l] * a } else { self.ks[l] };
             let (kn_rot, ks_rot) = (self.kn_rot[l], self.ks_rot[l]);
-            // [`super::contact_diagonal_3d`]
+            // [`crate::springs::contact_diagonal_3d`]
             let dkn = kn - ks;
             let dkr = kn_rot - ks_rot;
             for i in 0..3 {
@@ -218,7 +218,7 @@ struct Prep {
     slow: [bool; LANES],
 }
 
-/// [`super::add_ball_diagonals`]' sums, [`LANES`] contacts at a time (module
+/// [`crate::springs::add_ball_diagonals`]' sums, [`LANES`] contacts at a time (module
 /// documentation): the terms of every contact of `list`, foreseen, added to those of its balls
 /// that have a row in `diagonal` (the balls from `first` on; ball a unless `incoming`), in
 /// list order. With a rolling resistance (whose stiffness adds to the bending terms) the
@@ -231,7 +231,7 @@ pub(crate) fn add_ball_diagonals_lanes(
     incoming: bool,
 ) {
     if springs.rolling.iter().any(Option::is_some) {
-        super::add_ball_diagonals(springs, list, diagonal, first, incoming);
+        crate::springs::add_ball_diagonals(springs, list, diagonal, first, incoming);
         return;
     }
     let mut input = Input::default();
