@@ -478,6 +478,7 @@ pub fn run_one(
 mod tests {
     use super::{describe_cpu, median_run, parse_timestep, BenchRun};
     use crate::timestep::Estimator;
+    use rstest::rstest;
 
     /// Runs of one configuration again: of three (12, 10 and 11 s) the 11 s one is kept, with
     /// the three times in the order run; of four (10, 13, 11, 12 s) the lower middle, 11 s; one
@@ -514,31 +515,35 @@ mod tests {
         assert!(median_run(Vec::new()).is_err());
     }
 
-    /// `--timestep` names: the fixed step, an estimator, an estimator every N cycles; a count
-    /// that is not a whole number from 1, a count on the fixed step and an unknown estimator
-    /// are refused with the names there are.
-    #[test]
-    fn the_timestep_names_read_the_estimator_and_every() {
-        assert_eq!(parse_timestep("fixed"), Ok((None, 1)));
-        assert_eq!(parse_timestep("bound"), Ok((Some(Estimator::Bound), 1)));
-        assert_eq!(
-            parse_timestep("diagonal:20"),
-            Ok((Some(Estimator::Diagonal), 20))
+    /// `--timestep` names: the fixed step, an estimator, an estimator every N cycles. A row: the
+    /// name, and the estimator and the count it reads.
+    #[rstest]
+    #[case::fixed("fixed", None, 1)]
+    #[case::bound("bound", Some(Estimator::Bound), 1)]
+    #[case::diagonal_every_20("diagonal:20", Some(Estimator::Diagonal), 20)]
+    fn the_timestep_names_read_the_estimator_and_every(
+        #[case] name: &str,
+        #[case] estimator: Option<Estimator>,
+        #[case] every: u64,
+    ) {
+        assert_eq!(parse_timestep(name), Ok((estimator, every)));
+    }
+
+    /// `--timestep` names: a count that is not a whole number from 1, a count on the fixed step
+    /// and an unknown estimator are refused with the names there are. A row: the name.
+    #[rstest]
+    #[case::every_0("diagonal:0")]
+    #[case::every_negative("diagonal:-3")]
+    #[case::every_not_a_number("bound:x")]
+    #[case::every_on_the_fixed_step("fixed:10")]
+    #[case::unknown_estimator_every("exact:10")]
+    #[case::unknown_estimator("diag")]
+    fn a_bad_timestep_name_is_refused_with_the_names_there_are(#[case] bad: &str) {
+        let e = parse_timestep(bad).unwrap_err();
+        assert!(
+            e.contains(&format!("no timestep \"{bad}\"")) && e.contains("diagonal:N"),
+            "{e}"
         );
-        for bad in [
-            "diagonal:0",
-            "diagonal:-3",
-            "bound:x",
-            "fixed:10",
-            "exact:10",
-            "diag",
-        ] {
-            let e = parse_timestep(bad).unwrap_err();
-            assert!(
-                e.contains(&format!("no timestep \"{bad}\"")) && e.contains("diagonal:N"),
-                "{e}"
-            );
-        }
     }
 
     /// The description names the processor, its family and model numbers, the widest vector

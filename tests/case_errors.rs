@@ -1,6 +1,7 @@
 //! Bad input gets one line naming the file, the key and the reason; never a panic.
 
 use ballast::case::parse;
+use rstest::rstest;
 use std::path::Path;
 
 const GOOD: &str = r#"
@@ -43,276 +44,261 @@ fn the_reference_case_is_valid() {
 }
 
 /// Each one-line change that makes the case malformed is refused with a message naming the
-/// file, the key and the reason.
-#[test]
-fn each_malformed_case_names_file_key_and_reason() {
-    let cases: &[(&str, &str, &str, &str)] = &[
-        (
-            "unknown key",
-            "radius = 0.01\nmaterial",
-            "radius = 0.01\ncolour = 1\nmaterial",
-            "colour",
-        ),
-        (
-            "missing key",
-            "radius = 0.01\nmaterial = \"glass\"\n[[ball]]",
-            "material = \"glass\"\n[[ball]]",
-            "radius",
-        ),
-        ("wrong type", "steps = 10", "steps = \"ten\"", "steps"),
-        (
-            "negative radius",
-            "pos = [0.03, 0.0, 0.0]\nradius = 0.01",
-            "pos = [0.03, 0.0, 0.0]\nradius = -0.01",
-            "ball[2].radius",
-        ),
-        (
-            "zero density",
-            "density = 2500.0",
-            "density = 0.0",
-            "material.glass.density",
-        ),
-        (
-            "unknown material",
-            "pos = [0.03, 0.0, 0.0]\nradius = 0.01\nmaterial = \"glass\"",
-            "pos = [0.03, 0.0, 0.0]\nradius = 0.01\nmaterial = \"steel\"",
-            "steel",
-        ),
-        (
-            "NaN",
-            "pos = [0.03, 0.0, 0.0]",
-            "pos = [nan, 0.0, 0.0]",
-            "ball[2].pos",
-        ),
-        (
-            "infinite stiffness",
-            "kn = 1e5",
-            "kn = inf",
-            "contact[1].kn",
-        ),
-        (
-            "both run lengths",
-            "steps = 10",
-            "steps = 10\nduration = 1.0",
-            "run",
-        ),
-        ("no run length", "steps = 10", "", "run"),
-        (
-            "unknown mode",
-            "mode = \"fixed\"",
-            "mode = \"fast\"",
-            "timestep.mode",
-        ),
-        (
-            "loading steps below one",
-            "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"model\"\nloading_steps = 0.5",
-            "timestep.loading_steps",
-        ),
-        (
-            "restitution out of range",
-            "model = \"linear\"",
-            "model = \"linear-dashpot\"\nrestitution = 1.5",
-            "contact[1].restitution",
-        ),
-        (
-            "hertz without Young's modulus",
-            "model = \"linear\"\nkn = 1e5",
-            "model = \"hertz\"",
-            "material.glass.young",
-        ),
-        (
-            "unloading softer than loading",
-            "model = \"linear\"",
-            "model = \"hysteretic\"\nk_unload = 10.0",
-            "contact[1].k_unload",
-        ),
-        (
-            "unknown frame approximation",
-            "[material.glass]",
-            "[frame]\napproximations = [\"guess\"]\n[material.glass]",
-            "frame.approximations[1]",
-        ),
-        (
-            "key of another timestep mode",
-            "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"fixed\"\ndt = 1e-6\nsafety = 0.5",
-            "timestep.safety",
-        ),
-        (
-            "safety above one",
-            "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"auto\"\nsafety = 1.5",
-            "timestep.safety",
-        ),
-        (
-            "unknown estimator",
-            "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"auto\"\nestimator = \"guess\"",
-            "timestep.estimator",
-        ),
-        (
-            "no cycle between choices of the step",
-            "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"auto\"\nevery = 0",
-            "timestep.every",
-        ),
-        (
-            "every for the fixed step",
-            "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"fixed\"\ndt = 1e-6\nevery = 10",
-            "timestep.every",
-        ),
-        (
-            "eps without the constraint",
-            "mode = \"fixed\"\ndt = 1e-6",
-            "mode = \"scaled\"\nkinematic = false\nkinematic_eps = 1e-5",
-            "timestep.kinematic_eps",
-        ),
-        (
-            "unknown model",
-            "model = \"linear\"",
-            "model = \"springy\"",
-            "contact[1].model",
-        ),
-        (
-            "key of another model",
-            "kn = 1e5",
-            "kn = 1e5\nrestitution = 0.5",
-            "contact[1].restitution",
-        ),
-        (
-            "damping ratio too large",
-            "kn = 1e5",
-            "kn = 1e5\ndamp_n = 1.5",
-            "contact[1].damp_n",
-        ),
-        (
-            "unknown DOF",
-            "material = \"glass\"\n[[ball]]",
-            "material = \"glass\"\nfix = [\"w\"]\n[[ball]]",
-            "ball[1].fix",
-        ),
-        (
-            "walls not yet",
-            "[[ball]]\npos = [0.0",
-            "[[wall]]\nname = \"w\"\n[[ball]]\npos = [0.0",
-            "wall",
-        ),
-        (
-            "3D positions in a 2D case",
-            "[run]",
-            "dim = 2\n[run]",
-            "ball[1].pos: 3 components: give 2",
-        ),
-        ("dim 4", "[run]", "dim = 4\n[run]", "dim"),
-        (
-            "unknown rolling kind",
-            "kn = 1e5",
-            "kn = 1e5\nrolling = { kind = \"roll\", coefficient = 0.1 }",
-            "contact[1].rolling.kind",
-        ),
-        (
-            "negative rolling coefficient",
-            "kn = 1e5",
-            "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = -0.1 }",
-            "contact[1].rolling.coefficient",
-        ),
-        (
-            "a CDT has no stiffness",
-            "kn = 1e5",
-            "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1, kr = 1.0 }",
-            "contact[1].rolling.kr",
-        ),
-        (
-            "rolling damping ratio of 1",
-            "kn = 1e5",
-            "kn = 1e5\nrolling = { kind = \"epsd\", coefficient = 0.1, damping = 1.0 }",
-            "contact[1].rolling.damping",
-        ),
-        (
-            "zero PFC rolling stiffness",
-            "kn = 1e5",
-            "kn = 1e5\nrolling = { kind = \"pfc\", coefficient = 0.1, kr = 0.0 }",
-            "contact[1].rolling.kr",
-        ),
-        (
-            "unknown rolling key",
-            "kn = 1e5",
-            "kn = 1e5\nrolling = { kind = \"pfc\", coefficient = 0.1, twist = 1.0 }",
-            "twist",
-        ),
-        (
-            "twisting without rolling",
-            "kn = 1e5",
-            "kn = 1e5\ntwisting = { coefficient = 0.05 }",
-            "contact[1].twisting: twisting resistance takes its kind",
-        ),
-        (
-            "negative twisting coefficient",
-            "kn = 1e5",
-            "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1 }\ntwisting = { coefficient = -1.0 }",
-            "contact[1].twisting.coefficient",
-        ),
-        (
-            "JKR on a model other than Hertz",
-            "kn = 1e5",
-            "kn = 1e5\ncohesion = { kind = \"jkr\", surface_energy = 0.05 }",
-            "contact[1].cohesion.kind",
-        ),
-        (
-            "a JKR neck longer than the margin",
-            "[run]\nsteps = 10",
-            "[run]\nsteps = 10\nmargin = 1e-7\n[material.rubber]\ndensity = 1000.0\nyoung = 1e7\n\
+/// file, the key and the reason. A row: what is wrong, the text of the reference case that is
+/// replaced, its replacement, and what the message must name.
+#[rstest]
+#[case::unknown_key(
+    "unknown key",
+    "radius = 0.01\nmaterial",
+    "radius = 0.01\ncolour = 1\nmaterial",
+    "colour"
+)]
+#[case::missing_key(
+    "missing key",
+    "radius = 0.01\nmaterial = \"glass\"\n[[ball]]",
+    "material = \"glass\"\n[[ball]]",
+    "radius"
+)]
+#[case::wrong_type("wrong type", "steps = 10", "steps = \"ten\"", "steps")]
+#[case::negative_radius(
+    "negative radius",
+    "pos = [0.03, 0.0, 0.0]\nradius = 0.01",
+    "pos = [0.03, 0.0, 0.0]\nradius = -0.01",
+    "ball[2].radius"
+)]
+#[case::zero_density(
+    "zero density",
+    "density = 2500.0",
+    "density = 0.0",
+    "material.glass.density"
+)]
+#[case::unknown_material(
+    "unknown material",
+    "pos = [0.03, 0.0, 0.0]\nradius = 0.01\nmaterial = \"glass\"",
+    "pos = [0.03, 0.0, 0.0]\nradius = 0.01\nmaterial = \"steel\"",
+    "steel"
+)]
+#[case::nan(
+    "NaN",
+    "pos = [0.03, 0.0, 0.0]",
+    "pos = [nan, 0.0, 0.0]",
+    "ball[2].pos"
+)]
+#[case::infinite_stiffness("infinite stiffness", "kn = 1e5", "kn = inf", "contact[1].kn")]
+#[case::both_run_lengths("both run lengths", "steps = 10", "steps = 10\nduration = 1.0", "run")]
+#[case::no_run_length("no run length", "steps = 10", "", "run")]
+#[case::unknown_mode("unknown mode", "mode = \"fixed\"", "mode = \"fast\"", "timestep.mode")]
+#[case::loading_steps_below_one(
+    "loading steps below one",
+    "mode = \"fixed\"\ndt = 1e-6",
+    "mode = \"model\"\nloading_steps = 0.5",
+    "timestep.loading_steps"
+)]
+#[case::restitution_out_of_range(
+    "restitution out of range",
+    "model = \"linear\"",
+    "model = \"linear-dashpot\"\nrestitution = 1.5",
+    "contact[1].restitution"
+)]
+#[case::hertz_without_youngs_modulus(
+    "hertz without Young's modulus",
+    "model = \"linear\"\nkn = 1e5",
+    "model = \"hertz\"",
+    "material.glass.young"
+)]
+#[case::unloading_softer_than_loading(
+    "unloading softer than loading",
+    "model = \"linear\"",
+    "model = \"hysteretic\"\nk_unload = 10.0",
+    "contact[1].k_unload"
+)]
+#[case::unknown_frame_approximation(
+    "unknown frame approximation",
+    "[material.glass]",
+    "[frame]\napproximations = [\"guess\"]\n[material.glass]",
+    "frame.approximations[1]"
+)]
+#[case::key_of_another_timestep_mode(
+    "key of another timestep mode",
+    "mode = \"fixed\"\ndt = 1e-6",
+    "mode = \"fixed\"\ndt = 1e-6\nsafety = 0.5",
+    "timestep.safety"
+)]
+#[case::safety_above_one(
+    "safety above one",
+    "mode = \"fixed\"\ndt = 1e-6",
+    "mode = \"auto\"\nsafety = 1.5",
+    "timestep.safety"
+)]
+#[case::unknown_estimator(
+    "unknown estimator",
+    "mode = \"fixed\"\ndt = 1e-6",
+    "mode = \"auto\"\nestimator = \"guess\"",
+    "timestep.estimator"
+)]
+#[case::no_cycle_between_choices_of_the_step(
+    "no cycle between choices of the step",
+    "mode = \"fixed\"\ndt = 1e-6",
+    "mode = \"auto\"\nevery = 0",
+    "timestep.every"
+)]
+#[case::every_for_the_fixed_step(
+    "every for the fixed step",
+    "mode = \"fixed\"\ndt = 1e-6",
+    "mode = \"fixed\"\ndt = 1e-6\nevery = 10",
+    "timestep.every"
+)]
+#[case::eps_without_the_constraint(
+    "eps without the constraint",
+    "mode = \"fixed\"\ndt = 1e-6",
+    "mode = \"scaled\"\nkinematic = false\nkinematic_eps = 1e-5",
+    "timestep.kinematic_eps"
+)]
+#[case::unknown_model(
+    "unknown model",
+    "model = \"linear\"",
+    "model = \"springy\"",
+    "contact[1].model"
+)]
+#[case::key_of_another_model(
+    "key of another model",
+    "kn = 1e5",
+    "kn = 1e5\nrestitution = 0.5",
+    "contact[1].restitution"
+)]
+#[case::damping_ratio_too_large(
+    "damping ratio too large",
+    "kn = 1e5",
+    "kn = 1e5\ndamp_n = 1.5",
+    "contact[1].damp_n"
+)]
+#[case::unknown_dof(
+    "unknown DOF",
+    "material = \"glass\"\n[[ball]]",
+    "material = \"glass\"\nfix = [\"w\"]\n[[ball]]",
+    "ball[1].fix"
+)]
+#[case::walls_not_yet(
+    "walls not yet",
+    "[[ball]]\npos = [0.0",
+    "[[wall]]\nname = \"w\"\n[[ball]]\npos = [0.0",
+    "wall"
+)]
+#[case::positions_3d_in_a_2d_case(
+    "3D positions in a 2D case",
+    "[run]",
+    "dim = 2\n[run]",
+    "ball[1].pos: 3 components: give 2"
+)]
+#[case::dim_4("dim 4", "[run]", "dim = 4\n[run]", "dim")]
+#[case::unknown_rolling_kind(
+    "unknown rolling kind",
+    "kn = 1e5",
+    "kn = 1e5\nrolling = { kind = \"roll\", coefficient = 0.1 }",
+    "contact[1].rolling.kind"
+)]
+#[case::negative_rolling_coefficient(
+    "negative rolling coefficient",
+    "kn = 1e5",
+    "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = -0.1 }",
+    "contact[1].rolling.coefficient"
+)]
+#[case::a_cdt_has_no_stiffness(
+    "a CDT has no stiffness",
+    "kn = 1e5",
+    "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1, kr = 1.0 }",
+    "contact[1].rolling.kr"
+)]
+#[case::rolling_damping_ratio_of_1(
+    "rolling damping ratio of 1",
+    "kn = 1e5",
+    "kn = 1e5\nrolling = { kind = \"epsd\", coefficient = 0.1, damping = 1.0 }",
+    "contact[1].rolling.damping"
+)]
+#[case::zero_pfc_rolling_stiffness(
+    "zero PFC rolling stiffness",
+    "kn = 1e5",
+    "kn = 1e5\nrolling = { kind = \"pfc\", coefficient = 0.1, kr = 0.0 }",
+    "contact[1].rolling.kr"
+)]
+#[case::unknown_rolling_key(
+    "unknown rolling key",
+    "kn = 1e5",
+    "kn = 1e5\nrolling = { kind = \"pfc\", coefficient = 0.1, twist = 1.0 }",
+    "twist"
+)]
+#[case::twisting_without_rolling(
+    "twisting without rolling",
+    "kn = 1e5",
+    "kn = 1e5\ntwisting = { coefficient = 0.05 }",
+    "contact[1].twisting: twisting resistance takes its kind"
+)]
+#[case::negative_twisting_coefficient(
+    "negative twisting coefficient",
+    "kn = 1e5",
+    "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1 }\ntwisting = { coefficient = -1.0 }",
+    "contact[1].twisting.coefficient"
+)]
+#[case::jkr_on_a_model_other_than_hertz(
+    "JKR on a model other than Hertz",
+    "kn = 1e5",
+    "kn = 1e5\ncohesion = { kind = \"jkr\", surface_energy = 0.05 }",
+    "contact[1].cohesion.kind"
+)]
+#[case::a_jkr_neck_longer_than_the_margin(
+    "a JKR neck longer than the margin",
+    "[run]\nsteps = 10",
+    "[run]\nsteps = 10\nmargin = 1e-7\n[material.rubber]\ndensity = 1000.0\nyoung = 1e7\n\
              poisson = 0.25\n[[contact]]\nbetween = [\"rubber\", \"rubber\"]\nmodel = \"hertz\"\n\
              cohesion = { kind = \"jkr\", surface_energy = 0.1 }",
-            "run.margin: 1e-7 m: a JKR neck",
-        ),
-        (
-            "DMT without its surface energy",
-            "kn = 1e5",
-            "kn = 1e5\ncohesion = { kind = \"dmt\" }",
-            "contact[1].cohesion.surface_energy",
-        ),
-        (
-            "SJKR with a surface energy",
-            "kn = 1e5",
-            "kn = 1e5\ncohesion = { kind = \"sjkr\", energy_density = 1e5, surface_energy = 0.1 }",
-            "contact[1].cohesion.surface_energy",
-        ),
-        (
-            "negative energy density",
-            "kn = 1e5",
-            "kn = 1e5\ncohesion = { kind = \"sjkr\", energy_density = -1e5 }",
-            "contact[1].cohesion.energy_density",
-        ),
-        (
-            "cohesion on a frame-free model",
-            "model = \"linear\"\nkn = 1e5",
-            "model = \"hooke-history\"\nkn = 1e5\ncohesion = { kind = \"dmt\", surface_energy = 0.05 }",
-            "contact[1].cohesion.kind",
-        ),
-        (
-            "rolling on a frame-free model",
+    "run.margin: 1e-7 m: a JKR neck"
+)]
+#[case::dmt_without_its_surface_energy(
+    "DMT without its surface energy",
+    "kn = 1e5",
+    "kn = 1e5\ncohesion = { kind = \"dmt\" }",
+    "contact[1].cohesion.surface_energy"
+)]
+#[case::sjkr_with_a_surface_energy(
+    "SJKR with a surface energy",
+    "kn = 1e5",
+    "kn = 1e5\ncohesion = { kind = \"sjkr\", energy_density = 1e5, surface_energy = 0.1 }",
+    "contact[1].cohesion.surface_energy"
+)]
+#[case::negative_energy_density(
+    "negative energy density",
+    "kn = 1e5",
+    "kn = 1e5\ncohesion = { kind = \"sjkr\", energy_density = -1e5 }",
+    "contact[1].cohesion.energy_density"
+)]
+#[case::cohesion_on_a_frame_free_model(
+    "cohesion on a frame-free model",
+    "model = \"linear\"\nkn = 1e5",
+    "model = \"hooke-history\"\nkn = 1e5\ncohesion = { kind = \"dmt\", surface_energy = 0.05 }",
+    "contact[1].cohesion.kind"
+)]
+#[case::rolling_on_a_frame_free_model("rolling on a frame-free model",
             "model = \"linear\"\nkn = 1e5",
             "model = \"hooke-history\"\nkn = 1e5\nks = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1 }",
-            "contact[1].rolling.kind",
-        ),
-    ];
-    for (what, from, to, needle) in cases {
-        assert!(
-            GOOD.contains(from),
-            "{what}: test setup: {from:?} not in the reference case"
-        );
-        let bad = GOOD.replacen(from, to, 1);
-        let msg = error_of(&bad);
-        assert!(msg.starts_with("cases/bad.toml: "), "{what}: {msg}");
-        assert!(
-            msg.contains(needle),
-            "{what}: {msg:?} does not name {needle:?}"
-        );
-        assert!(!msg.contains('\n'), "{what}: not one line: {msg:?}");
-    }
+            "contact[1].rolling.kind")]
+fn each_malformed_case_names_file_key_and_reason(
+    #[case] what: &str,
+    #[case] from: &str,
+    #[case] to: &str,
+    #[case] needle: &str,
+) {
+    assert!(
+        GOOD.contains(from),
+        "{what}: test setup: {from:?} not in the reference case"
+    );
+    let bad = GOOD.replacen(from, to, 1);
+    let msg = error_of(&bad);
+    assert!(msg.starts_with("cases/bad.toml: "), "{what}: {msg}");
+    assert!(
+        msg.contains(needle),
+        "{what}: {msg:?} does not name {needle:?}"
+    );
+    assert!(!msg.contains('\n'), "{what}: not one line: {msg:?}");
 }
 
 /// Two materials that touch need a `[[contact]]` naming them: a case without one is refused,
@@ -353,39 +339,37 @@ fn a_lattice_that_does_not_fit_is_refused_with_the_site_count() {
 }
 
 /// Each check kind's keys are validated when the case is read (misspelt keys, unknown balls,
-/// series that are not a column): the error names the key.
-#[test]
-fn checks_are_validated_by_kind() {
+/// series that are not a column): the error names the key. A row: the check's keys, and what
+/// the message must name.
+#[rstest]
+#[case::misspelt_key(
+    "kind = \"harmonic\"\nseries = \"ball/1/pos.x\"\nperod = 1.0\ntolerance = 0.1",
+    "perod"
+)]
+#[case::unknown_ball(
+    "kind = \"harmonic\"\nseries = \"ball/9/pos.x\"\nperiod = 1.0\ntolerance = 0.1",
+    "no ball with id 9"
+)]
+#[case::series_that_is_not_a_column(
+    "kind = \"harmonic\"\nseries = \"ball/1/pos\"\nperiod = 1.0\ntolerance = 0.1",
+    "name a column"
+)]
+#[case::final_value_without_its_rule(
+    "kind = \"final_value\"\nseries = \"dt\"\nexpected = 1.0",
+    "exactly one of"
+)]
+#[case::restitution_against_no_wall(
+    "kind = \"restitution\"\nball = 1\nother = \"floor\"\ntolerance = 0.1",
+    "there is no wall named \"floor\""
+)]
+#[case::unknown_kind("kind = \"sparkle\"", "check[1].kind")]
+fn checks_are_validated_by_kind(#[case] check: &str, #[case] needle: &str) {
     let with = |check: &str| format!("{GOOD}\n[[check]]\n{check}\n");
-    for (check, needle) in [
-        (
-            "kind = \"harmonic\"\nseries = \"ball/1/pos.x\"\nperod = 1.0\ntolerance = 0.1",
-            "perod",
-        ),
-        (
-            "kind = \"harmonic\"\nseries = \"ball/9/pos.x\"\nperiod = 1.0\ntolerance = 0.1",
-            "no ball with id 9",
-        ),
-        (
-            "kind = \"harmonic\"\nseries = \"ball/1/pos\"\nperiod = 1.0\ntolerance = 0.1",
-            "name a column",
-        ),
-        (
-            "kind = \"final_value\"\nseries = \"dt\"\nexpected = 1.0",
-            "exactly one of",
-        ),
-        (
-            "kind = \"restitution\"\nball = 1\nother = \"floor\"\ntolerance = 0.1",
-            "there is no wall named \"floor\"",
-        ),
-        ("kind = \"sparkle\"", "check[1].kind"),
-    ] {
-        let msg = error_of(&with(check));
-        assert!(
-            msg.contains("check[1]") && msg.contains(needle),
-            "{check}: {msg}"
-        );
-    }
+    let msg = error_of(&with(check));
+    assert!(
+        msg.contains("check[1]") && msg.contains(needle),
+        "{check}: {msg}"
+    );
 }
 
 /// An output series that names no quantity is refused with its index in `output.series`.
@@ -487,97 +471,66 @@ fn no_input_makes_the_parser_panic() {
     }
 }
 
+/// The reference case with `section` added at its end.
+fn with_section(section: &str) -> String {
+    format!("{GOOD}\n{section}")
+}
+
 /// Every fixed-length array key refuses a wrong number of components, one too many and one too
 /// few: nothing is silently cut (a quad `[0, 1, 2, 3]` never becomes the triangle `[0, 1, 2]`).
-#[test]
-fn every_fixed_length_array_refuses_a_wrong_length() {
-    // (the section added to the reference case, with `@` where the array goes; a valid array)
-    let keys: &[(&str, &str)] = &[
-        (
-            "[[wall]]\nmaterial = \"glass\"\nplane = { center = @, normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }",
-            "[0.0, 0.0, -1.0]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = @, size = [1.0, 1.0] }",
-            "[0.0, 0.0, 1.0]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = @ }",
-            "[1.0, 1.0]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0], divisions = @ }",
-            "[2, 2]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nbox = { min = @, max = [1.0, 1.0, 1.0] }",
-            "[-1.0, -1.0, -1.0]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nbox = { min = [-1.0, -1.0, -1.0], max = @ }",
-            "[1.0, 1.0, 1.0]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nvertices = [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], @]\nfacets = [[0, 1, 2]]",
-            "[0.0, 1.0, -1.0]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nvertices = [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], [0.0, 1.0, -1.0]]\nfacets = [@]",
-            "[0, 1, 2]",
-        ),
-        (
-            "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }\nmotion = { kind = \"rigid\", vel = @ }",
-            "[0.0, 0.0, 0.1]",
-        ),
-        (
-            "[[ball]]\npos = @\nradius = 0.01\nmaterial = \"glass\"",
-            "[0.1, 0.0, 0.0]",
-        ),
-        (
-            "[[ball]]\npos = [0.1, 0.0, 0.0]\nvel = @\nradius = 0.01\nmaterial = \"glass\"",
-            "[0.1, 0.0, 0.0]",
-        ),
-        (
-            "[[clump]]\npos = @\nmaterial = \"glass\"\npebbles = [{ offset = [0.0, 0.0, 0.0], radius = 0.01 }]",
-            "[0.1, 0.0, 0.0]",
-        ),
-        (
-            "[[clump]]\npos = [0.1, 0.0, 0.0]\nmaterial = \"glass\"\npebbles = [{ offset = @, radius = 0.01 }]",
-            "[0.0, 0.0, 0.0]",
-        ),
-        (
-            "[[generate]]\nkind = \"lattice\"\ncount = 2\nmin = @\nmax = [1.2, 0.2, 0.2]\nradius = [0.01, 0.01]\nmaterial = \"glass\"",
-            "[1.0, 0.0, 0.0]",
-        ),
-        (
-            "[[generate]]\nkind = \"lattice\"\ncount = 2\nmin = [1.0, 0.0, 0.0]\nmax = [1.2, 0.2, 0.2]\nradius = @\nmaterial = \"glass\"",
-            "[0.01, 0.01]",
-        ),
-    ];
-    // (`[run] gravity`, in the reference case's first table, is a key of its own)
-    let gravity = GOOD.replace("steps = 10", "steps = 10\ngravity = @");
-    let cases = keys
-        .iter()
-        .map(|(s, g)| (format!("{GOOD}\n{s}"), *g))
-        .chain([(gravity, "[0.0, 0.0, -9.81]")]);
-    for (section, good) in cases {
-        let valid = section.replace('@', good);
-        if let Err(e) = parse(&valid, Path::new("cases/bad.toml")) {
-            panic!("the valid form is refused: {e}\n{valid}");
-        }
-        let longer = good.replacen(']', ", 7]", 1);
-        let shorter = match good.rfind(',') {
-            Some(k) => format!("{}]", &good[..k]),
-            None => "[]".to_string(),
-        };
-        for wrong in [longer, shorter] {
-            let msg = error_of(&section.replace('@', &wrong));
-            assert!(
-                msg.contains("cases/bad.toml") && msg.contains("components"),
-                "{wrong} in {section}: {msg}"
-            );
-        }
+/// A row: the case with `@` where the array goes, and a valid array (`[run] gravity`, in the
+/// reference case's first table, is a key of its own).
+#[rstest]
+#[case::plane_center(with_section("[[wall]]\nmaterial = \"glass\"\nplane = { center = @, normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }"), "[0.0, 0.0, -1.0]")]
+#[case::plane_normal(with_section("[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = @, size = [1.0, 1.0] }"), "[0.0, 0.0, 1.0]")]
+#[case::plane_size(with_section("[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = @ }"), "[1.0, 1.0]")]
+#[case::plane_divisions(with_section("[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0], divisions = @ }"), "[2, 2]")]
+#[case::box_min(
+    with_section("[[wall]]\nmaterial = \"glass\"\nbox = { min = @, max = [1.0, 1.0, 1.0] }"),
+    "[-1.0, -1.0, -1.0]"
+)]
+#[case::box_max(
+    with_section("[[wall]]\nmaterial = \"glass\"\nbox = { min = [-1.0, -1.0, -1.0], max = @ }"),
+    "[1.0, 1.0, 1.0]"
+)]
+#[case::vertex(with_section("[[wall]]\nmaterial = \"glass\"\nvertices = [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], @]\nfacets = [[0, 1, 2]]"), "[0.0, 1.0, -1.0]")]
+#[case::facet(with_section("[[wall]]\nmaterial = \"glass\"\nvertices = [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], [0.0, 1.0, -1.0]]\nfacets = [@]"), "[0, 1, 2]")]
+#[case::rigid_motion_vel(with_section("[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }\nmotion = { kind = \"rigid\", vel = @ }"), "[0.0, 0.0, 0.1]")]
+#[case::ball_pos(
+    with_section("[[ball]]\npos = @\nradius = 0.01\nmaterial = \"glass\""),
+    "[0.1, 0.0, 0.0]"
+)]
+#[case::ball_vel(
+    with_section("[[ball]]\npos = [0.1, 0.0, 0.0]\nvel = @\nradius = 0.01\nmaterial = \"glass\""),
+    "[0.1, 0.0, 0.0]"
+)]
+#[case::clump_pos(with_section("[[clump]]\npos = @\nmaterial = \"glass\"\npebbles = [{ offset = [0.0, 0.0, 0.0], radius = 0.01 }]"), "[0.1, 0.0, 0.0]")]
+#[case::pebble_offset(with_section("[[clump]]\npos = [0.1, 0.0, 0.0]\nmaterial = \"glass\"\npebbles = [{ offset = @, radius = 0.01 }]"), "[0.0, 0.0, 0.0]")]
+#[case::generator_min(with_section("[[generate]]\nkind = \"lattice\"\ncount = 2\nmin = @\nmax = [1.2, 0.2, 0.2]\nradius = [0.01, 0.01]\nmaterial = \"glass\""), "[1.0, 0.0, 0.0]")]
+#[case::generator_radius(with_section("[[generate]]\nkind = \"lattice\"\ncount = 2\nmin = [1.0, 0.0, 0.0]\nmax = [1.2, 0.2, 0.2]\nradius = @\nmaterial = \"glass\""), "[0.01, 0.01]")]
+#[case::run_gravity(GOOD.replace("steps = 10", "steps = 10\ngravity = @"), "[0.0, 0.0, -9.81]")]
+fn every_fixed_length_array_refuses_a_wrong_length(#[case] section: String, #[case] good: &str) {
+    let valid = section.replace('@', good);
+    if let Err(e) = parse(&valid, Path::new("cases/bad.toml")) {
+        panic!("the valid form is refused: {e}\n{valid}");
     }
+    let longer = good.replacen(']', ", 7]", 1);
+    let shorter = match good.rfind(',') {
+        Some(k) => format!("{}]", &good[..k]),
+        None => "[]".to_string(),
+    };
+    for wrong in [longer, shorter] {
+        let msg = error_of(&section.replace('@', &wrong));
+        assert!(
+            msg.contains("cases/bad.toml") && msg.contains("components"),
+            "{wrong} in {section}: {msg}"
+        );
+    }
+}
+
+/// The contact rule's pair of material names has exactly two.
+#[test]
+fn a_contact_rule_names_exactly_two_materials() {
     // the contact rule's pair of material names
     let msg = error_of(&GOOD.replace(
         "between = [\"glass\", \"glass\"]",
@@ -590,54 +543,76 @@ fn every_fixed_length_array_refuses_a_wrong_length() {
 }
 
 /// Names become folders and CSV headers: a case name that is not one safe folder name (`..`
-/// would write over reports/index.html) or a wall name with a control character is refused, and
-/// the error echoes it with its control characters escaped, on one line.
+/// would write over reports/index.html) is refused, and the error echoes it with its control
+/// characters escaped, on one line. A row: the name as the case file writes it, and the reason
+/// the message must give.
+#[rstest]
+#[case::dot_dot("..", "must not be . or ..")]
+#[case::dot(".", "must not be . or ..")]
+#[case::empty("", "must not be empty")]
+#[case::slash("a/b", "slash")]
+#[case::backslash("a\\\\b", "slash")]
+#[case::bell("bell\\u0007", "control characters")]
+#[case::nul("nul\\u0000", "control characters")]
+fn a_case_name_that_is_not_a_safe_folder_is_refused(#[case] name: &str, #[case] why: &str) {
+    let msg = error_of(&format!("name = \"{name}\"\n{GOOD}"));
+    assert!(
+        msg.contains("cases/bad.toml: name:") && msg.contains(why),
+        "{name}: {msg}"
+    );
+    assert!(!msg.chars().any(char::is_control), "{msg:?}");
+}
+
+/// A wall named `@`.
+const NAMED_WALL: &str = "[[wall]]\nname = @\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }";
+
+/// A wall name with a control character (or one that is not a safe series name) is refused
+/// naming the key, on one line. A row: the name as the case file writes it.
+#[rstest]
+#[case::newline("\"a\\nb\"")]
+#[case::escape("\"esc\\u001b[31m\"")]
+#[case::slash("\"a/b\"")]
+#[case::empty("\"\"")]
+fn a_wall_name_that_is_not_a_safe_series_name_is_refused(#[case] name: &str) {
+    let msg = error_of(&format!("{GOOD}\n{}", NAMED_WALL.replace('@', name)));
+    assert!(msg.contains("wall[1].name"), "{name}: {msg}");
+    assert!(!msg.chars().any(char::is_control), "{msg:?}");
+}
+
+/// Names become folders and CSV headers: a case name longer than 200 bytes is refused; a comma
+/// is fine in a wall name (the CSV header quotes it).
 #[test]
 fn names_must_be_safe_folders_and_series_names() {
-    for (name, why) in [
-        ("..", "must not be . or .."),
-        (".", "must not be . or .."),
-        ("", "must not be empty"),
-        ("a/b", "slash"),
-        ("a\\\\b", "slash"),
-        ("bell\\u0007", "control characters"),
-        ("nul\\u0000", "control characters"),
-    ] {
-        let msg = error_of(&format!("name = \"{name}\"\n{GOOD}"));
-        assert!(
-            msg.contains("cases/bad.toml: name:") && msg.contains(why),
-            "{name}: {msg}"
-        );
-        assert!(!msg.chars().any(char::is_control), "{msg:?}");
-    }
     let long = "x".repeat(201);
     assert!(error_of(&format!("name = \"{long}\"\n{GOOD}")).contains("200 bytes"));
-    let wall = "[[wall]]\nname = @\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }";
-    for name in ["\"a\\nb\"", "\"esc\\u001b[31m\"", "\"a/b\"", "\"\""] {
-        let msg = error_of(&format!("{GOOD}\n{}", wall.replace('@', name)));
-        assert!(msg.contains("wall[1].name"), "{name}: {msg}");
-        assert!(!msg.chars().any(char::is_control), "{msg:?}");
-    }
     // a comma is fine in a wall name: the CSV header quotes it
     parse(
-        &format!("{GOOD}\n{}", wall.replace('@', "\"fl,oor\"")),
+        &format!("{GOOD}\n{}", NAMED_WALL.replace('@', "\"fl,oor\"")),
         Path::new("cases/ok.toml"),
     )
     .unwrap();
 }
 
 /// Sizes are checked against the memory there is before anything is allocated: a generator's
-/// count, a plane's divisions, a mesh file that is not a regular file (/dev/zero never ends).
+/// count beyond it is refused. A row: the count.
+#[rstest]
+#[case::count_1e18("1000000000000000000")]
+#[case::count_1e10("10000000000")]
+#[case::count_u64_max("18446744073709551615")]
+fn a_generator_count_beyond_memory_is_refused_before_allocating(#[case] count: &str) {
+    let gen = "[[generate]]\nkind = \"lattice\"\ncount = @\nmin = [1.0, 0.0, 0.0]\nmax = [2.0, 1.0, 1.0]\nradius = [0.001, 0.001]\nmaterial = \"glass\"";
+    let msg = error_of(&format!("{GOOD}\n{}", gen.replace('@', count)));
+    assert!(
+        msg.contains("generate[1].count") && msg.contains("memory"),
+        "{msg}"
+    );
+}
+
+/// Sizes are checked against the memory there is before anything is allocated: a plane's
+/// divisions, a mesh file that is not a regular file (/dev/zero never ends); a generator's
+/// count in [`a_generator_count_beyond_memory_is_refused_before_allocating`].
 #[test]
 fn sizes_beyond_memory_and_endless_files_are_refused_before_allocating() {
-    let gen = "[[generate]]\nkind = \"lattice\"\ncount = @\nmin = [1.0, 0.0, 0.0]\nmax = [2.0, 1.0, 1.0]\nradius = [0.001, 0.001]\nmaterial = \"glass\"";
-    for count in ["1000000000000000000", "10000000000", "18446744073709551615"] {
-        let msg = error_of(&format!("{GOOD}\n{}", gen.replace('@', count)));
-        assert!(
-            msg.contains("generate[1].count") && msg.contains("memory"),
-            "{msg}"
-        );
-    }
     let plane = "[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0], divisions = [10000, 10000] }";
     let msg = error_of(&format!("{GOOD}\n{plane}"));
     assert!(
@@ -696,77 +671,59 @@ fn a_repeated_id_names_both_owners() {
 /// Input errors are refused when the case is read (exit 2 in `check` and `run`), not found by
 /// the run: balls that start inside each other or with the centre near a facet, masses that
 /// underflow or overflow, a same_series case that is not there, a solve ratio that is not a
-/// positive number, a run length that cannot finish.
-#[test]
-fn input_errors_are_refused_before_the_run() {
-    let cases: &[(&str, String, &[&str])] = &[
-        (
-            "balls overlapping by more than a radius",
+/// positive number, a run length that cannot finish. A row: what is wrong, the case text, and
+/// the words the message must hold.
+#[rstest]
+#[case::balls_overlapping_by_more_than_a_radius("balls overlapping by more than a radius",
             GOOD.replace("pos = [0.03, 0.0, 0.0]", "pos = [0.009, 0.0, 0.0]"),
-            &["ball:", "ball 1 and ball 2", "more than the smaller radius"],
-        ),
-        (
-            "a centre on a facet",
+            &["ball:", "ball 1 and ball 2", "more than the smaller radius"])]
+#[case::a_centre_on_a_facet("a centre on a facet",
             format!("{GOOD}\n[[wall]]\nname = \"floor\"\nmaterial = \"glass\"\nplane = {{ center = [0.03, 0.0, 0.0], normal = [1.0, 0.0, 0.0], size = [1.0, 1.0] }}"),
-            &["wall[1]:", "ball 2", "wall \"floor\"", "half its radius"],
-        ),
-        (
-            "a centre on the shared edge of two facets",
+            &["wall[1]:", "ball 2", "wall \"floor\"", "half its radius"])]
+#[case::a_centre_on_the_shared_edge_of_two_facets("a centre on the shared edge of two facets",
             format!("{GOOD}\n[[wall]]\nname = \"floor\"\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0], divisions = [2, 1] }}"),
-            &["wall[1]:", "ball 1", "half its radius"],
-        ),
-        (
-            "zero mass",
+            &["wall[1]:", "ball 1", "half its radius"])]
+#[case::zero_mass("zero mass",
             GOOD.replacen("radius = 0.01", "radius = 1e-300", 1),
-            &["ball id 1", "mass 0e0"],
-        ),
-        (
-            "infinite mass",
+            &["ball id 1", "mass 0e0"])]
+#[case::infinite_mass("infinite mass",
             GOOD.replacen("radius = 0.01", "radius = 1e300", 1),
-            &["ball id 1", "mass inf"],
-        ),
-        (
-            "a missing same_series case",
+            &["ball id 1", "mass inf"])]
+#[case::a_missing_same_series_case("a missing same_series case",
             format!("{GOOD}\n[[check]]\nkind = \"same_series\"\nseries = \"energy/kinetic\"\ncase = \"not_there.toml\"\ntolerance = 0.0"),
-            &["check[1].case", "not_there.toml", "no such case file"],
-        ),
-        (
-            "solve_ratio NaN",
+            &["check[1].case", "not_there.toml", "no such case file"])]
+#[case::solve_ratio_nan("solve_ratio NaN",
             GOOD.replace("steps = 10", "steps = 10\nsolve_ratio = nan"),
-            &["run.solve_ratio", "positive"],
-        ),
-        (
-            "solve_ratio negative",
+            &["run.solve_ratio", "positive"])]
+#[case::solve_ratio_negative("solve_ratio negative",
             GOOD.replace("steps = 10", "steps = 10\nsolve_ratio = -1e-3"),
-            &["run.solve_ratio", "positive"],
-        ),
-        (
-            "2^63 - 1 steps",
+            &["run.solve_ratio", "positive"])]
+#[case::steps_2_pow_63_minus_1("2^63 - 1 steps",
             GOOD.replace("steps = 10", "steps = 9223372036854775807"),
-            &["run.steps", "cannot finish"],
-        ),
-        (
-            "a restart after the last cycle",
+            &["run.steps", "cannot finish"])]
+#[case::a_restart_after_the_last_cycle("a restart after the last cycle",
             GOOD.replace("steps = 10", "steps = 10\nrestart_at = 10"),
-            &["run.restart_at", "one before its last"],
-        ),
-        (
-            "a restart after the last cycle of a duration",
+            &["run.restart_at", "one before its last"])]
+#[case::a_restart_after_the_last_cycle_of_a_duration("a restart after the last cycle of a duration",
             GOOD.replace("steps = 10", "duration = 1e-5\nrestart_at = 20"),
-            &["run.restart_at", "the run has 10 cycles"],
-        ),
-        (
-            "a duration of 1e300 s at 1e-6 s",
+            &["run.restart_at", "the run has 10 cycles"])]
+#[case::a_duration_of_1e300_s_at_1e_6_s("a duration of 1e300 s at 1e-6 s",
             GOOD.replace("steps = 10", "duration = 1e300"),
-            &["run.duration", "cannot finish"],
-        ),
-    ];
-    for (what, src, words) in cases {
-        let msg = error_of(src);
-        for w in *words {
-            assert!(msg.contains(w), "{what}: \"{w}\" not in: {msg}");
-        }
+            &["run.duration", "cannot finish"])]
+fn input_errors_are_refused_before_the_run(
+    #[case] what: &str,
+    #[case] src: String,
+    #[case] words: &[&str],
+) {
+    let msg = error_of(&src);
+    for w in words {
+        assert!(msg.contains(w), "{what}: \"{w}\" not in: {msg}");
     }
+}
+
+/// A ball that starts touching a wall (overlap a tenth of its radius) is a valid start.
+#[test]
+fn a_ball_touching_a_wall_is_a_valid_start() {
     // a ball that starts touching a wall (overlap a tenth of its radius) is a valid start
     parse(
         &format!("{GOOD}\n[[wall]]\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, -0.009], normal = [0.0, 0.0, 1.0], size = [1.0, 1.0] }}"),
@@ -1009,39 +966,85 @@ fn a_restart_that_never_happens_fails_the_run() {
     );
 }
 
-/// `[[insert]]` and `[[outlet]]`: each bad key is refused naming it, before the run.
+/// The reference case with an insertion `feed` whose keys after its region are `body`.
+fn insertion(body: &str) -> String {
+    format!(
+        "{GOOD}[[insert]]\nname = \"feed\"\nmaterial = \"glass\"\nregion = {{ box = {{ min = [0.0, 0.0, 0.1], max = [0.1, 0.1, 0.2] }} }}\n{body}\n"
+    )
+}
+
+/// `[[insert]]`: each bad key is refused naming it, before the run. A row: what is wrong, the
+/// insertion's keys, and the key the message must name.
+#[rstest]
+#[case::no_rate_no_count(
+    "no rate, no count",
+    "radius = { kind = \"uniform\", min = 0.002, max = 0.003 }",
+    "insert[1].count"
+)]
+#[case::both_rates(
+    "both rates",
+    "rate = 1.0\nmass_rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }",
+    "insert[1].mass_rate"
+)]
+#[case::unknown_kind(
+    "unknown kind",
+    "rate = 1.0\nradius = { kind = \"weibull\", min = 0.002, max = 0.003 }",
+    "insert[1].radius.kind"
+)]
+#[case::key_of_another_kind(
+    "key of another kind",
+    "rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003, sigma = 0.1 }",
+    "insert[1].radius.sigma"
+)]
+#[case::max_below_min(
+    "max below min",
+    "rate = 1.0\nradius = { kind = \"uniform\", min = 0.003, max = 0.002 }",
+    "insert[1].radius.max"
+)]
+#[case::fractions(
+    "fractions",
+    "count = 5\nradius = { kind = \"discrete\", radii = [0.002, 0.003], fractions = [1.0] }",
+    "insert[1].radius.fractions"
+)]
+#[case::by("by", "count = 5\nradius = { kind = \"discrete\", radii = [0.002], fractions = [1.0], by = \"volume\" }", "insert[1].radius.by")]
+#[case::truncation_keeps_nothing("truncation keeps nothing", "rate = 1.0\nradius = { kind = \"normal\", mean = 0.001, std = 0.0001, min = 0.003, max = 0.004 }", "insert[1].radius")]
+#[case::too_large_for_the_region(
+    "too large for the region",
+    "rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.06 }",
+    "insert[1].region"
+)]
+#[case::stop_before_start("stop before start", "rate = 1.0\nstart = 0.5\nstop = 0.1\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].stop")]
+#[case::count_zero(
+    "count zero",
+    "count = 0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }",
+    "insert[1].count"
+)]
+#[case::count_beyond_memory(
+    "count beyond memory",
+    "count = 9000000000000000\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }",
+    "insert[1].count"
+)]
+fn a_bad_insertion_key_is_refused_naming_it(
+    #[case] what: &str,
+    #[case] body: &str,
+    #[case] key: &str,
+) {
+    let e = error_of(&insertion(body));
+    assert!(
+        e.contains(key) && e.contains("cases/bad.toml"),
+        "{what}: {e}"
+    );
+}
+
+/// `[[insert]]` and `[[outlet]]`: a valid insertion is read; a region that is not exactly one of
+/// box and cylinder, a series that follows a ball by index beside an outlet, an unknown
+/// insertion named by a series or a check are refused naming the key, before the run.
 #[test]
 fn insertions_and_outlets_are_validated() {
-    let insert = |body: &str| {
-        format!(
-            "{GOOD}[[insert]]\nname = \"feed\"\nmaterial = \"glass\"\nregion = {{ box = {{ min = [0.0, 0.0, 0.1], max = [0.1, 0.1, 0.2] }} }}\n{body}\n"
-        )
-    };
     let ok = "rate = 100.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }";
-    parse(&insert(ok), Path::new("cases/good.toml")).unwrap();
-    let cases: &[(&str, &str, &str)] = &[
-        ("no rate, no count", "radius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].count"),
-        ("both rates", "rate = 1.0\nmass_rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].mass_rate"),
-        ("unknown kind", "rate = 1.0\nradius = { kind = \"weibull\", min = 0.002, max = 0.003 }", "insert[1].radius.kind"),
-        ("key of another kind", "rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003, sigma = 0.1 }", "insert[1].radius.sigma"),
-        ("max below min", "rate = 1.0\nradius = { kind = \"uniform\", min = 0.003, max = 0.002 }", "insert[1].radius.max"),
-        ("fractions", "count = 5\nradius = { kind = \"discrete\", radii = [0.002, 0.003], fractions = [1.0] }", "insert[1].radius.fractions"),
-        ("by", "count = 5\nradius = { kind = \"discrete\", radii = [0.002], fractions = [1.0], by = \"volume\" }", "insert[1].radius.by"),
-        ("truncation keeps nothing", "rate = 1.0\nradius = { kind = \"normal\", mean = 0.001, std = 0.0001, min = 0.003, max = 0.004 }", "insert[1].radius"),
-        ("too large for the region", "rate = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.06 }", "insert[1].region"),
-        ("stop before start", "rate = 1.0\nstart = 0.5\nstop = 0.1\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].stop"),
-        ("count zero", "count = 0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].count"),
-        ("count beyond memory", "count = 9000000000000000\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }", "insert[1].count"),
-    ];
-    for (what, body, key) in cases {
-        let e = error_of(&insert(body));
-        assert!(
-            e.contains(key) && e.contains("cases/bad.toml"),
-            "{what}: {e}"
-        );
-    }
+    parse(&insertion(ok), Path::new("cases/good.toml")).unwrap();
     // a region that is not exactly one of box and cylinder
-    let e = error_of(&insert(ok).replace(
+    let e = error_of(&insertion(ok).replace(
         "region = { box = { min = [0.0, 0.0, 0.1], max = [0.1, 0.1, 0.2] } }",
         "region = { all = true }",
     ));
@@ -1055,70 +1058,99 @@ fn insertions_and_outlets_are_validated() {
     // an unknown insertion in a series or a check
     let e = error_of(&format!(
         "{}[output]\nseries = [\"insert/fed/count\"]\n",
-        insert(ok)
+        insertion(ok)
     ));
     assert!(e.contains("no insertion named \"fed\""), "{e}");
     let e = error_of(&format!(
         "{}[[check]]\nkind = \"radius_distribution\"\ninsert = \"fed\"\n",
-        insert(ok)
+        insertion(ok)
     ));
     assert!(e.contains("check[1]") && e.contains("fed"), "{e}");
 }
 
-/// Programmed wall motions: a key of another kind, a schedule out of order, a servo without
-/// one target, a zero direction are refused naming the key.
-#[test]
-fn programmed_wall_motions_are_validated() {
-    let wall = |motion: &str| {
-        format!(
-            "{GOOD}[[wall]]\nname = \"p\"\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, -0.02], normal = [0.0, 0.0, 1.0], size = [0.1, 0.1] }}\nmotion = {motion}\n"
-        )
-    };
-    for ok in [
-        "{ kind = \"rigid\", schedule = [ { t = 0.0 }, { t = 0.1, vel = [0.0, 0.0, 1.0] } ] }",
-        "{ kind = \"oscillate\", direction = [0.0, 0.0, 2.0], amplitude = 1e-3, frequency = 10.0 }",
-        "{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_stress = 100.0, gain = 1e-3, max_speed = 0.1 }",
-    ] {
-        parse(&wall(ok), Path::new("cases/good.toml")).unwrap();
-    }
-    let cases: &[(&str, &str)] = &[
-        ("{ kind = \"rigid\", vel = [0.0, 0.0, 1.0], schedule = [ { t = 0.0 } ] }", "wall[1].motion.schedule"),
-        ("{ kind = \"rigid\", schedule = [ { t = 0.2 }, { t = 0.1 } ] }", "wall[1].motion.schedule[2].t"),
-        ("{ kind = \"rigid\", schedule = [ { t = 0.0, speed = 1.0 } ] }", "speed"),
-        ("{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3 }", "wall[1].motion.frequency"),
-        ("{ kind = \"oscillate\", direction = [0.0, 0.0, 0.0], amplitude = 1e-3, frequency = 1.0 }", "wall[1].motion.direction"),
-        ("{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3, frequency = 1.0, gain = 1.0 }", "wall[1].motion.gain"),
-        ("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], gain = 1e-3, max_speed = 0.1 }", "wall[1].motion.target_force"),
-        ("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = 1.0, target_stress = 1.0, gain = 1e-3, max_speed = 0.1 }", "wall[1].motion.target_force"),
-        ("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = 1.0, gain = -1.0, max_speed = 0.1 }", "wall[1].motion.gain"),
-        ("{ kind = \"wobble\" }", "wall[1].motion.kind"),
-    ];
-    for (motion, key) in cases {
-        let e = error_of(&wall(motion));
-        assert!(
-            e.contains(key) && e.contains("cases/bad.toml"),
-            "{motion}: {e}"
-        );
-    }
+/// The reference case with a plane `p` moving by `motion`.
+fn with_wall_motion(motion: &str) -> String {
+    format!(
+        "{GOOD}[[wall]]\nname = \"p\"\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, -0.02], normal = [0.0, 0.0, 1.0], size = [0.1, 0.1] }}\nmotion = {motion}\n"
+    )
 }
 
-/// `[[measure]]`: a region with `all = false` or two shapes, a repeated name, a series of a
-/// region that does not exist, a tensor column without its two axes.
+/// Programmed wall motions of each kind are read. A row: the motion.
+#[rstest]
+#[case::rigid_schedule(
+    "{ kind = \"rigid\", schedule = [ { t = 0.0 }, { t = 0.1, vel = [0.0, 0.0, 1.0] } ] }"
+)]
+#[case::oscillate(
+    "{ kind = \"oscillate\", direction = [0.0, 0.0, 2.0], amplitude = 1e-3, frequency = 10.0 }"
+)]
+#[case::servo("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_stress = 100.0, gain = 1e-3, max_speed = 0.1 }")]
+fn a_programmed_wall_motion_of_each_kind_is_read(#[case] motion: &str) {
+    parse(&with_wall_motion(motion), Path::new("cases/good.toml")).unwrap();
+}
+
+/// Programmed wall motions: a key of another kind, a schedule out of order, a servo without
+/// one target, a zero direction are refused naming the key. A row: the motion, and the key the
+/// message must name.
+#[rstest]
+#[case::rigid_vel_beside_a_schedule(
+    "{ kind = \"rigid\", vel = [0.0, 0.0, 1.0], schedule = [ { t = 0.0 } ] }",
+    "wall[1].motion.schedule"
+)]
+#[case::schedule_out_of_order(
+    "{ kind = \"rigid\", schedule = [ { t = 0.2 }, { t = 0.1 } ] }",
+    "wall[1].motion.schedule[2].t"
+)]
+#[case::unknown_schedule_key(
+    "{ kind = \"rigid\", schedule = [ { t = 0.0, speed = 1.0 } ] }",
+    "speed"
+)]
+#[case::oscillation_without_frequency(
+    "{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3 }",
+    "wall[1].motion.frequency"
+)]
+#[case::zero_direction(
+    "{ kind = \"oscillate\", direction = [0.0, 0.0, 0.0], amplitude = 1e-3, frequency = 1.0 }",
+    "wall[1].motion.direction"
+)]
+#[case::gain_on_an_oscillation("{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3, frequency = 1.0, gain = 1.0 }", "wall[1].motion.gain")]
+#[case::servo_without_a_target(
+    "{ kind = \"servo\", direction = [0.0, 0.0, 1.0], gain = 1e-3, max_speed = 0.1 }",
+    "wall[1].motion.target_force"
+)]
+#[case::servo_with_two_targets("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = 1.0, target_stress = 1.0, gain = 1e-3, max_speed = 0.1 }", "wall[1].motion.target_force")]
+#[case::negative_gain("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = 1.0, gain = -1.0, max_speed = 0.1 }", "wall[1].motion.gain")]
+#[case::unknown_kind("{ kind = \"wobble\" }", "wall[1].motion.kind")]
+fn programmed_wall_motions_are_validated(#[case] motion: &str, #[case] key: &str) {
+    let e = error_of(&with_wall_motion(motion));
+    assert!(
+        e.contains(key) && e.contains("cases/bad.toml"),
+        "{motion}: {e}"
+    );
+}
+
+/// `[[measure]]`: a valid region and its series are read.
 #[test]
-fn measurement_regions_are_validated() {
+fn a_measurement_region_and_its_series_are_read() {
     let with = |body: &str| format!("{GOOD}{body}");
     let ok = "[[measure]]\nname = \"m\"\nregion = { all = true }\n[output]\nseries = [\"measure/m/stress\", \"measure/m/porosity\"]\n";
     parse(&with(ok), Path::new("cases/good.toml")).unwrap();
-    let cases: &[(&str, &str)] = &[
-        ("[[measure]]\nregion = { all = false }\n", "measure[1].region.all"),
-        ("[[measure]]\nregion = { all = true, box = { min = [0.0, 0.0, 0.0], max = [1.0, 1.0, 1.0] } }\n", "measure[1].region"),
-        ("[[measure]]\nregion = { box = { min = [0.0, 0.0, 0.0], max = [1.0, 0.0, 1.0] } }\n", "measure[1].region.box.max"),
-        ("[[measure]]\nname = \"a\"\nregion = { all = true }\n[[measure]]\nname = \"a\"\nregion = { all = true }\n", "measure[2].name"),
-        ("[[measure]]\nname = \"a\"\nregion = { all = true }\n[output]\nseries = [\"measure/b/stress\"]\n", "no measurement region named \"b\""),
-        ("[[measure]]\nname = \"a\"\nregion = { all = true }\n[[check]]\nkind = \"final_value\"\nseries = \"measure/a/stress.z\"\nexpected = 1.0\ntolerance = 0.1\n", "name a column"),
-    ];
-    for (body, key) in cases {
-        let e = error_of(&with(body));
-        assert!(e.contains(key), "{body}: {e}");
-    }
+}
+
+/// `[[measure]]`: a region with `all = false` or two shapes, a repeated name, a series of a
+/// region that does not exist, a tensor column without its two axes. A row: the text added to
+/// the reference case, and what the message must name.
+#[rstest]
+#[case::all_false("[[measure]]\nregion = { all = false }\n", "measure[1].region.all")]
+#[case::all_and_a_box("[[measure]]\nregion = { all = true, box = { min = [0.0, 0.0, 0.0], max = [1.0, 1.0, 1.0] } }\n", "measure[1].region")]
+#[case::flat_box(
+    "[[measure]]\nregion = { box = { min = [0.0, 0.0, 0.0], max = [1.0, 0.0, 1.0] } }\n",
+    "measure[1].region.box.max"
+)]
+#[case::repeated_name("[[measure]]\nname = \"a\"\nregion = { all = true }\n[[measure]]\nname = \"a\"\nregion = { all = true }\n", "measure[2].name")]
+#[case::series_of_an_unknown_region("[[measure]]\nname = \"a\"\nregion = { all = true }\n[output]\nseries = [\"measure/b/stress\"]\n", "no measurement region named \"b\"")]
+#[case::tensor_column_without_its_axes("[[measure]]\nname = \"a\"\nregion = { all = true }\n[[check]]\nkind = \"final_value\"\nseries = \"measure/a/stress.z\"\nexpected = 1.0\ntolerance = 0.1\n", "name a column")]
+fn measurement_regions_are_validated(#[case] body: &str, #[case] key: &str) {
+    let with = |body: &str| format!("{GOOD}{body}");
+    let e = error_of(&with(body));
+    assert!(e.contains(key), "{body}: {e}");
 }

@@ -25,6 +25,7 @@ use ballast::math::{Real, Vec3};
 use ballast::model::Model;
 use ballast::rng::SplitMix64;
 use ballast::timestep::TimestepMode;
+use rstest::rstest;
 
 const R: Real = 0.01;
 const MU: Real = 0.4;
@@ -232,72 +233,141 @@ fn run(law: &ContactModel, rng: &mut SplitMix64, wall: bool) -> Run {
     out
 }
 
-/// The cone: every model with the default rule, every cycle of 24 random impacts.
+/// The rows of the tests below name every model of [`models`], in its order: a model added
+/// to the list needs its rows.
 #[test]
-fn no_model_leaves_coulombs_cone() {
-    let mut rng = SplitMix64::new(2026);
-    for (name, law) in models(FrictionLimit::Total) {
-        let (mut sliding, mut touching) = (0, 0);
+fn the_rows_name_every_model() {
+    let names = |rule| models(rule).iter().map(|m| m.0).collect::<Vec<_>>();
+    assert_eq!(
+        names(FrictionLimit::Total),
+        [
+            "linear",
+            "linear-dashpot clamped",
+            "linear-dashpot",
+            "hertz",
+            "hertz-history",
+            "hooke-history",
+            "hysteretic",
+            "linearbond"
+        ]
+    );
+    assert_eq!(
+        names(FrictionLimit::Spring),
+        [
+            "linear",
+            "linear-dashpot clamped",
+            "linear-dashpot",
+            "hertz",
+            "hertz-history",
+            "hooke-history"
+        ]
+    );
+}
+
+/// Model `name` of the list for `rule`, and the generator seeded with `seed` as a loop over
+/// the list leaves it when it reaches that model: past the 24 random impacts of each model
+/// before it (their scenes drawn, not run).
+fn model_and_impacts(rule: FrictionLimit, name: &str, seed: u64) -> (ContactModel, SplitMix64) {
+    let list = models(rule);
+    let at = (list.iter().position(|m| m.0 == name))
+        .unwrap_or_else(|| panic!("no model {name} with {rule:?}"));
+    let mut rng = SplitMix64::new(seed);
+    for (_, law) in &list[..at] {
         for k in 0..24 {
-            let r = run(&law, &mut rng, k % 2 == 1);
-            assert!(
-                r.cone <= 1.0 + 1e-9,
-                "{name}, impact {k}: |F_t| reached {} times mu |F_n|",
-                r.cone
-            );
-            sliding += r.sliding;
-            touching += r.touching;
+            scene(law, &mut rng, k % 2 == 1);
         }
-        // the impacts slide and stick: the cone is exercised, not avoided
+    }
+    (list[at].1.clone(), rng)
+}
+
+/// The cone: every model with the default rule, every cycle of 24 random impacts. A row: the
+/// model.
+#[rstest]
+#[case::linear("linear")]
+#[case::linear_dashpot_clamped("linear-dashpot clamped")]
+#[case::linear_dashpot("linear-dashpot")]
+#[case::hertz("hertz")]
+#[case::hertz_history("hertz-history")]
+#[case::hooke_history("hooke-history")]
+#[case::hysteretic("hysteretic")]
+#[case::linearbond("linearbond")]
+fn no_model_leaves_coulombs_cone(#[case] name: &str) {
+    let (law, mut rng) = model_and_impacts(FrictionLimit::Total, name, 2026);
+    let (mut sliding, mut touching) = (0, 0);
+    for k in 0..24 {
+        let r = run(&law, &mut rng, k % 2 == 1);
         assert!(
-            sliding > 100 && touching > sliding + 100,
-            "{name}: {sliding} sliding cycles of {touching} in contact"
+            r.cone <= 1.0 + 1e-9,
+            "{name}, impact {k}: |F_t| reached {} times mu |F_n|",
+            r.cone
         );
+        sliding += r.sliding;
+        touching += r.touching;
     }
+    // the impacts slide and stick: the cone is exercised, not avoided
+    assert!(
+        sliding > 100 && touching > sliding + 100,
+        "{name}: {sliding} sliding cycles of {touching} in contact"
+    );
 }
 
-/// The old rule leaves the cone in damped sliding impacts (what the default rule fixes).
-#[test]
-fn the_literal_rule_leaves_the_cone_when_damped() {
-    let mut rng = SplitMix64::new(2026);
-    for (name, law) in models(FrictionLimit::Spring) {
-        let worst = (0..24)
-            .map(|k| run(&law, &mut rng, k % 2 == 1).cone)
-            .fold(0.0, Real::max);
-        assert!(worst > 1.5, "{name}: at most {worst} times the limit");
-    }
+/// The old rule leaves the cone in damped sliding impacts (what the default rule fixes). A row:
+/// the model.
+#[rstest]
+#[case::linear("linear")]
+#[case::linear_dashpot_clamped("linear-dashpot clamped")]
+#[case::linear_dashpot("linear-dashpot")]
+#[case::hertz("hertz")]
+#[case::hertz_history("hertz-history")]
+#[case::hooke_history("hooke-history")]
+fn the_literal_rule_leaves_the_cone_when_damped(#[case] name: &str) {
+    let (law, mut rng) = model_and_impacts(FrictionLimit::Spring, name, 2026);
+    let worst = (0..24)
+        .map(|k| run(&law, &mut rng, k % 2 == 1).cone)
+        .fold(0.0, Real::max);
+    assert!(worst > 1.5, "{name}: at most {worst} times the limit");
 }
 
-/// The books: every model, both rules, 24 random impacts each.
-#[test]
-fn every_model_keeps_its_energy_books() {
-    for rule in [FrictionLimit::Total, FrictionLimit::Spring] {
-        let mut rng = SplitMix64::new(7);
-        for (name, law) in models(rule) {
-            for k in 0..24 {
-                let r = run(&law, &mut rng, k % 2 == 1);
-                // NOTE: 1e-9: the books close to round-off (measured at most 2.6e-13 of the
-                // scale over these 336 runs, hertz)
-                assert!(
-                    r.balance <= 1e-9,
-                    "{name} ({rule:?}), impact {k}: balance {} of the scale",
-                    r.balance
-                );
-                // NOTE: 1e-4: a spring released within a step is paired, as the trapezoidal
-                // rule does, with half the step while it still pushed (-F_s . du / 2), which
-                // can book a small negative loss in that step; measured at most 1.6e-5 of the
-                // scale (hysteretic: its normal force vanishes while the balls still overlap,
-                // so its spring is released while they slide apart), 1.5e-6 (hertz) and
-                // 1.4e-6 (hertz-history, whose stiffness grows under a stuck spring: energy
-                // from nothing, LIGGGHTS's law), 3.6e-8 for the others. A model that creates
-                // energy as the old rule's dashpot did shows at O(1).
-                assert!(
-                    r.fall <= 1e-4,
-                    "{name} ({rule:?}), impact {k}: dissipated fell by {} of the scale",
-                    r.fall
-                );
-            }
-        }
+/// The books: every model, both rules, 24 random impacts each. A row: the rule and the model.
+#[rstest]
+#[case::total_linear(FrictionLimit::Total, "linear")]
+#[case::total_linear_dashpot_clamped(FrictionLimit::Total, "linear-dashpot clamped")]
+#[case::total_linear_dashpot(FrictionLimit::Total, "linear-dashpot")]
+#[case::total_hertz(FrictionLimit::Total, "hertz")]
+#[case::total_hertz_history(FrictionLimit::Total, "hertz-history")]
+#[case::total_hooke_history(FrictionLimit::Total, "hooke-history")]
+#[case::total_hysteretic(FrictionLimit::Total, "hysteretic")]
+#[case::total_linearbond(FrictionLimit::Total, "linearbond")]
+#[case::spring_linear(FrictionLimit::Spring, "linear")]
+#[case::spring_linear_dashpot_clamped(FrictionLimit::Spring, "linear-dashpot clamped")]
+#[case::spring_linear_dashpot(FrictionLimit::Spring, "linear-dashpot")]
+#[case::spring_hertz(FrictionLimit::Spring, "hertz")]
+#[case::spring_hertz_history(FrictionLimit::Spring, "hertz-history")]
+#[case::spring_hooke_history(FrictionLimit::Spring, "hooke-history")]
+fn every_model_keeps_its_energy_books(#[case] rule: FrictionLimit, #[case] name: &str) {
+    let (law, mut rng) = model_and_impacts(rule, name, 7);
+    for k in 0..24 {
+        let r = run(&law, &mut rng, k % 2 == 1);
+        // NOTE: 1e-9: the books close to round-off (measured at most 2.6e-13 of the
+        // scale over these 336 runs, hertz)
+        assert!(
+            r.balance <= 1e-9,
+            "{name} ({rule:?}), impact {k}: balance {} of the scale",
+            r.balance
+        );
+        // NOTE: 1e-4: a spring released within a step is paired, as the trapezoidal
+        // rule does, with half the step while it still pushed (-F_s . du / 2), which
+        // can book a small negative loss in that step; measured at most 1.6e-5 of the
+        // scale (hysteretic: its normal force vanishes while the balls still overlap,
+        // so its spring is released while they slide apart), 1.5e-6 (hertz) and
+        // 1.4e-6 (hertz-history, whose stiffness grows under a stuck spring: energy
+        // from nothing, LIGGGHTS's law), 3.6e-8 for the others. A model that creates
+        // energy as the old rule's dashpot did shows at O(1).
+        assert!(
+            r.fall <= 1e-4,
+            "{name} ({rule:?}), impact {k}: dissipated fell by {} of the scale",
+            r.fall
+        );
     }
 }
 

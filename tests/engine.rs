@@ -9,6 +9,7 @@ use ballast::rng::SplitMix64;
 use ballast::timestep::{Limit, TimestepMode};
 
 use crate::common::{linear, on_threads};
+use rstest::rstest;
 
 fn model(dt: Real, gravity: Vec3, law: ContactModel) -> (Model, usize) {
     let glass = crate::common::material("glass", 0.0, 0.0);
@@ -575,14 +576,13 @@ fn the_automatic_timestep_sums_of_the_force_pass_are_the_separate_ones() {
     }
 }
 
-/// The bound estimator's row sums on the ranges of balls of the force pass (src/stiffness/
-/// estimate.rs, `bound_rows`: each range takes its incoming crossing contacts, its segment,
-/// then its wall interactions): the settle-box scene of 1,000 balls with `estimator =
-/// "bound"` and a cap of 1e-4 s, above the steps the bound gives once the balls touch, so
-/// that the bound sets most steps: the same steps and the same state, bit for bit, on 1, 2
-/// and 3 threads, the partition for that many threads made (the path by ranges taken).
-#[test]
-fn the_bound_on_ranges_of_balls_does_not_depend_on_the_thread_count() {
+/// What a run of the bound's scene shows: the steps (bits), how many the bound set, the final
+/// state (bits) and the thread count of the partition of the balls into ranges.
+type BoundRun = (Vec<u64>, usize, Vec<u64>, usize);
+
+/// The scene of [`the_bound_on_ranges_of_balls_does_not_depend_on_the_thread_count`] run on
+/// `threads` threads.
+fn bound_on_ranges(threads: usize) -> BoundRun {
     const CYCLES: usize = 1000;
     let text = std::fs::read_to_string("cases/bench/settle_box_hertz_1k.toml")
         .unwrap()
@@ -592,27 +592,45 @@ fn the_bound_on_ranges_of_balls_does_not_depend_on_the_thread_count() {
         );
     assert!(text.contains("estimator = \"bound\""));
     let case = ballast::case::parse(&text, std::path::Path::new("cases/bench/x.toml")).unwrap();
-    let run = |threads: usize| {
-        on_threads(threads, || {
-            let mut m = case.build_model(None).unwrap();
-            let (mut steps, mut by_bound) = (Vec::new(), 0);
-            for _ in 0..CYCLES {
-                m.cycle().unwrap();
-                steps.push(m.last_dt.to_bits());
-                by_bound += matches!(m.dt_limit, Limit::Stiffness { .. }) as usize;
-            }
-            let ranged = m.contacts.partition.threads;
-            (steps, by_bound, state_bits(&m), ranged)
-        })
-    };
-    let (steps, by_bound, state, _) = run(1);
-    assert!(by_bound > 500, "{by_bound} steps set by the bound");
-    for threads in [2, 3] {
-        let (s, _, st, ranged) = run(threads);
-        assert_eq!(ranged, threads, "no partition for {threads} threads");
-        assert!(s == steps, "the steps differ on {threads} threads");
-        assert!(st == state, "the state differs on {threads} threads");
-    }
+    on_threads(threads, || {
+        let mut m = case.build_model(None).unwrap();
+        let (mut steps, mut by_bound) = (Vec::new(), 0);
+        for _ in 0..CYCLES {
+            m.cycle().unwrap();
+            steps.push(m.last_dt.to_bits());
+            by_bound += matches!(m.dt_limit, Limit::Stiffness { .. }) as usize;
+        }
+        let ranged = m.contacts.partition.threads;
+        (steps, by_bound, state_bits(&m), ranged)
+    })
+}
+
+/// The run on one thread the rows of
+/// [`the_bound_on_ranges_of_balls_does_not_depend_on_the_thread_count`] compare with: made
+/// once, by the first row that asks.
+fn bound_on_one_thread() -> &'static BoundRun {
+    static RUN: std::sync::OnceLock<BoundRun> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| bound_on_ranges(1))
+}
+
+/// The bound estimator's row sums on the ranges of balls of the force pass (src/stiffness/
+/// estimate.rs, `bound_rows`: each range takes its incoming crossing contacts, its segment,
+/// then its wall interactions): the settle-box scene of 1,000 balls with `estimator =
+/// "bound"` and a cap of 1e-4 s, above the steps the bound gives once the balls touch, so
+/// that the bound sets most steps: the same steps and the same state, bit for bit, on 1, 2
+/// and 3 threads, the partition for that many threads made (the path by ranges taken).
+///
+/// A row: the number of threads compared with one.
+#[rstest]
+#[case::on_2_threads(2)]
+#[case::on_3_threads(3)]
+fn the_bound_on_ranges_of_balls_does_not_depend_on_the_thread_count(#[case] threads: usize) {
+    let (steps, by_bound, state, _) = bound_on_one_thread();
+    assert!(*by_bound > 500, "{by_bound} steps set by the bound");
+    let (s, _, st, ranged) = bound_on_ranges(threads);
+    assert_eq!(ranged, threads, "no partition for {threads} threads");
+    assert!(s == *steps, "the steps differ on {threads} threads");
+    assert!(st == *state, "the state differs on {threads} threads");
 }
 
 /// The force loops against each other on the same settle-box scene (hertz-history): the
@@ -789,38 +807,48 @@ fn a_frame_model_gives_the_same_state_in_both_loops_in_a_turning_box() {
 /// general loop on 1. The bonds of `linearbond` are installed in the first cycle (the
 /// settle-box's balls start apart: few hold) and the hysteretic model keeps its largest
 /// overlap: each model's state goes through the batches.
-#[test]
-fn every_frame_model_gives_the_same_state_in_both_loops() {
-    let hertz = "model = \"hertz\"\nfriction = 0.5\nrestitution = 0.5\n";
-    let spring = "kn = 500.0\nks = 142.85714285714286\nfriction = 0.5\n";
-    let coulomb = "friction_limit = \"spring\"\n";
-    let models = [
-        format!("model = \"linear\"\n{spring}damp_n = 0.2\ndamp_s = 0.2\n"),
-        format!("model = \"linear-dashpot\"\n{spring}restitution = 0.5\n"),
-        format!("model = \"linear-dashpot\"\n{spring}restitution = 0.5\n{coulomb}"),
-        format!("{hertz}{coulomb}"),
-        format!("model = \"hysteretic\"\n{spring}k_unload = 2000.0\n"),
-        format!("model = \"linearbond\"\n{spring}"),
-        format!("{hertz}\n[frame]\nno_ratch = true\napproximations = [\"no_twist\"]\n"),
-        format!("{hertz}\n[frame]\napproximations = [\"previous_normal\"]\n"),
-    ];
+///
+/// A row: the model's keys in the case file (with a `[frame]` table after them for the frame
+/// flags).
+#[rstest]
+#[case::linear(format!("model = \"linear\"\n{FRAME_SPRING}damp_n = 0.2\ndamp_s = 0.2\n"))]
+#[case::linear_dashpot(format!("model = \"linear-dashpot\"\n{FRAME_SPRING}restitution = 0.5\n"))]
+#[case::linear_dashpot_spring_limit(format!(
+    "model = \"linear-dashpot\"\n{FRAME_SPRING}restitution = 0.5\n{SPRING_LIMIT}"
+))]
+#[case::hertz_spring_limit(format!("{FRAME_HERTZ}{SPRING_LIMIT}"))]
+#[case::hysteretic(format!("model = \"hysteretic\"\n{FRAME_SPRING}k_unload = 2000.0\n"))]
+#[case::linearbond(format!("model = \"linearbond\"\n{FRAME_SPRING}"))]
+#[case::hertz_no_ratch_no_twist(format!(
+    "{FRAME_HERTZ}\n[frame]\nno_ratch = true\napproximations = [\"no_twist\"]\n"
+))]
+#[case::hertz_previous_normal(format!(
+    "{FRAME_HERTZ}\n[frame]\napproximations = [\"previous_normal\"]\n"
+))]
+fn every_frame_model_gives_the_same_state_in_both_loops(#[case] model: String) {
     let base = settle_box_4200().replace("sort_every = 1000", "");
     let block = "model = \"hertz-history\"\nfriction = 0.5\nrestitution = 0.5\n\
                  # LIGGGHTS's Coulomb rule (the history spring alone within mu F_n), to compare with it\n\
                  friction_limit = \"spring\"\n";
     assert!(base.contains(block));
-    for model in models {
-        // (the contact block moved to the end of the file, where a [frame] table may follow)
-        let text = format!(
-            "{}\n[[contact]]\nbetween = [\"grain\", \"grain\"]\n{model}",
-            base.replace(
-                &format!("[[contact]]\nbetween = [\"grain\", \"grain\"]\n{block}"),
-                ""
-            )
-        );
-        one_pass_against_general(&text, &[2]);
-    }
+    // (the contact block moved to the end of the file, where a [frame] table may follow)
+    let text = format!(
+        "{}\n[[contact]]\nbetween = [\"grain\", \"grain\"]\n{model}",
+        base.replace(
+            &format!("[[contact]]\nbetween = [\"grain\", \"grain\"]\n{block}"),
+            ""
+        )
+    );
+    one_pass_against_general(&text, &[2]);
 }
+
+/// Hertz-Mindlin on the contact frame, for the rows of
+/// [`every_frame_model_gives_the_same_state_in_both_loops`].
+const FRAME_HERTZ: &str = "model = \"hertz\"\nfriction = 0.5\nrestitution = 0.5\n";
+/// The springs of the linear models of those rows.
+const FRAME_SPRING: &str = "kn = 500.0\nks = 142.85714285714286\nfriction = 0.5\n";
+/// LIGGGHTS's Coulomb rule.
+const SPRING_LIMIT: &str = "friction_limit = \"spring\"\n";
 
 /// Case `text` (a model on the contact frame) run 3,500 cycles by the one-pass loop on each
 /// of `threads` and by the general loop (energy books kept) on 1 and 2 threads: the same

@@ -11,6 +11,7 @@ use ballast::law::{ContactModel, FrictionLimit, HertzHistory, HertzPair, HookeHi
 use ballast::math::{Real, Vec3, PI};
 use ballast::model::Model;
 use ballast::timestep::TimestepMode;
+use rstest::rstest;
 
 const R: Real = 1e-3;
 
@@ -178,14 +179,6 @@ fn lane_test_laws([hertz, hooke]: [FrictionLimit; 2]) -> [ContactModel; 2] {
     ]
 }
 
-/// The Coulomb rules the lane tests run with: the default for both models, the literal one
-/// for both (uniform batches of either), and one of each (a mixed batch selects per lane).
-const LANE_RULES: [[FrictionLimit; 2]; 3] = [
-    [FrictionLimit::Total, FrictionLimit::Total],
-    [FrictionLimit::Spring, FrictionLimit::Spring],
-    [FrictionLimit::Total, FrictionLimit::Spring],
-];
-
 /// The wall lanes (`force::lanes::history::update_facet_history`, eight ball-facet contacts at a
 /// time) against the one-contact path (`ball_facet::update_force`), bit for bit, on 203
 /// random active contacts (not a multiple of the lane count): both models mixed in a batch
@@ -195,14 +188,14 @@ const LANE_RULES: [[FrictionLimit; 2]; 3] = [
 /// contact mass). Compares the force, the normal force and the state; fails with the wall's
 /// velocity left out, with another order of the velocity sum or of the normal force's dot
 /// product, or with a contact's history kept in its first active cycle (checked).
-#[test]
-fn the_facet_lanes_give_the_one_contact_bits() {
-    for rules in LANE_RULES {
-        facet_lanes_against_one_contact(rules);
-    }
-}
-
-fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
+///
+/// A row: the Coulomb rules of the Hertz and the Hooke model: the default for both, the literal
+/// one for both (uniform batches of either), and one of each (a mixed batch selects per lane).
+#[rstest]
+#[case::total_for_both([FrictionLimit::Total, FrictionLimit::Total])]
+#[case::spring_for_both([FrictionLimit::Spring, FrictionLimit::Spring])]
+#[case::total_for_hertz_spring_for_hooke([FrictionLimit::Total, FrictionLimit::Spring])]
+fn the_facet_lanes_give_the_one_contact_bits(#[case] rules: [FrictionLimit; 2]) {
     use ballast::body::{Balls, WallMotion};
     use ballast::contact::{ball_facet, FacetContact};
     use ballast::force::lanes::history as lanes;
@@ -332,14 +325,14 @@ fn facet_lanes_against_one_contact(rules: [FrictionLimit; 2]) {
 /// (`ball_ball::update_frame_free`), bit for bit, on 203 random pairs (not a multiple of the
 /// lane count): both models mixed, sticking and sliding shear, contacts forming, active ones
 /// separating, a ball of fixed position (no contact mass), coincident centres.
-#[test]
-fn the_lane_update_gives_the_one_contact_path_bits() {
-    for rules in LANE_RULES {
-        lanes_against_one_contact(rules);
-    }
-}
-
-fn lanes_against_one_contact(rules: [FrictionLimit; 2]) {
+///
+/// A row: the Coulomb rules of the Hertz and the Hooke model: the default for both, the literal
+/// one for both (uniform batches of either), and one of each (a mixed batch selects per lane).
+#[rstest]
+#[case::total_for_both([FrictionLimit::Total, FrictionLimit::Total])]
+#[case::spring_for_both([FrictionLimit::Spring, FrictionLimit::Spring])]
+#[case::total_for_hertz_spring_for_hooke([FrictionLimit::Total, FrictionLimit::Spring])]
+fn the_lane_update_gives_the_one_contact_path_bits(#[case] rules: [FrictionLimit; 2]) {
     use ballast::body::Balls;
     use ballast::contact::{ball_ball, Contact};
     use ballast::force::lanes::history as lanes;

@@ -6,25 +6,29 @@ use ballast::check::HERTZ_LOADING;
 use ballast::law::restitution::{damping_for, restitution, Shape};
 use ballast::law::HertzPair;
 use ballast::math::{Real, PI};
+use rstest::rstest;
 
 /// For the linear model the numerical impact solver gives the damped oscillator's restitution
-/// e = exp(−πζ/√(1−ζ²)), and its inverse gives ζ back.
-#[test]
-fn the_linear_impact_solver_reproduces_the_damped_oscillator() {
-    for z in [0.01, 0.1, 0.3, 0.6, 0.9] {
-        let closed = (-PI * z / (1.0 - z * z).sqrt()).exp();
-        let solved = restitution(Shape::Linear, z, false);
-        assert!(
-            (solved - closed).abs() < 1e-9,
-            "z = {z}: {solved} vs {closed}"
-        );
-        // and the inverse
-        let back = damping_for(Shape::Linear, closed, false);
-        assert!(
-            (back - z).abs() < 1e-7 * z.max(0.1),
-            "z = {z}: inverse {back}"
-        );
-    }
+/// e = exp(−πζ/√(1−ζ²)), and its inverse gives ζ back. A row: the damping ratio ζ.
+#[rstest]
+#[case::z_0p01(0.01)]
+#[case::z_0p1(0.1)]
+#[case::z_0p3(0.3)]
+#[case::z_0p6(0.6)]
+#[case::z_0p9(0.9)]
+fn the_linear_impact_solver_reproduces_the_damped_oscillator(#[case] z: Real) {
+    let closed = (-PI * z / (1.0 - z * z).sqrt()).exp();
+    let solved = restitution(Shape::Linear, z, false);
+    assert!(
+        (solved - closed).abs() < 1e-9,
+        "z = {z}: {solved} vs {closed}"
+    );
+    // and the inverse
+    let back = damping_for(Shape::Linear, closed, false);
+    assert!(
+        (back - z).abs() < 1e-7 * z.max(0.1),
+        "z = {z}: inverse {back}"
+    );
 }
 
 #[test]

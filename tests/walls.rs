@@ -14,6 +14,7 @@ use ballast::math::{Quat, Real, Vec3};
 use ballast::model::Model;
 use ballast::rng::SplitMix64;
 use ballast::timestep::{Auto, Estimator, Limit, TimestepMode};
+use rstest::rstest;
 
 /// The closest point of a triangle lies on the triangle, in the region (face, edge, vertex) it
 /// names, and no point sampled on the triangle is closer.
@@ -75,77 +76,86 @@ fn a_point_exactly_over_a_shared_edge_sees_the_edge_from_both_facets() {
     }
 }
 
-/// Vertices, facets, and what the error must say.
-type BadMesh = (Vec<Vec3>, Vec<[u32; 3]>, &'static str);
+/// Vertices given as arrays.
+fn points(list: &[[Real; 3]]) -> Vec<Vec3> {
+    list.iter().map(|a| Vec3::new(a[0], a[1], a[2])).collect()
+}
+
+/// Four corners of a unit square in z = 0.
+const SQUARE: [[Real; 3]; 4] = [
+    [0.0, 0.0, 0.0],
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [1.0, 1.0, 0.0],
+];
 
 /// Each kind of malformed mesh (repeated or collinear vertices, a repeated facet, inconsistent
-/// orientation, an edge of three facets, a missing vertex, no facet) is refused, named.
-#[test]
-fn malformed_meshes_are_rejected_with_facet_and_vertices() {
-    let v = |list: &[[Real; 3]]| list.iter().map(|a| Vec3::new(a[0], a[1], a[2])).collect();
-    let square = [
+/// orientation, an edge of three facets, a missing vertex, no facet) is refused, named. A row:
+/// vertices, facets, and what the error must say.
+#[rstest]
+#[case::repeated_vertex_index(
+    points(&SQUARE),
+    vec![[0, 1, 2], [1, 1, 3]],
+    "facet 1: vertices 1 and 1 are the same point"
+)]
+#[case::repeated_vertex(
+    points(&[
         [0.0, 0.0, 0.0],
         [1.0, 0.0, 0.0],
         [0.0, 1.0, 0.0],
-        [1.0, 1.0, 0.0],
-    ];
-    let cases: Vec<BadMesh> = vec![
-        (
-            v(&square),
-            vec![[0, 1, 2], [1, 1, 3]],
-            "facet 1: vertices 1 and 1 are the same point",
-        ),
-        (
-            v(&[
-                [0.0, 0.0, 0.0],
-                [1.0, 0.0, 0.0],
-                [0.0, 1.0, 0.0],
-                [1.0, 0.0, 0.0],
-            ]),
-            vec![[1, 3, 2]],
-            "facet 0: vertices 1 and 3 are the same point",
-        ),
-        (
-            v(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]),
-            vec![[0, 1, 2]],
-            "facet 0: vertices 0, 1 and 2 are collinear",
-        ),
-        (
-            v(&square),
-            vec![[0, 1, 2], [2, 0, 1]],
-            "facet 1: same vertices as facet 0",
-        ),
-        (
-            v(&square),
-            vec![[0, 1, 2], [1, 2, 3]],
-            "facets 1 and 0: inconsistent orientation (both run edge 1 -> 2",
-        ),
-        (
-            v(&[
-                [0.0, 0.0, 0.0],
-                [1.0, 0.0, 0.0],
-                [0.0, 1.0, 0.0],
-                [0.0, -1.0, 0.0],
-                [0.0, 0.0, 1.0],
-            ]),
-            vec![[0, 1, 2], [1, 0, 3], [0, 1, 4]],
-            "edge 0-1 is shared by 3 facets (0, 1, 2)",
-        ),
-        (
-            v(&square),
-            vec![[0, 1, 7]],
-            "facet 0: vertex index 7 does not exist",
-        ),
-        (v(&square), vec![], "no facet"),
-    ];
-    for (vertices, facets, needle) in cases {
-        let err = Mesh::new(vertices, facets.clone()).expect_err("accepted");
-        let msg = err.to_string();
-        assert!(msg.contains(needle), "{facets:?}: {msg}");
-    }
+        [1.0, 0.0, 0.0],
+    ]),
+    vec![[1, 3, 2]],
+    "facet 0: vertices 1 and 3 are the same point"
+)]
+#[case::collinear_vertices(
+    points(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]),
+    vec![[0, 1, 2]],
+    "facet 0: vertices 0, 1 and 2 are collinear"
+)]
+#[case::repeated_facet(
+    points(&SQUARE),
+    vec![[0, 1, 2], [2, 0, 1]],
+    "facet 1: same vertices as facet 0"
+)]
+#[case::inconsistent_orientation(
+    points(&SQUARE),
+    vec![[0, 1, 2], [1, 2, 3]],
+    "facets 1 and 0: inconsistent orientation (both run edge 1 -> 2"
+)]
+#[case::edge_of_three_facets(
+    points(&[
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, -1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ]),
+    vec![[0, 1, 2], [1, 0, 3], [0, 1, 4]],
+    "edge 0-1 is shared by 3 facets (0, 1, 2)"
+)]
+#[case::missing_vertex(
+    points(&SQUARE),
+    vec![[0, 1, 7]],
+    "facet 0: vertex index 7 does not exist"
+)]
+#[case::no_facet(points(&SQUARE), vec![], "no facet")]
+fn malformed_meshes_are_rejected_with_facet_and_vertices(
+    #[case] vertices: Vec<Vec3>,
+    #[case] facets: Vec<[u32; 3]>,
+    #[case] needle: &str,
+) {
+    let err = Mesh::new(vertices, facets.clone()).expect_err("accepted");
+    let msg = err.to_string();
+    assert!(msg.contains(needle), "{facets:?}: {msg}");
+}
+
+/// A vertex that is not finite is refused, named.
+#[test]
+fn a_mesh_with_a_vertex_that_is_not_finite_is_rejected() {
     assert!(matches!(
         Mesh::new(
-            v(&[[0.0, 0.0, Real::NAN], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
+            points(&[[0.0, 0.0, Real::NAN], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
             vec![[0, 1, 2]]
         ),
         Err(MeshError::NotFinite(0))
@@ -291,37 +301,42 @@ fn a_ball_over_a_face_gets_the_facets_normal_and_its_height() {
     }
 }
 
-#[test]
-fn figure_4a_one_active_contact_under_any_rigid_motion_and_vertex_order() {
-    // A 4 x 4 grid of 1 cm cells (32 facets); balls pressed 1e-4 m into it over a face, over
-    // an interior edge and exactly over an interior vertex (shared by six facets). The same
-    // scene rotated, translated and with each facet's vertex order cyclically permuted must
-    // give one active contact and the same force, kn * overlap along the normal.
+/// A 4 x 4 grid of 1 cm cells (32 facets); a ball pressed 1e-4 m into it over a face, over an
+/// interior edge or exactly over an interior vertex (shared by six facets). The same scene
+/// rotated, translated and with each facet's vertex order cyclically permuted must give one
+/// active contact and the same force, kn * overlap along the normal. A row: the spot under the
+/// ball, and its place in the order the spots were first tested in (the random motions of a
+/// spot are the 25 that follow those of the spots before it, from one generator).
+#[rstest]
+#[case::over_a_face(Vec3::new(0.0031, 0.0062, 0.0), 0)]
+#[case::over_an_edge(Vec3::new(0.005, 0.0, 0.0), 1)]
+#[case::over_a_vertex(Vec3::new(0.01, -0.01, 0.0), 2)]
+fn figure_4a_one_active_contact_under_any_rigid_motion_and_vertex_order(
+    #[case] spot: Vec3,
+    #[case] row: usize,
+) {
     let (v0, f0) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.04, 0.04], [4, 4]);
     let mut rng = SplitMix64::new(3);
-    for spot in [
-        Vec3::new(0.0031, 0.0062, 0.0),
-        Vec3::new(0.005, 0.0, 0.0),
-        Vec3::new(0.01, -0.01, 0.0),
-    ] {
-        let ball = spot + Vec3::new(0.0, 0.0, 0.0099);
-        let (a0, f_ref, touching) = resolve(v0.clone(), f0.clone(), ball);
-        assert_eq!(a0.len(), 1, "{spot:?}: active {a0:?}");
-        assert!(touching >= 1);
+    for _ in 0..25 * row {
+        let _ = (rng.rotation(), rng.vec(10.0));
+    }
+    let ball = spot + Vec3::new(0.0, 0.0, 0.0099);
+    let (a0, f_ref, touching) = resolve(v0.clone(), f0.clone(), ball);
+    assert_eq!(a0.len(), 1, "{spot:?}: active {a0:?}");
+    assert!(touching >= 1);
+    assert!(
+        (f_ref - Vec3::new(0.0, 0.0, 10.0)).norm() < 1e-9,
+        "{f_ref:?}"
+    );
+    for k in 0..25 {
+        let (q, t) = (rng.rotation(), rng.vec(10.0));
+        let (v, f) = common::moved(&v0, &f0, &q, &t, k);
+        let (a, force, _) = resolve(v, f, q * ball + t);
+        assert_eq!(a.len(), 1, "{spot:?}, motion {k}: active {a:?}");
         assert!(
-            (f_ref - Vec3::new(0.0, 0.0, 10.0)).norm() < 1e-9,
-            "{f_ref:?}"
+            (force - q * f_ref).norm() < 1e-8 * f_ref.norm(),
+            "{force:?}"
         );
-        for k in 0..25 {
-            let (q, t) = (rng.rotation(), rng.vec(10.0));
-            let (v, f) = common::moved(&v0, &f0, &q, &t, k);
-            let (a, force, _) = resolve(v, f, q * ball + t);
-            assert_eq!(a.len(), 1, "{spot:?}, motion {k}: active {a:?}");
-            assert!(
-                (force - q * f_ref).norm() < 1e-8 * f_ref.norm(),
-                "{force:?}"
-            );
-        }
     }
 }
 
@@ -347,31 +362,33 @@ fn the_seeds_walk_through_of_figure_4a_links_and_deactivates_as_described() {
 }
 
 /// A wall's inactive side ignores balls on that side only: a ball above a wall inactive above has
-/// no contact, the same ball below has one.
-#[test]
-fn inactive_sides_switch_off_contacts_from_that_side_only() {
+/// no contact, the same ball below has one. A row: the inactive sides, the ball's height, and
+/// its number of active facet contacts.
+#[rstest]
+#[case::both_active_above(0, 0.0099, 1)]
+#[case::both_active_below(0, -0.0099, 1)]
+#[case::inactive_above_ball_above(side::ABOVE, 0.0099, 0)]
+#[case::inactive_above_ball_below(side::ABOVE, -0.0099, 1)]
+#[case::inactive_below_ball_below(side::BELOW, -0.0099, 0)]
+#[case::inactive_both_ball_above(side::BOTH, 0.0099, 0)]
+fn inactive_sides_switch_off_contacts_from_that_side_only(
+    #[case] bits: u8,
+    #[case] z: Real,
+    #[case] expect: usize,
+) {
     let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [1, 1]);
-    for (bits, z, expect) in [
-        (0, 0.0099, 1),
-        (0, -0.0099, 1),
-        (side::ABOVE, 0.0099, 0),
-        (side::ABOVE, -0.0099, 1),
-        (side::BELOW, -0.0099, 0),
-        (side::BOTH, 0.0099, 0),
-    ] {
-        let mut m = model(TimestepMode::Fixed(1e-6));
-        m.add_ball(&BallSpec::at_rest(1, [0.01, 0.02, z], 0.01, 0))
-            .unwrap();
-        let mut w = wall("w", v.clone(), f.clone());
-        w.inactive = vec![(0, bits), (1, bits)];
-        m.add_wall(&w).unwrap();
-        m.prime().unwrap();
-        let n = m.facet_contacts.active_count();
-        assert_eq!(n, expect, "sides {bits}, z {z}");
-        if n == 1 {
-            // The force pushes the ball away from the plane on its own side.
-            assert!(m.balls.force[0].z * z > 0.0);
-        }
+    let mut m = model(TimestepMode::Fixed(1e-6));
+    m.add_ball(&BallSpec::at_rest(1, [0.01, 0.02, z], 0.01, 0))
+        .unwrap();
+    let mut w = wall("w", v, f);
+    w.inactive = vec![(0, bits), (1, bits)];
+    m.add_wall(&w).unwrap();
+    m.prime().unwrap();
+    let n = m.facet_contacts.active_count();
+    assert_eq!(n, expect, "sides {bits}, z {z}");
+    if n == 1 {
+        // The force pushes the ball away from the plane on its own side.
+        assert!(m.balls.force[0].z * z > 0.0);
     }
 }
 
