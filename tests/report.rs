@@ -88,7 +88,7 @@ fn every_code_reference_names_an_item_that_exists() {
 /// motion is where `grep -n` finds it.
 #[test]
 fn a_located_line_is_the_definition() {
-    let text = std::fs::read_to_string("src/motion.rs").unwrap();
+    let text = std::fs::read_to_string("src/motion/balls.rs").unwrap();
     let by_hand = text
         .lines()
         .position(|l| l.starts_with("pub fn step("))
@@ -273,6 +273,9 @@ fn the_index_and_a_case_page_render_with_working_links_and_titled_axes() {
     assert!(plots >= 3, "{plots} plots");
     assert!(page.contains("ballast − reference"), "no residual panel");
     // code links name items by line, and none is broken
-    assert!(page.contains("src/motion.rs:"), "no line in the code links");
+    assert!(
+        page.contains("src/motion/balls.rs:"),
+        "no line in the code links"
+    );
     assert!(!page.contains("not found"), "a broken code link");
 }

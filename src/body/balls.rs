@@ -1,5 +1,6 @@
 //! Balls: spherical bodies with six degrees of freedom, stored as a structure of arrays.
 
+use super::error::{finite_state, ModelError};
 use crate::math::{vec3, Real, Vec3, PI};
 
 /// Degrees of freedom that can be fixed, as bits of [`Balls::fixed`].
@@ -215,6 +216,82 @@ impl Balls {
     /// True when there is no ball.
     pub fn is_empty(&self) -> bool {
         self.id.is_empty()
+    }
+
+    /// Adds a ball of a material of `materials` after checking it (a positive finite radius
+    /// and density, a finite state, an id not in `ids`, which takes it; a 2D disk stays in
+    /// its plane); returns its index.
+    ///
+    /// # Errors
+    /// [`ModelError`]: a radius or density that is not positive, a non-finite value, a
+    /// repeated id, an unknown material, a disk out of its plane, a mass that is not a
+    /// positive finite number.
+    pub fn add(
+        &mut self,
+        spec: &BallSpec,
+        materials: &[super::Material],
+        ids: &mut crate::storage::IdSet,
+        planar: bool,
+    ) -> Result<usize, ModelError> {
+        let id = spec.id;
+        if !(spec.radius.is_finite() && spec.radius > 0.0) {
+            return Err(ModelError::BadRadius {
+                id,
+                radius: spec.radius,
+            });
+        }
+        let Some(mat) = materials.get(spec.material) else {
+            return Err(ModelError::UnknownMaterial {
+                id,
+                material: spec.material,
+            });
+        };
+        if !(mat.density.is_finite() && mat.density > 0.0) {
+            return Err(ModelError::BadDensity {
+                name: mat.name.clone(),
+                density: mat.density,
+            });
+        }
+        finite_state(id, &spec.pos, &spec.vel, &spec.spin, &spec.applied_force)?;
+        if !ids.insert(id) {
+            return Err(ModelError::DuplicateId(id));
+        }
+        if planar {
+            if spec.pos.z != 0.0 || spec.vel.z != 0.0 || spec.spin.x != 0.0 || spec.spin.y != 0.0 {
+                return Err(ModelError::OutOfPlane(id));
+            }
+            let r = spec.radius;
+            let disk = {
+                let m = mat.density * PI * r * r;
+                (m, 0.5 * m * r * r)
+            };
+            let spec = BallSpec {
+                fixed: spec.fixed | dof::Z | dof::RX | dof::RY,
+                mass: Some(spec.mass.unwrap_or(disk)),
+                ..spec.clone()
+            };
+            let i = self.push(&spec, mat.density);
+            return self.mass_is_finite(i, mat.density);
+        }
+        let i = self.push(spec, mat.density);
+        self.mass_is_finite(i, mat.density)
+    }
+
+    /// Ball `i` if its mass and moment of inertia are positive finite numbers.
+    fn mass_is_finite(&self, i: usize, density: Real) -> Result<usize, ModelError> {
+        let b = self;
+        for (what, value) in [("mass", b.mass[i]), ("moment of inertia", b.inertia[i])] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(ModelError::BadMass {
+                    body: format!("ball {}", b.id[i]),
+                    what,
+                    value,
+                    radius: b.radius[i],
+                    density,
+                });
+            }
+        }
+        Ok(i)
     }
 
     /// Appends a ball of the given density; returns its index.

@@ -4,11 +4,14 @@
 
 mod balls;
 mod clumps;
+mod error;
 mod material;
 mod wall;
 
 pub(crate) use balls::for_each_array;
 pub use balls::{dof, BallSpec, Balls, Rows, NO_CLUMP};
 pub use clumps::{mass_properties, ClumpSpec, Clumps, MassSpec, PebbleSpec, ROTATIONS};
+pub(crate) use error::finite_state;
+pub use error::ModelError;
 pub use material::Material;
 pub use wall::{side, Program, Resolution, ScheduleEntry, ServoTarget, Wall, WallMotion, WallSpec};

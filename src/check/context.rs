@@ -24,7 +24,7 @@ pub struct Context<'a> {
 /// motion, the cycle and the force laws of the case's contact models.
 pub(super) fn engine_code(case: &Case) -> Vec<String> {
     let mut code = vec![
-        "src/motion.rs::step".to_string(),
+        "src/motion/balls.rs::step".to_string(),
         "src/cycle/mod.rs::cycle".to_string(),
     ];
     for (_, _, law) in &case.contact_models {

@@ -14,7 +14,8 @@ pub fn evaluate(ctx: &Context, other: &str, max_ratio: Real, out: &mut CheckOutc
     out.formula = format!("the same scene run another way: {other}; each run stops once its solve ratio (mean unbalanced force / mean contact force) is below the case's solve_ratio");
     out.tolerance_kind = "range".into();
     out.accepted = format!("at most {}", num(max_ratio));
-    out.code.push("src/timestep.rs::kinematic_limit".into());
+    out.code
+        .push("src/timestep/modes.rs::kinematic_limit".into());
     out.code.push("src/check/cycles.rs::evaluate".into());
     let path = ctx.case.dir().join(other);
     let result = crate::case::load(&path)

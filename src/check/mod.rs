@@ -103,7 +103,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 _ => out.fail(format!("insertion {insert} was not watched")),
             }
             out.code.push("src/distribution.rs::Radii::draw".into());
-            out.code.push("src/flow/mod.rs::Insert".into());
+            out.code.push("src/flow/insert.rs::Insert".into());
             out.code.push("src/check/flow.rs::evaluate_radii".into());
         }
         CheckSpec::Identity {
@@ -115,9 +115,8 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
                 .clone()
                 .unwrap_or_else(|| "the sum is zero (an identity)".into());
             flow::evaluate_identity(ctx, terms, *abs_tolerance, &mut out);
-            out.code.push("src/cycle/exchange.rs::insert_due".into());
-            out.code
-                .push("src/cycle/exchange.rs::remove_in_outlets".into());
+            out.code.push("src/flow/stage.rs::insert_due".into());
+            out.code.push("src/flow/stage.rs::remove_in_outlets".into());
             out.code.push("src/check/flow.rs::evaluate_identity".into());
         }
         CheckSpec::Janssen(j) => {
@@ -132,8 +131,7 @@ pub fn evaluate(spec: &CheckSpec, ctx: &Context, probe: Option<&Probe>) -> Check
         }
         CheckSpec::Beverloo(b) => {
             beverloo::evaluate(ctx, b, &mut out);
-            out.code
-                .push("src/cycle/exchange.rs::remove_in_outlets".into());
+            out.code.push("src/flow/stage.rs::remove_in_outlets".into());
             out.code.push("src/check/beverloo.rs::evaluate".into());
         }
         CheckSpec::FinalValue {

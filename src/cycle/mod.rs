@@ -2,8 +2,7 @@
 //! force-displacement.
 
 mod books;
-mod detect;
-mod exchange;
+
 mod timestep;
 mod watch;
 
@@ -23,34 +22,17 @@ impl Model {
         if !self.primed {
             self.prime()?;
         }
-        self.exchange()?;
+        if self.exchange().run()? {
+            // (the candidate pairs and the last force pass's stiffness sums count the balls
+            // that were)
+            self.dof_stiffness.fused_at = None;
+            self.broad_phase.invalidate();
+        }
         self.plan_walls();
         let t = self.clock();
-        let dt = self.choose_timestep()?;
-        // (the law of motion makes the broad phase's displacement test, unless clumps move
-        // their pebbles after it)
-        let reference = (self.clumps.is_empty())
-            .then(|| self.broad_phase.reference(self.balls.len()))
-            .flatten()
-            .map(|r| (r, self.settings.margin));
-        let checked = reference.is_some();
-        let (mut finite, moved) = crate::motion::step(
-            &mut self.balls,
-            &self.settings.gravity,
-            self.last_dt,
-            dt,
-            reference,
-            // (the force pass's ranges, when it made them for more than one thread)
-            (self.contacts.partition.threads > 1).then_some(&self.contacts.partition.balls[..]),
-        );
-        if !self.clumps.is_empty() {
-            finite &= self
-                .clumps
-                .step(&mut self.balls, &self.settings.gravity, self.last_dt, dt);
-        }
-        for w in &mut self.walls {
-            w.step(dt);
-        }
+        let estimate = self.timestep_stiffness();
+        let dt = self.timestep().choose(estimate)?;
+        let (finite, moved) = self.motion().run(dt);
         self.cycles += 1;
         self.time += dt;
         self.last_dt = dt;
@@ -58,13 +40,13 @@ impl Model {
         if !finite {
             self.check_finite()?;
         }
-        if checked && moved {
+        if moved == Some(true) {
             // a ball that moves more than its radius in a cycle moves more than the margin:
             // the broad phase rebuilds in that cycle, and this test sees it
             self.check_tunnelling(dt)?;
         }
         let t = self.lap(t, |p| &mut p.checks);
-        self.detect_after(checked.then_some(moved));
+        self.detection().run(moved);
         let t = self.lap(t, |p| &mut p.detect);
         self.force_displacement(dt);
         self.book_energy(false);

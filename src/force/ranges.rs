@@ -118,10 +118,10 @@ impl Forces<'_> {
             &no_rows
         };
         let springs = crate::springs::Springs {
-            balls: &self.balls,
-            laws: &self.laws,
-            rolling: &self.rolling,
-            walls: &self.walls,
+            balls: self.balls,
+            laws: self.laws,
+            rolling: self.rolling,
+            walls: self.walls,
         };
         let (balls, laws, walls): (&Balls, &[ContactModel], &[crate::body::Wall]) =
             (self.balls, self.laws, self.walls);
@@ -199,7 +199,7 @@ impl Forces<'_> {
                     let (l, f) = incoming;
                     // (the copies' forces go nowhere: the range of ball a keeps the entries)
                     let mut spare = vec![Vec3::zeros(); l.len()];
-                    let (law, step) = ((balls, &laws[..]), (dt, flags, install_bonds));
+                    let (law, step) = ((balls, laws), (dt, flags, install_bonds));
                     for start in (0..l.len()).step_by(HISTORY_RUN) {
                         let run = start..(start + HISTORY_RUN).min(l.len());
                         let sf = &mut spare[run.clone()];

@@ -2,9 +2,12 @@
 //! materials, the contacts, the settings and the time.
 
 pub(crate) mod books;
+mod flow;
+mod limits;
 mod state;
 mod views;
 
+pub use crate::body::ModelError;
 pub use crate::phases::Phases;
 pub use books::EnergyBooks;
-pub use state::{Measure, Model, ModelError, Settings};
+pub use state::{Measure, Model, Settings};

@@ -2,10 +2,127 @@
 //! (shared borrows, copies) and what it writes (exclusive borrows), and never the whole model.
 
 use super::Model;
+use crate::detect::Detection;
+use crate::flow::Exchange;
 use crate::force::Forces;
 use crate::math::Vec3;
+use crate::motion::Motion;
+use crate::timestep::{Estimator, Timestep, TimestepMode};
 
 impl Model {
+    /// The exchange of balls' state ([`Exchange`]: outlets, then insertions).
+    pub fn exchange(&mut self) -> Exchange<'_> {
+        Exchange {
+            flow: &mut self.flow,
+            balls: &mut self.balls,
+            clumps: &mut self.clumps,
+            contacts: &mut self.contacts,
+            facet_contacts: &mut self.facet_contacts,
+            ids: &mut self.ids,
+            walls: &self.walls,
+            laws: &self.laws,
+            materials: &self.materials,
+            gravity: self.settings.gravity,
+            time: self.time,
+            cycles: self.cycles,
+            last_dt: self.last_dt,
+        }
+    }
+
+    /// The timestep stage's state ([`Timestep`]).
+    pub fn timestep(&mut self) -> Timestep<'_> {
+        Timestep {
+            mode: &self.settings.timestep,
+            balls: &mut self.balls,
+            clumps: &mut self.clumps,
+            walls: &self.walls,
+            laws: &self.laws,
+            pair_law: &self.pair_law,
+            materials: self.materials.len(),
+            gravity: self.settings.gravity,
+            last_dt: self.last_dt,
+            cycles: self.cycles,
+            dof_stiffness: &self.dof_stiffness,
+            dt_limit: &mut self.dt_limit,
+        }
+    }
+
+    /// True when the force pass sums the automatic timestep's diagonal stiffness for the next
+    /// cycle ([`crate::springs`]' `add_ball_diagonals_lanes`, in the one-pass loop of
+    /// src/force/ranges.rs, where each contact's balls are in cache): the automatic mode with
+    /// the diagonal estimator when the next cycle chooses its step ([`Auto::chooses_at`]), no
+    /// clump (each ball its own body), and no programmed wall (whose velocity, which the
+    /// foresight of a closing contact reads, changes before the next step is chosen).
+    pub(crate) fn fuses_stiffness(&self) -> bool {
+        matches!(&self.settings.timestep, TimestepMode::Auto(a)
+            if a.estimator == Estimator::Diagonal && a.chooses_at(self.cycles))
+            && self.clumps.is_empty()
+            && self.walls.iter().all(|w| w.program.is_none())
+    }
+
+    /// The law of motion's state ([`Motion`]).
+    pub fn motion(&mut self) -> Motion<'_> {
+        // (the law of motion makes the broad phase's displacement test, unless clumps move
+        // their pebbles after it)
+        let reference = (self.clumps.is_empty())
+            .then(|| self.broad_phase.reference(self.balls.len()))
+            .flatten()
+            .map(|r| (r, self.settings.margin));
+        let part = &self.contacts.partition;
+        Motion {
+            balls: &mut self.balls,
+            clumps: &mut self.clumps,
+            walls: &mut self.walls,
+            gravity: self.settings.gravity,
+            last_dt: self.last_dt,
+            reference,
+            // (the force pass's ranges, when it made them for more than one thread)
+            ranges: (part.threads > 1).then_some(&part.balls[..]),
+        }
+    }
+
+    /// Contact detection's state ([`Detection`]).
+    pub fn detection(&mut self) -> Detection<'_> {
+        Detection {
+            balls: &mut self.balls,
+            clumps: &mut self.clumps,
+            walls: &mut self.walls,
+            contacts: &mut self.contacts,
+            facet_contacts: &mut self.facet_contacts,
+            broad_phase: &mut self.broad_phase,
+            sort_every: self.sort_every,
+            sort_order: self.sort_order,
+            last_sort: &mut self.last_sort,
+            sort_scratch: &mut self.sort_scratch,
+            laws: &self.laws,
+            rolling: &self.rolling,
+            cohesion: &self.cohesion,
+            pair_law: &self.pair_law,
+            materials: self.materials.len(),
+            margin: self.settings.margin,
+            planar: self.planar,
+            books: self.books.is_some(),
+            cycles: self.cycles,
+        }
+    }
+
+    /// Contact detection ([`Detection::run`]): rebuild the candidate pairs when needed and
+    /// merge them into the persistent contact lists.
+    pub fn detect(&mut self) {
+        self.detection().run(None);
+    }
+
+    /// Gives the contact lists room at once for as many contacts as the balls are likely to
+    /// have ([`Detection::make_room`]).
+    pub fn make_room(&mut self) {
+        self.detection().make_room();
+    }
+
+    /// True when the balls may be renumbered ([`Detection::can_sort_balls`]: in 3D).
+    pub fn can_sort_balls(&self) -> bool {
+        !self.planar
+    }
+
     /// The force pass's state ([`Forces`]).
     pub fn forces(&mut self) -> Forces<'_> {
         let fused = self.fuses_stiffness();
@@ -39,16 +156,6 @@ impl Model {
     /// the force pass).
     pub fn wall_forces(&mut self, dt: f64) {
         self.forces().wall_forces(dt);
-    }
-
-    /// True when the force-displacement runs in one pass ([`crate::force::one_pass`]).
-    pub(crate) fn one_pass(&self) -> bool {
-        crate::force::one_pass(
-            self.planar,
-            self.books.is_some(),
-            &self.rolling,
-            &self.cohesion,
-        )
     }
 
     /// The resultant contact force and moment on wall `w` (about its pivot), N and N m

@@ -67,7 +67,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
             fmt_num(Some(s.dt.min)),
             fmt_num(Some(s.dt.max)),
             parts.join(", "),
-            code_link(dir, "src/cycle/timestep.rs::choose_timestep")
+            code_link(dir, "src/timestep/stage.rs::choose")
         );
     }
     h.push_str("<h2>What is simulated</h2>");
@@ -151,8 +151,8 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         h,
         "<p>The cycle ({}): {} (timestep), {} (law of motion: velocity Verlet, velocities half a step behind positions), \
          {} (contact detection), {} (force-displacement).</p>",
-        code_link(dir, "src/cycle/mod.rs::cycle"), code_link(dir, "src/cycle/timestep.rs::choose_timestep"), code_link(dir, "src/motion.rs::step"),
-        code_link(dir, "src/cycle/detect.rs::detect"), code_link(dir, "src/force/stage.rs::run")
+        code_link(dir, "src/cycle/mod.rs::cycle"), code_link(dir, "src/timestep/stage.rs::choose"), code_link(dir, "src/motion/balls.rs::step"),
+        code_link(dir, "src/detect/stage.rs::run"), code_link(dir, "src/force/stage.rs::run")
     );
     h.push_str("<h2>Checks</h2>");
     let mut plotted = Vec::new();

@@ -28,7 +28,7 @@ pub fn write_experiments_page(reports: &Path, summaries: &[Summary]) -> std::io:
             ),
             (
                 "cycle_exchange_rs",
-                code_link(reports, "src/cycle/exchange.rs::insert_due"),
+                code_link(reports, "src/flow/stage.rs::insert_due"),
             ),
             (
                 "output_measure_rs",

@@ -41,7 +41,7 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
             ),
             (
                 "timestep_rs",
-                code_link(reports, "src/timestep.rs::kinematic_limit"),
+                code_link(reports, "src/timestep/modes.rs::kinematic_limit"),
             ),
         ],
     ));

@@ -33,11 +33,6 @@ pub struct CriticalEstimate {
     pub dof: usize,
 }
 
-/// Name of a DOF index (0..6).
-pub fn dof_name(dof: usize) -> &'static str {
-    ["x", "y", "z", "rotation x", "rotation y", "rotation z"][dof.min(5)]
-}
-
 impl DofStiffness {
     /// Computes the per-DOF stiffness of the model's contacts: the active ones, and with
     /// `with_inactive` also those that exist but do not touch yet (within the margin), as the

@@ -10,10 +10,11 @@ pub mod study;
 
 pub use crate::law::ContactStiffness;
 pub use crate::springs::contact_diagonal_3d;
+pub use crate::timestep::dof_name;
 pub use contact::{
     contact_columns_3d, contact_matrix_2d, contact_matrix_3d, cross_matrix, Matrix12, Matrix6,
     Triad, DOFS_2D_IN_3D,
 };
 pub use eigen::{lanczos_max, tridiagonal_max, ExactCritical, Method, DENSE_LIMIT};
-pub use estimate::{dof_name, estimate_critical, CriticalEstimate};
+pub use estimate::{estimate_critical, CriticalEstimate};
 pub use global::{DofMap, GlobalStiffness, FIXED};

@@ -1,4 +1,4 @@
-//! The law of motion: Newton's laws integrated by velocity Verlet (leapfrog form).
+//! The balls' law of motion: Newton's laws integrated by velocity Verlet (leapfrog form).
 //!
 //! Velocities live half a step behind positions (seed 000): with forces `F(t)` computed at the
 //! positions `x(t)`,

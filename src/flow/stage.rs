@@ -1,7 +1,7 @@
-//! Balls leave and enter, at the start of each cycle (before the timestep, so that the step
-//! and the law of motion see the balls of the cycle): first every ball whose centre lies in an
-//! outlet's zone is removed, then each insertion places the balls it has due where they touch
-//! nothing ([`crate::flow`]).
+//! Balls leave and enter, at the start of each cycle ([`Exchange`]: what it reads and
+//! writes; before the timestep, so that the step and the law of motion see the balls of the
+//! cycle): first every ball whose centre lies in an outlet's zone is removed, then each
+//! insertion places the balls it has due where they touch nothing ([`super::Obstacles`]).
 //!
 //! Removal keeps the order of the balls that stay, so every kept contact keeps its roles, its
 //! frame and its state (`Contacts::drop_balls`); new balls go at the end, with no contact until
@@ -9,104 +9,74 @@
 //! sequential and draw from each insertion's own seeded stream: the run is the same for any
 //! number of threads, and a checkpoint carries the streams.
 
-use crate::body::BallSpec;
-use crate::flow::{Insert, InsertSpec, Obstacles, Outlet, ATTEMPTS};
-use crate::geom::Zone;
-use crate::math::Real;
-use crate::model::{Model, ModelError};
+use super::insert::{Flow, Insert, InsertSpec, ATTEMPTS};
+use super::place::Obstacles;
+use crate::body::{BallSpec, Balls, Clumps, Material, ModelError, Wall};
+use crate::contact::{Contacts, FacetContacts};
+use crate::law::ContactModel;
+use crate::math::{Real, Vec3};
+use crate::motion::{acceleration, angular_acceleration};
+use crate::storage::IdSet;
 
-impl Model {
-    /// Adds an insertion; returns its index.
-    ///
-    /// # Errors
-    /// [`ModelError::BadFlow`]: a repeated name, an unknown material, the 2D mode, or a zone
-    /// in which the largest radius does not fit.
-    pub fn add_insert(&mut self, spec: InsertSpec) -> Result<usize, ModelError> {
-        let bad = |reason: String| ModelError::BadFlow {
-            name: spec.name.clone(),
-            reason,
-        };
-        if self.planar {
-            return Err(bad("insertion is 3D only".into()));
-        }
-        if self.flow.inserts.iter().any(|i| i.spec.name == spec.name) {
-            return Err(bad("the name is used by another insertion".into()));
-        }
-        if spec.material >= self.materials.len() {
-            return Err(bad(format!("unknown material index {}", spec.material)));
-        }
-        let r_max = spec.radii.range().1;
-        if !spec.zone.fits(r_max) {
-            return Err(bad(format!(
-                "a ball of the largest radius {r_max:e} m does not fit in the region"
-            )));
-        }
-        self.flow.inserts.push(Insert::new(spec));
-        self.primed = false;
-        Ok(self.flow.inserts.len() - 1)
-    }
+/// What the exchange of balls reads and writes.
+pub struct Exchange<'a> {
+    /// The insertions and outlets, and what they have done.
+    pub flow: &'a mut Flow,
+    /// Balls removed and added.
+    pub balls: &'a mut Balls,
+    /// Each clump's first pebble follows a removal.
+    pub clumps: &'a mut Clumps,
+    /// The contacts of removed balls go with them.
+    pub contacts: &'a mut Contacts,
+    /// Likewise.
+    pub facet_contacts: &'a mut FacetContacts,
+    /// The ids in use (taken by new balls, freed by removed ones).
+    pub ids: &'a mut IdSet,
+    /// The walls (read: a new ball touches none).
+    pub walls: &'a [Wall],
+    /// The contact models (read: the strain energy a removed contact takes with it).
+    pub laws: &'a [ContactModel],
+    /// The materials (read: a new ball's density).
+    pub materials: &'a [Material],
+    /// Gravitational acceleration, m/s^2.
+    pub gravity: Vec3,
+    /// The time now, s.
+    pub time: Real,
+    /// Cycles run so far.
+    pub cycles: u64,
+    /// The last cycle's timestep, s (the velocities are half of it behind the positions).
+    pub last_dt: Real,
+}
 
-    /// Adds an outlet; returns its index.
-    ///
-    /// # Errors
-    /// [`ModelError::BadFlow`]: a repeated name, or a model with clumps (an outlet removes
-    /// balls; a clump is not removed).
-    pub fn add_outlet(&mut self, name: &str, zone: Zone) -> Result<usize, ModelError> {
-        let bad = |reason: &str| ModelError::BadFlow {
-            name: name.into(),
-            reason: reason.into(),
-        };
-        if self.flow.outlets.iter().any(|o| o.name == name) {
-            return Err(bad("the name is used by another outlet"));
-        }
-        if !self.clumps.is_empty() {
-            return Err(bad(
-                "outlets remove balls, not clumps: a model with clumps cannot have an outlet yet",
-            ));
-        }
-        self.flow.outlets.push(Outlet {
-            name: name.into(),
-            zone,
-            count: 0,
-            mass: 0.0,
-        });
-        Ok(self.flow.outlets.len() - 1)
-    }
-
-    /// Number of balls (pebbles are not balls), and their mass, kg.
-    pub fn ball_count_and_mass(&self) -> (usize, Real) {
-        let b = &self.balls;
-        (0..b.len())
-            .filter(|&i| !b.is_pebble(i))
-            .fold((0, 0.0), |(n, m), i| (n + 1, m + b.mass[i]))
-    }
-
+impl Exchange<'_> {
     /// Removes the balls in outlets, then places the balls that insertions have due.
-    pub(super) fn exchange(&mut self) -> Result<(), ModelError> {
+    /// True when a ball was removed or added: the candidate pairs and the stiffness sums of
+    /// the last force pass count the balls that were (the caller renews them).
+    ///
+    /// # Errors
+    /// [`ModelError`] for an inserted ball whose mass is not a positive finite number.
+    pub fn run(mut self) -> Result<bool, ModelError> {
         if !self.flow.is_active() {
-            return Ok(());
+            return Ok(false);
         }
         let removed = self.remove_in_outlets();
         // (a ball added between cycles needs no new priming: the detection of this cycle
         // finds its contacts, and it touches nothing)
-        let primed = self.primed;
         let added = self.insert_due()?;
-        self.primed = primed;
         if removed || added {
-            // (the stiffness sums of the last force pass count the balls that were)
-            self.dof_stiffness.fused_at = None;
-            self.broad_phase.invalidate();
             self.contacts.balls_changed();
         }
-        Ok(())
+        Ok(removed || added)
     }
 
     /// Kinetic and potential energy of ball `i` at the time of the positions, J.
     fn ball_energy(&self, i: usize) -> Real {
-        let b = &self.balls;
-        let (v, w) = (self.synchronized_velocity(i), self.synchronized_spin(i));
+        let b = &*self.balls;
+        let half = 0.5 * self.last_dt;
+        let v = b.vel[i] + acceleration(b, i, &self.gravity) * half;
+        let w = b.spin[i] + angular_acceleration(b, i) * half;
         0.5 * b.mass[i] * v.norm_squared() + 0.5 * b.inertia[i] * w.norm_squared()
-            - b.mass[i] * self.settings.gravity.dot(&b.pos[i])
+            - b.mass[i] * self.gravity.dot(&b.pos[i])
     }
 
     /// Removes every ball (not pebble) whose centre lies in an outlet's zone, with its
@@ -119,7 +89,7 @@ impl Model {
         let mut keep: Vec<bool> = Vec::new();
         let mut taken = 0.0;
         for i in 0..n {
-            let b = &self.balls;
+            let b = &*self.balls;
             if b.is_pebble(i) {
                 continue;
             }
@@ -141,7 +111,7 @@ impl Model {
             return false;
         }
         // the strain energy of the contacts that go with the balls
-        let b = &self.balls;
+        let b = &*self.balls;
         for (k, c) in self.contacts.list.iter().enumerate() {
             if c.active && !(keep[c.a as usize] && keep[c.b as usize]) {
                 let g = self.contacts.geometry(k, b);
@@ -200,7 +170,7 @@ impl Model {
         let spec: &InsertSpec = &ins.spec;
         let (material, vel) = (spec.material, spec.vel);
         let r_max = spec.radii.range().1;
-        let mut obstacles = Obstacles::new(&spec.zone, r_max, &self.balls, &self.walls);
+        let mut obstacles = Obstacles::new(&spec.zone, r_max, self.balls, self.walls);
         let mut any = false;
         while ins.wants(self.time) {
             let r = ins.next_radius();
@@ -217,7 +187,7 @@ impl Model {
                 vel,
                 ..BallSpec::at_rest(id, [p.x, p.y, p.z], r, material)
             };
-            let i = self.add_ball(&ball)?;
+            let i = (self.balls).add(&ball, self.materials, self.ids, false)?;
             obstacles.add_sphere(p, r);
             ins.placed_one(self.balls.mass[i]);
             self.flow.exchanged += self.ball_energy(i);

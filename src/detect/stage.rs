@@ -1,14 +1,72 @@
-//! Contact detection, the third stage of the cycle, on the model: rebuild the candidate pairs
-//! ([`crate::detect`]) when a ball or a wall has moved far enough, renumber the balls when
-//! due, and merge the pairs into the persistent contact lists.
+//! Contact detection, the third stage of the cycle ([`Detection`]: what it reads and writes):
+//! rebuild the candidate pairs ([`super::BroadPhase`]) when a ball or a wall has moved far
+//! enough, renumber the balls when due ([`super::SortOrder`]), and merge the pairs into the
+//! persistent contact lists (the lists' merge keeps the state of the contacts that stay).
 
-use crate::detect::{spatial_order, Scratch};
-use crate::model::Model;
+use super::{spatial_order, BroadPhase, Scratch, SortOrder};
+use crate::body::{Balls, Clumps, Wall};
+use crate::contact::{Contacts, FacetContacts};
+use crate::law::{Cohesion, ContactModel, Rolling};
+use crate::math::Real;
+
+/// What contact detection reads and writes.
+pub struct Detection<'a> {
+    /// Positions and radii (read); renumbered when due (written).
+    pub balls: &'a mut Balls,
+    /// Each clump's first pebble follows a renumbering.
+    pub clumps: &'a mut Clumps,
+    /// The walls (read); their travel since the last build is reset at a build.
+    pub walls: &'a mut [Wall],
+    /// Ball-ball contacts: merged with the new candidates.
+    pub contacts: &'a mut Contacts,
+    /// Ball-facet contacts: likewise.
+    pub facet_contacts: &'a mut FacetContacts,
+    /// The cell grid and its candidate pairs.
+    pub broad_phase: &'a mut BroadPhase,
+    /// Renumber the balls at most every this many cycles (0: never).
+    pub sort_every: u64,
+    /// The order of a renumbering.
+    pub sort_order: SortOrder,
+    /// The cycle of the last renumbering.
+    pub last_sort: &'a mut Option<u64>,
+    /// The renumbering's work arrays.
+    pub sort_scratch: &'a mut Scratch,
+    /// The contact models, by law index.
+    pub laws: &'a [ContactModel],
+    /// The rolling resistance of each law, if any.
+    pub rolling: &'a [Option<Rolling>],
+    /// The cohesion of each law, if any.
+    pub cohesion: &'a [Option<Cohesion>],
+    /// The law of each pair of materials (`materials x materials`).
+    pub pair_law: &'a [u16],
+    /// The number of materials.
+    pub materials: usize,
+    /// Extent enlargement, m.
+    pub margin: Real,
+    /// 2D disks.
+    pub planar: bool,
+    /// Energy books are kept (the contacts keep what each loses).
+    pub books: bool,
+    /// Cycles run so far.
+    pub cycles: u64,
+}
+
+impl Detection<'_> {
+    /// True when some contact model has a rolling resistance.
+    fn has_rolling(&self) -> bool {
+        self.rolling.iter().any(Option::is_some)
+    }
+
+    /// True when the force pass runs in one pass ([`crate::force::one_pass`]).
+    fn one_pass(&self) -> bool {
+        crate::force::one_pass(self.planar, self.books, self.rolling, self.cohesion)
+    }
+}
 
 /// Candidate pairs per ball for which the contact lists get room at once.
 const ROOM_PER_BALL: usize = 8;
 
-impl Model {
+impl Detection<'_> {
     /// Gives the contact lists room at once for as many contacts as the balls are likely to
     /// have (see [`crate::storage::room`]): 8 candidate pairs per ball, twice what a dense
     /// packing of equal spheres needs (6 contacts per ball plus the margin's candidates), and
@@ -25,7 +83,7 @@ impl Model {
         self.broad_phase.make_room(n);
         // (the side arrays the merges below keep)
         let frames = !self.laws.iter().all(|l| l.frame_free());
-        let general = frames || self.planar || self.books.is_some();
+        let general = frames || self.planar || self.books;
         self.contacts.gathered = !self.one_pass();
         let room = ROOM_PER_BALL * n;
         self.contacts
@@ -39,16 +97,10 @@ impl Model {
         }
     }
 
-    /// Contact detection: rebuild the candidate pairs when needed and merge them into the
-    /// persistent contact list.
-    pub fn detect(&mut self) {
-        self.detect_after(None);
-    }
-
-    /// [`Model::detect`], given whether a ball moved more than the margin since the last
+    /// Contact detection, given whether a ball moved more than the margin since the last
     /// build when the law of motion found out (else the broad phase checks).
-    pub(super) fn detect_after(&mut self, moved: Option<bool>) {
-        let margin = self.settings.margin;
+    pub fn run(mut self, moved: Option<bool>) {
+        let margin = self.margin;
         // (a wall and a ball that have each moved at most a margin have closed their gap by at
         // most two margins: see [`crate::detect`])
         let walls_moved = self.walls.iter().any(|w| w.travel > margin);
@@ -58,9 +110,9 @@ impl Model {
             return;
         }
         let due = |last: Option<u64>| last.is_none_or(|s| self.cycles >= s + self.sort_every);
-        if self.sort_every > 0 && due(self.last_sort) && self.can_sort_balls() {
+        if self.sort_every > 0 && due(*self.last_sort) && self.can_sort_balls() {
             self.sort_balls();
-            self.last_sort = Some(self.cycles);
+            *self.last_sort = Some(self.cycles);
         }
         self.make_room();
         self.broad_phase
@@ -74,14 +126,14 @@ impl Model {
             });
         }
         self.broad_phase
-            .build_facets(&self.walls, &self.balls.pos, &self.balls.radius, margin);
-        for w in &mut self.walls {
+            .build_facets(self.walls, &self.balls.pos, &self.balls.radius, margin);
+        for w in self.walls.iter_mut() {
             w.travel = 0.0;
         }
-        let n = self.materials.len();
-        let (mat, table) = (&self.balls.material, &self.pair_law);
+        let n = self.materials;
+        let (mat, table) = (&self.balls.material, self.pair_law);
         let frames = !self.planar && self.laws.iter().any(|l| !l.frame_free());
-        let laws = &self.laws;
+        let laws = self.laws;
         self.contacts.couples = !self.planar && self.rolling.iter().any(Option::is_some);
         self.contacts.gathered = !self.one_pass();
         self.contacts.merge(
@@ -90,9 +142,9 @@ impl Model {
             |c| laws.get(c.law as usize).is_some_and(|l| l.holds(&c.state)),
             frames,
             self.planar,
-            self.books.is_some(),
+            self.books,
         );
-        let walls = &self.walls;
+        let walls = &*self.walls;
         // (a wall contact's frame is needed in 2D as in 3D: no normal-only path for walls)
         let facet_frames = self.laws.iter().any(|l| !l.frame_free());
         self.facet_contacts.merge(
@@ -102,19 +154,16 @@ impl Model {
             self.has_rolling(),
         );
     }
-}
-
-impl Model {
     /// True when the balls may be renumbered: in 3D (the 2D mode keeps its disks' normals in
     /// a side array the renumbering does not carry). A clump's pebbles move as one block, in
-    /// their order ([`crate::detect::keep_clumps_whole`]). A contact whose balls swap roles is
+    /// their order ([`super::keep_clumps_whole`]). A contact whose balls swap roles is
     /// turned over
     /// ([`crate::contact::Contacts`]'s renumbering), frame and state.
     pub fn can_sort_balls(&self) -> bool {
         !self.planar
     }
 
-    /// Puts the balls in the order [`Model::sort_order`] ([`spatial_order`]) and renumbers the contacts with them (see the
+    /// Puts the balls in the order [`Detection::sort_order`] ([`spatial_order`]) and renumbers the contacts with them (see the
     /// module documentation). The caller rebuilds the broad phase next.
     pub(crate) fn sort_balls(&mut self) {
         debug_assert!(self.can_sort_balls());
@@ -123,11 +172,11 @@ impl Model {
             new_of,
             done,
         } = &mut self.sort_scratch;
-        spatial_order(&self.balls, self.sort_order, order);
+        spatial_order(self.balls, self.sort_order, order);
         if !self.clumps.is_empty() {
             let cl = &self.clumps;
             let clumps = (&self.balls.clump[..], &cl.first[..], &cl.count[..]);
-            crate::detect::keep_clumps_whole(order, clumps, new_of, done);
+            super::keep_clumps_whole(order, clumps, new_of, done);
         }
         new_of.clear();
         new_of.resize(order.len(), 0);
@@ -139,7 +188,7 @@ impl Model {
         for f in &mut self.clumps.first {
             *f = new_of[*f as usize];
         }
-        let laws = &self.laws;
+        let laws = self.laws;
         self.contacts.renumber(new_of, |c| {
             laws.get(c.law as usize).is_some_and(|l| l.frame_free())
         });

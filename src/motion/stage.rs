@@ -1,0 +1,52 @@
+//! The law of motion's state ([`Motion`]) and the stage ([`Motion::run`]).
+
+use super::balls::step;
+use crate::body::{Balls, Clumps, Wall};
+use crate::math::{Real, Vec3};
+
+/// What the law of motion reads and writes.
+pub struct Motion<'a> {
+    /// Forces and masses (read); velocities and positions (written).
+    pub balls: &'a mut Balls,
+    /// Clumps move as rigid bodies, their pebbles with them.
+    pub clumps: &'a mut Clumps,
+    /// Walls move by prescription (rigid about the pivot, or vertex velocities).
+    pub walls: &'a mut [Wall],
+    /// Gravitational acceleration, m/s^2.
+    pub gravity: Vec3,
+    /// The last cycle's timestep, s (velocities are half of it behind the positions).
+    pub last_dt: Real,
+    /// The broad phase's reference positions and the margin: the test of whether a ball now
+    /// lies more than the margin from where the candidate pairs were built, made while the
+    /// positions are at hand (None: the broad phase tests later, as with clumps).
+    pub reference: Option<(&'a [Vec3], Real)>,
+    /// The force pass's ranges of balls, when it cut them for several threads (the law of
+    /// motion follows the same cut: see [`step`]).
+    pub ranges: Option<&'a [usize]>,
+}
+
+impl Motion<'_> {
+    /// One step `dt` of the law of motion for balls, clumps and walls. Returns whether every
+    /// position and velocity is still finite, and (when the test was made) whether a ball
+    /// moved more than the margin since the candidate pairs were built.
+    pub fn run(self, dt: Real) -> (bool, Option<bool>) {
+        let tested = self.reference.is_some();
+        let (mut finite, moved) = step(
+            self.balls,
+            &self.gravity,
+            self.last_dt,
+            dt,
+            self.reference,
+            self.ranges,
+        );
+        if !self.clumps.is_empty() {
+            finite &= self
+                .clumps
+                .step(self.balls, &self.gravity, self.last_dt, dt);
+        }
+        for w in self.walls.iter_mut() {
+            w.step(dt);
+        }
+        (finite, tested.then_some(moved))
+    }
+}
