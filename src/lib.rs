@@ -30,6 +30,7 @@
 
 pub mod bench;
 pub mod body;
+pub mod books;
 pub mod case;
 pub mod check;
 pub mod contact;
@@ -57,3 +58,4 @@ pub mod stiffness;
 pub mod storage;
 pub mod timestep;
 pub mod verify;
+pub mod watch;

@@ -60,7 +60,7 @@ pub fn evaluate(
     out.formula = "K + U + P + D − W − (K + U + P)(0) = 0: kinetic energy at the velocities of the \
         time of the positions, strain energy stored in the contacts, gravitational potential, \
         energy dissipated (dashpots, slip, hysteresis, breakage) and work done by walls, applied \
-        forces and constraints, each booked from its own definition (src/model/books.rs, src/cycle/books.rs)"
+        forces and constraints, each booked from its own definition (src/model/books.rs, src/books/stage.rs)"
         .to_string() + if subtract {
         "; less the integration error the books measure (energy/integrator): the \
              leapfrog integrator's own term Σ dt²/8 (S_n − S_(n−1)), S = Σ |F|²/m + |M|²/I, \

@@ -1,27 +1,36 @@
-//! The cycle (seed 000 and 004 order): timestep, law of motion, contact detection,
-//! force-displacement.
-
-mod books;
+//! The cycle (seed 000 and 004 order): [`Model::cycle`] is the list of stages, each a room of
+//! its own taking the state it reads and writes (`crate::model`'s views cut them):
+//!
+//! 0. balls leave and enter ([`crate::flow::Exchange`]); programmed walls take their velocity;
+//! 1. **timestep** ([`crate::timestep::Timestep`], given the critical estimate that
+//!    `timestep.rs` makes from every contact's stiffness when the mode needs one);
+//! 2. **law of motion** ([`crate::motion::Motion`]), then the blow-up checks
+//!    ([`crate::watch::blowup`]);
+//! 3. **contact detection** ([`crate::detect::Detection`]);
+//! 4. **force-displacement** ([`crate::force::Forces`]);
+//! 5. the energy books ([`crate::books::book`]) and the interpenetration check.
 
 mod timestep;
-mod watch;
 
-pub use watch::{Watch, WATCH_EVERY};
+pub use crate::watch::{Watch, WATCH_EVERY};
 
 use crate::math::Vec3;
 use crate::model::{Model, ModelError};
+use crate::watch::blowup;
 
 impl Model {
     /// Runs one cycle: timestep, law of motion, contact detection, force-displacement.
     ///
     /// # Errors
-    /// [`ModelError::BlewUp`] when a position or velocity stops being finite, and
+    /// [`ModelError::BlewUp`] when a position or velocity stops being finite,
+    /// [`ModelError::Tunnelling`] when a ball moves more than its radius, and
     /// [`ModelError::Interpenetration`] when two balls overlap by more than the smaller radius;
-    /// both name the body and the cycle.
+    /// each names the body and the cycle.
     pub fn cycle(&mut self) -> Result<(), ModelError> {
         if !self.primed {
             self.prime()?;
         }
+        // 0. balls leave and enter; programmed walls take this cycle's velocity
         if self.exchange().run()? {
             // (the candidate pairs and the last force pass's stiffness sums count the balls
             // that were)
@@ -29,29 +38,34 @@ impl Model {
             self.broad_phase.invalidate();
         }
         self.plan_walls();
+        // 1. timestep
         let t = self.clock();
         let estimate = self.timestep_stiffness();
         let dt = self.timestep().choose(estimate)?;
+        // 2. law of motion
         let (finite, moved) = self.motion().run(dt);
         self.cycles += 1;
         self.time += dt;
         self.last_dt = dt;
         let t = self.lap(t, |p| &mut p.motion);
         if !finite {
-            self.check_finite()?;
+            blowup::finite(self)?;
         }
         if moved == Some(true) {
             // a ball that moves more than its radius in a cycle moves more than the margin:
             // the broad phase rebuilds in that cycle, and this test sees it
-            self.check_tunnelling(dt)?;
+            blowup::tunnelling(self, dt)?;
         }
         let t = self.lap(t, |p| &mut p.checks);
+        // 3. contact detection
         self.detection().run(moved);
         let t = self.lap(t, |p| &mut p.detect);
-        self.force_displacement(dt);
-        self.book_energy(false);
+        // 4. force-displacement
+        self.forces().run(dt);
+        // 5. the books, and the interpenetration the force pass saw
+        crate::books::book(self, false);
         let t = self.clock().or(t);
-        let r = self.check_overlaps();
+        let r = blowup::overlaps(self);
         self.lap(t, |p| &mut p.checks);
         r
     }
@@ -100,10 +114,10 @@ impl Model {
         self.check_contact_models()?;
         self.broad_phase = Default::default();
         self.detect();
-        self.force_displacement(0.0);
-        self.book_energy(true);
+        self.forces().run(0.0);
+        crate::books::book(self, true);
         self.primed = true;
-        self.check_overlaps()
+        blowup::overlaps(self)
     }
 
     /// Primes the model and refuses a start that no run can recover from: two pieces
@@ -125,85 +139,6 @@ impl Model {
                     facet: c.facet,
                     distance,
                     radius: b.radius[i],
-                });
-            }
-        }
-        Ok(())
-    }
-
-    fn check_tunnelling(&self, dt: crate::math::Real) -> Result<(), ModelError> {
-        let b = &self.balls;
-        for i in 0..b.len() {
-            let speed2 = b.vel[i].norm_squared();
-            if speed2 * dt * dt > b.radius[i] * b.radius[i] {
-                let speed = speed2.sqrt();
-                return Err(ModelError::Tunnelling {
-                    cycle: self.cycles,
-                    body: self.piece_label(i),
-                    step: speed * dt,
-                    speed,
-                    radius: b.radius[i],
-                });
-            }
-        }
-        Ok(())
-    }
-
-    fn check_finite(&self) -> Result<(), ModelError> {
-        // which of a body's position, velocity and angular velocity is not finite, if any
-        let non_finite = |pos: &Vec3, vel: &Vec3, spin: &Vec3| {
-            [
-                (pos, "position"),
-                (vel, "velocity"),
-                (spin, "angular velocity"),
-            ]
-            .into_iter()
-            .find(|(v, _)| !v.iter().all(|x| x.is_finite()))
-            .map(|(_, what)| what)
-        };
-        let cl = &self.clumps;
-        for c in 0..cl.len() {
-            if let Some(what) = non_finite(&cl.pos[c], &cl.vel[c], &cl.spin[c]) {
-                return Err(ModelError::BlewUp {
-                    cycle: self.cycles,
-                    body: format!("clump {}", cl.id[c]),
-                    what,
-                });
-            }
-        }
-        let b = &self.balls;
-        for i in 0..b.len() {
-            if let Some(what) = non_finite(&b.pos[i], &b.vel[i], &b.spin[i]) {
-                return Err(ModelError::BlewUp {
-                    cycle: self.cycles,
-                    body: self.piece_label(i),
-                    what,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    fn check_overlaps(&self) -> Result<(), ModelError> {
-        if !self.interpenetrating {
-            return Ok(());
-        }
-        let b = &self.balls;
-        for (k, c) in self
-            .contacts
-            .list
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.active)
-        {
-            let (i, j) = (c.a as usize, c.b as usize);
-            let overlap = self.contacts.geometry(k, b).overlap;
-            if overlap > b.radius[i].min(b.radius[j]) || !overlap.is_finite() {
-                return Err(ModelError::Interpenetration {
-                    cycle: self.cycles,
-                    a: self.piece_label(i),
-                    b: self.piece_label(j),
-                    overlap,
                 });
             }
         }

@@ -1,7 +1,9 @@
 //! The state of a model: its bodies ([`crate::body`]), the contact model of each pair of
 //! materials, the contacts, the settings and the time.
 
+mod bodies;
 pub(crate) mod books;
+mod energy;
 mod flow;
 mod limits;
 mod state;

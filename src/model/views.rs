@@ -5,7 +5,7 @@ use super::Model;
 use crate::detect::Detection;
 use crate::flow::Exchange;
 use crate::force::Forces;
-use crate::math::Vec3;
+use crate::math::{Real, Vec3};
 use crate::motion::Motion;
 use crate::timestep::{Estimator, Timestep, TimestepMode};
 
@@ -162,5 +162,43 @@ impl Model {
     /// ([`crate::force::wall_resultant`]).
     pub fn wall_resultant(&self, w: usize) -> (Vec3, Vec3) {
         crate::force::wall_resultant(&self.walls[w], &self.facet_contacts, w)
+    }
+
+    /// The stiffnesses of a contact of contact model `law` at the given overlap and effective
+    /// radius, with its rolling spring's stiffness (if any) added to the bending stiffness
+    /// `ks_rot` and its twisting spring's to the twisting stiffness `kn_rot`: what the
+    /// stiffness matrix and the automatic timestep see.
+    pub fn contact_stiffness(
+        &self,
+        law: u16,
+        overlap: Real,
+        radius: Real,
+    ) -> crate::law::ContactStiffness {
+        self.springs().contact_stiffness(law, overlap, radius)
+    }
+
+    /// [`Model::contact_stiffness`] at the overlap the contact can reach while its pieces close
+    /// at `approach` (m/s) with effective mass `m_eff` ([`crate::law::ContactModel::foreseen_overlap`]):
+    /// what the automatic timestep counts, so that an impact does not meet a step chosen for
+    /// the stiffness of a Hertz contact at touching, zero.
+    pub fn foreseen_stiffness(
+        &self,
+        law: u16,
+        overlap: Real,
+        radius: Real,
+        m_eff: Real,
+        approach: Real,
+    ) -> crate::law::ContactStiffness {
+        (self.springs()).foreseen_stiffness(law, overlap, radius, m_eff, approach)
+    }
+
+    /// The fields the stiffness of a contact needs ([`crate::springs::Springs`]).
+    pub(crate) fn springs(&self) -> crate::springs::Springs<'_> {
+        crate::springs::Springs {
+            balls: &self.balls,
+            laws: &self.laws,
+            rolling: &self.rolling,
+            walls: &self.walls,
+        }
     }
 }

@@ -1,0 +1,248 @@
+//! The powers of the forces of the current cycle (see [`crate::model::EnergyBooks`]): the
+//! dashpots' share of each contact force, the cohesive attraction, the rolling couples, the
+//! walls' power, the constraints' power and the integrator's sum; the applied forces' work over
+//! the last step is booked at once (a constant force's trapezoidal work is its work, exactly).
+//! Each account sums its terms in the same order as one pass would: ball-ball contacts, their
+//! couples, ball-facet contacts, programmed walls, balls, clumps.
+
+use crate::law::{Cohesion, Pieces};
+use crate::math::Vec3;
+use crate::model::books::Powers;
+use crate::model::{EnergyBooks, Model};
+
+/// The powers of the cycle's forces at the velocities of the positions' time.
+pub(super) fn powers(model: &Model, books: &mut EnergyBooks) -> Powers {
+    let mut p = Powers::default();
+    let walls = model.walls.len();
+    books.wall_loads.clear();
+    books.wall_loads.resize(walls, Default::default());
+    books.wall_couples.clear();
+    books.wall_couples.resize(walls, Default::default());
+    books.wall_cohesion.clear();
+    books.wall_cohesion.resize(walls, Default::default());
+    ball_contacts(model, &mut p);
+    facet_contacts(model, books, &mut p);
+    bodies(model, books, &mut p);
+    p
+}
+
+/// The cohesion of contact model `law`, if any.
+fn cohesion(model: &Model, law: u16) -> Option<Cohesion> {
+    model.cohesion.get(law as usize).copied().flatten()
+}
+
+/// Material velocity and acceleration of piece `i` at the point `x`.
+fn motion(model: &Model, i: usize, x: &Vec3) -> (Vec3, Vec3) {
+    let b = &model.balls;
+    let dt = model.last_dt;
+    if b.is_pebble(i) {
+        let c = b.clump[i] as usize;
+        let cl = &model.clumps;
+        let r = x - cl.pos[c];
+        let w = cl.synchronized_spin(c, dt);
+        let alpha = if cl.rotation_fixed(c) {
+            Vec3::zeros()
+        } else {
+            cl.inverse_inertia(c) * cl.moment[c]
+        };
+        let a = cl.acceleration(c, &model.settings.gravity);
+        (model.clump_velocity(c) + w.cross(&r), a + alpha.cross(&r))
+    } else {
+        let r = x - b.pos[i];
+        let alpha = crate::motion::angular_acceleration(b, i);
+        (
+            model.synchronized_velocity(i) + model.synchronized_spin(i).cross(&r),
+            model.acceleration(i) + alpha.cross(&r),
+        )
+    }
+}
+
+/// Angular velocity and acceleration of piece `i`.
+fn turning(model: &Model, i: usize) -> (Vec3, Vec3) {
+    let b = &model.balls;
+    if b.is_pebble(i) {
+        let c = b.clump[i] as usize;
+        let cl = &model.clumps;
+        let alpha = if cl.rotation_fixed(c) {
+            Vec3::zeros()
+        } else {
+            cl.inverse_inertia(c) * cl.moment[c]
+        };
+        (cl.synchronized_spin(c, model.last_dt), alpha)
+    } else {
+        (
+            model.synchronized_spin(i),
+            crate::motion::angular_acceleration(b, i),
+        )
+    }
+}
+
+/// Ball-ball contacts: the dashpots' share of the applied force, the cohesive attraction, and
+/// the couples of rolling resistance.
+fn ball_contacts(model: &Model, p: &mut Powers) {
+    let b = &model.balls;
+    let contacts = &model.contacts;
+    for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| c.active) {
+        let law = &model.laws[c.law as usize];
+        let geo = contacts.geometry(k, b);
+        let force = contacts.contact_force(k, b, &model.laws);
+        let spring = if law.frame_free() {
+            law.elastic_shear(geo.overlap, geo.radius, &c.state)
+        } else if model.planar {
+            let n = geo.normal;
+            Vec3::new(-n.y, n.x, 0.0) * c.state.shear_force().y
+        } else {
+            contacts.frames[k].to_world(&c.state.shear_force())
+        };
+        let normal = law.elastic_normal(geo.overlap, geo.radius, &c.state);
+        // the attraction of a cohesive contact on b (its own account)
+        let pieces = Pieces::Spheres(b.radius[c.a as usize], b.radius[c.b as usize]);
+        let f_c =
+            -geo.normal * cohesion(model, c.law).map_or(0.0, |x| x.force(pieces, geo.overlap));
+        let f_d = force - (geo.normal * normal + spring) - f_c;
+        let (va, aa) = motion(model, c.a as usize, &geo.point);
+        let (vb, ab) = motion(model, c.b as usize, &geo.point);
+        p.dashpots -= f_d.dot(&(vb - va));
+        p.dashpots_accel -= f_d.dot(&(ab - aa));
+        p.cohesion -= f_c.dot(&(vb - va));
+        p.cohesion_accel -= f_c.dot(&(ab - aa));
+    }
+    // ball-ball couples of rolling resistance (on b; a takes the opposite)
+    for (k, c) in (contacts.list.iter().enumerate())
+        .filter(|(k, c)| c.active && contacts.couple.get(*k).is_some_and(|m| *m != Vec3::zeros()))
+    {
+        let m = contacts.couple[k];
+        let (wa, aa) = turning(model, c.a as usize);
+        let (wb, ab) = turning(model, c.b as usize);
+        p.rolling -= m.dot(&(wb - wa));
+        p.rolling_accel -= m.dot(&(ab - aa));
+    }
+}
+
+/// Ball-facet contacts: the dashpots' share, the cohesive attraction, the couples, and the
+/// walls' power (a programmed wall's loads kept for its work, booked with each step's
+/// velocity); then the programmed walls' first half step.
+fn facet_contacts(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
+    let b = &model.balls;
+    let fc = &model.facet_contacts;
+    for (k, c) in fc.list.iter().enumerate().filter(|(_, c)| c.active) {
+        let law = &model.laws[c.law as usize];
+        let i = c.ball as usize;
+        let r = b.radius[i];
+        let spring = if law.frame_free() {
+            law.elastic_shear(c.overlap, r, &c.state)
+        } else {
+            fc.frames[k].to_world(&c.state.shear_force())
+        };
+        let normal = -c.normal * law.elastic_normal(c.overlap, r, &c.state);
+        // the attraction of a cohesive contact on the ball, towards the wall: its own
+        // account, the ball's share with its velocity, the wall's as the wall's work
+        let f_c =
+            c.normal * cohesion(model, c.law).map_or(0.0, |x| x.force(Pieces::Wall(r), c.overlap));
+        let f_d = c.force - (normal + spring) - f_c;
+        let (v, a) = motion(model, i, &c.point);
+        let wall = &model.walls[c.wall as usize];
+        let v_wall = wall.velocity_at(c.facet as usize, &c.point);
+        if f_c != Vec3::zeros() {
+            p.cohesion -= f_c.dot(&v);
+            p.cohesion_accel -= f_c.dot(&a);
+            if wall.program.is_some() {
+                let load = &mut books.wall_cohesion[c.wall as usize];
+                load.0 += f_c;
+                load.1 += (c.point - wall.pivot).cross(&f_c);
+            } else {
+                p.cohesion += f_c.dot(&v_wall);
+            }
+        }
+        let (v_now, a_now) = wall.motion_at(c.facet as usize, &c.point, model.time);
+        p.dashpots -= f_d.dot(&(v - v_now));
+        p.dashpots_accel -= f_d.dot(&(a - a_now));
+        if c.pc == c.facet {
+            // a proximity contact's normal force (see `ball_facet::update_force`)
+            p.models -= normal.dot(&(v - v_now));
+            p.models_accel -= normal.dot(&(a - a_now));
+        }
+        let w = c.wall as usize;
+        let couple = fc.couple_of(k);
+        if couple != Vec3::zeros() {
+            // the couple on the ball; the wall, turning at its spin, takes the opposite (a
+            // programmed wall's share is booked with each step's spin, as its work is)
+            let (wb, ab) = turning(model, i);
+            p.rolling -= couple.dot(&wb);
+            p.rolling_accel -= couple.dot(&ab);
+            if wall.program.is_some() {
+                books.wall_couples[c.wall as usize] += couple;
+            } else {
+                p.rolling += couple.dot(&wall.spin());
+            }
+        }
+        if model.walls[w].program.is_some() {
+            let pivot = model.walls[w].pivot;
+            let load = &mut books.wall_loads[w];
+            load.0 += c.force;
+            load.1 += (c.point - pivot).cross(&c.force) + couple;
+        } else {
+            p.walls += c.force.dot(&v_wall) + couple.dot(&wall.spin());
+        }
+    }
+    // (programmed walls: the first half step at once, with this step's velocity; the
+    // second with the next step's, at the next cycle)
+    let dt = model.last_dt;
+    for (w, (f, m)) in books.wall_loads.iter().enumerate() {
+        let (v, s) = model.walls[w].rigid_velocity();
+        books.walls += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+    }
+    for (w, m) in books.wall_couples.iter().enumerate() {
+        books.rolling += m.dot(&model.walls[w].rigid_velocity().1) * 0.5 * dt;
+    }
+    for (w, (f, m)) in books.wall_cohesion.iter().enumerate() {
+        let (v, s) = model.walls[w].rigid_velocity();
+        books.cohesion += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+    }
+}
+
+/// The bodies: the integrator's sum, the constraints' power, the applied forces' work.
+fn bodies(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
+    let b = &model.balls;
+    let g = model.settings.gravity;
+    let dt = model.last_dt;
+    for i in 0..b.len() {
+        if b.is_pebble(i) {
+            continue;
+        }
+        let fixed = b.fixed[i];
+        let f = b.force[i] + g * b.mass[i];
+        for k in 0..3 {
+            if fixed & (1 << k) == 0 {
+                let total = f[k] + b.applied_force[i][k];
+                p.s += total * total / b.inertial_mass[i];
+                books.applied += b.applied_force[i][k] * b.vel[i][k] * dt;
+            } else {
+                p.constraints -= f[k] * b.vel[i][k];
+            }
+            if fixed & (8 << k) == 0 {
+                p.s += b.moment[i][k] * b.moment[i][k] / b.inertial_inertia[i];
+            } else {
+                p.constraints -= b.moment[i][k] * b.spin[i][k];
+            }
+        }
+    }
+    let cl = &model.clumps;
+    for c in 0..cl.len() {
+        let f = cl.force[c] + g * cl.mass[c];
+        for k in 0..3 {
+            if cl.fixed[c] & (1 << k) == 0 {
+                let total = f[k] + cl.applied_force[c][k];
+                p.s += total * total / cl.inertial_mass[c];
+                books.applied += cl.applied_force[c][k] * cl.vel[c][k] * dt;
+            } else {
+                p.constraints -= f[k] * cl.vel[c][k];
+            }
+        }
+        if cl.rotation_fixed(c) {
+            p.constraints -= cl.moment[c].dot(&cl.spin[c]);
+        } else {
+            p.s += cl.moment[c].dot(&(cl.inverse_inertia(c) * cl.moment[c]));
+        }
+    }
+}
