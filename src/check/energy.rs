@@ -75,7 +75,7 @@ pub fn evaluate(
     out.tolerance_kind = "absolute".into();
     out.code = vec![
         "src/model/books.rs::EnergyBooks".into(),
-        "src/law/mod.rs::ContactModel".into(),
+        "src/law/registry.rs::ContactModel".into(),
         "src/check/energy.rs::evaluate".into(),
     ];
     if scale.is_nan() || scale <= 0.0 {

@@ -11,8 +11,11 @@
 //! (m, default 0: touching). Bonds are between balls only: between a ball and a wall the model
 //! acts as the unbonded contact.
 
+use super::contact_law::{linear_normal_energy, quarter_period, ContactLaw};
 use super::linear::shear_force;
+use super::ContactStiffness;
 use super::{elastic_loss, spring_energy, ContactForce, FrictionLimit, Kinematics, LawState};
+use crate::math::num;
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear bond.
@@ -101,5 +104,86 @@ impl LinearBond {
             dissipated: lost,
             stored_before,
         }
+    }
+}
+
+impl ContactLaw for LinearBond {
+    const NAME: &'static str = "linearbond";
+    const SOURCE: &'static str = "src/law/bond.rs::LinearBond::force";
+
+    fn friction_limit(&self) -> FrictionLimit {
+        FrictionLimit::Spring
+    }
+
+    fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        LinearBond::force(self, k, state)
+    }
+
+    fn elastic_normal(&self, overlap: Real, _radius: Real, state: &LawState) -> Real {
+        if state.bonded() || overlap > 0.0 {
+            self.kn * overlap
+        } else {
+            0.0
+        }
+    }
+
+    fn holds(&self, state: &LawState) -> bool {
+        state.bonded()
+    }
+
+    fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
+        ContactStiffness {
+            kn: self.kn,
+            ks: self.ks,
+            kn_rot: 0.0,
+            ks_rot: 0.0,
+        }
+    }
+
+    /// A bond holds its spring in tension too.
+    fn normal_energy(&self, overlap: Real, _radius: Real, state: &LawState) -> Real {
+        if state.bonded() {
+            0.5 * self.kn * overlap * overlap
+        } else {
+            linear_normal_energy(self.kn, overlap.max(0.0))
+        }
+    }
+
+    /// A bond that broke in the cycle loses what it held: dissipated.
+    fn split_normal_loss(
+        &self,
+        rest: Real,
+        (_, s_0): (bool, &LawState),
+        (_, s_1): (bool, &LawState),
+    ) -> (Real, Real) {
+        if s_0.bonded() && !s_1.bonded() {
+            (rest, 0.0)
+        } else {
+            (0.0, -rest)
+        }
+    }
+
+    /// `(pi/2) sqrt(m*/kn) / N`.
+    fn model_timestep(&self, mass: Real, _radius: Real, loading_steps: Real) -> Real {
+        quarter_period(mass, self.kn) / loading_steps
+    }
+
+    /// The shear force only: bonds are between balls, never handed to a facet.
+    fn hand_over(&self, state: &LawState) -> LawState {
+        let mut next = LawState::default();
+        *next.shear_force_mut() = state.shear_force();
+        next
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "kn = {} N/m, ks = {} N/m, friction = {}, tensile strength = {} N, shear strength = {} N, bond gap = {} m",
+            num(self.kn),
+            num(self.ks),
+            self.friction,
+            num(self.tensile),
+            num(self.shear_strength),
+            num(self.bond_gap)
+        )
     }
 }

@@ -32,9 +32,12 @@
 //! `a = -2 sqrt(5/6) ln e / sqrt(ln^2 e + pi^2)` gives `e` to 5 digits when the force is not
 //! clamped, but 0.325 instead of 0.2 when it is: the Chung & Ooi page shows the table.)
 
+use super::contact_law::{quarter_period, ContactLaw};
 use super::linear::shear_force;
 use super::restitution::{damping_for, Shape};
+use super::ContactStiffness;
 use super::{ContactForce, FrictionLimit, Kinematics, LawState};
+use crate::math::num;
 use crate::math::{Real, Vec3};
 
 /// The elastic constants of a pair of materials.
@@ -143,5 +146,58 @@ impl Hertz {
             dissipated: lost,
             stored_before,
         }
+    }
+}
+
+impl ContactLaw for Hertz {
+    const NAME: &'static str = "hertz";
+    const SOURCE: &'static str = "src/law/hertz.rs::Hertz::force";
+
+    fn friction_limit(&self) -> FrictionLimit {
+        self.limit
+    }
+
+    fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        Hertz::force(self, k, state)
+    }
+
+    fn elastic_normal(&self, overlap: Real, radius: Real, _state: &LawState) -> Real {
+        self.elastic(overlap.max(0.0), radius)
+    }
+
+    fn stiffness(&self, overlap: Real, radius: Real) -> ContactStiffness {
+        let (kn, ks) = self.tangent(overlap.max(0.0), radius);
+        ContactStiffness {
+            kn,
+            ks,
+            kn_rot: 0.0,
+            ks_rot: 0.0,
+        }
+    }
+
+    fn hertz_modulus(&self) -> Option<Real> {
+        Some(self.pair.e_star)
+    }
+
+    fn normal_energy(&self, overlap: Real, radius: Real, _state: &LawState) -> Real {
+        Hertz::normal_energy(self, overlap.max(0.0), radius)
+    }
+
+    /// `(pi/2) sqrt(m*/k_H) / N` with `k_H = 2 E* sqrt(R* d)` the tangent normal stiffness at
+    /// the overlap `d = 0.1 R*`.
+    fn model_timestep(&self, mass: Real, radius: Real, loading_steps: Real) -> Real {
+        quarter_period(mass, self.tangent(0.1 * radius, radius).0) / loading_steps
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "E* = {} Pa, G* = {} Pa, friction = {}, restitution = {}, clamp = {}; derived damping a = {:.9}",
+            num(self.pair.e_star),
+            num(self.pair.g_star),
+            self.friction,
+            self.restitution,
+            self.clamp,
+            self.damping
+        )
     }
 }

@@ -28,8 +28,12 @@
 //! projection of `xi` does what the frame's rotation does for the other models, to first
 //! order), and [`super::ContactModel::force`] with the local frame's components (`n` = x axis).
 
-use super::{FrictionLimit, HertzPair};
-use crate::math::{Real, Vec3, PI};
+use super::contact_law::{quarter_period, ContactLaw};
+pub use super::terms::Coefficients;
+use super::{
+    spring_energy, ContactForce, ContactStiffness, FrictionLimit, HertzPair, Kinematics, LawState,
+};
+use crate::math::{num, Real, Vec3, PI};
 
 /// `-2 sqrt(5/6) beta` for a restitution `e` (LIGGGHTS's damping factor; 0 for `e = 1`).
 pub fn damping_factor(restitution: Real) -> Real {
@@ -69,19 +73,6 @@ pub struct HookeHistory {
     pub friction: Real,
     /// How the Coulomb limit bounds the tangential force.
     pub limit: FrictionLimit,
-}
-
-/// The four coefficients of one step.
-#[derive(Clone, Copy, Debug)]
-pub struct Coefficients {
-    /// Normal stiffness (secant: `k_n d` is the elastic force), N/m.
-    pub kn: Real,
-    /// Tangential stiffness, N/m.
-    pub kt: Real,
-    /// Normal damping, N s/m.
-    pub gn: Real,
-    /// Tangential damping, N s/m.
-    pub gt: Real,
 }
 
 impl HertzHistory {
@@ -257,4 +248,165 @@ pub fn held_force(
         _ => ft - vt * c.gt,
     };
     n * fn_ + ft
+}
+
+/// The history law in the local basis of a contact (`n` = x, the shear displacement local
+/// too): what [`super::ContactModel::force`] computes for a history model.
+fn history_force<L: ContactLaw>(law: &L, k: &Kinematics, state: &mut LawState) -> ContactForce {
+    let none = Coefficients {
+        kn: 0.0,
+        kt: 0.0,
+        gn: 0.0,
+        gt: 0.0,
+    };
+    let (c, mu, rule) =
+        law.history(k.overlap, k.radius, k.mass)
+            .unwrap_or((none, 0.0, FrictionLimit::Spring));
+    let kt_prev = law
+        .history(k.overlap_prev.max(0.0), k.radius, k.mass)
+        .map_or(0.0, |h| h.0.kt);
+    let vt = Vec3::new(0.0, k.vel_t.y, k.vel_t.z);
+    let dxi = Vec3::new(0.0, k.du_t.y, k.du_t.z);
+    let before = state.shear_displacement();
+    let (f, sliding) = step(
+        c,
+        mu,
+        rule,
+        k.overlap,
+        &Vec3::x(),
+        k.vn,
+        &vt,
+        &dxi,
+        k.dt,
+        state.shear_displacement_mut(),
+    );
+    ContactForce {
+        local: f,
+        sliding,
+        dissipated: spring_loss(kt_prev, &before, c.kt, &state.shear_displacement(), &dxi),
+        stored_before: spring_energy(&(-kt_prev * before), kt_prev),
+    }
+}
+
+impl ContactLaw for HertzHistory {
+    const NAME: &'static str = "hertz-history";
+    const SOURCE: &'static str = "src/law/history.rs::step";
+
+    fn frame_free(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn history(&self, d: Real, r: Real, m: Real) -> Option<(Coefficients, Real, FrictionLimit)> {
+        Some((self.coefficients(d, r, m), self.friction, self.limit))
+    }
+
+    fn friction_limit(&self) -> FrictionLimit {
+        self.limit
+    }
+
+    fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        history_force(self, k, state)
+    }
+
+    fn elastic_normal(&self, overlap: Real, radius: Real, _state: &LawState) -> Real {
+        self.coefficients(overlap.max(0.0), radius, 0.0).kn * overlap.max(0.0)
+    }
+
+    /// `-k_t xi`, in world coordinates.
+    fn elastic_shear(&self, overlap: Real, radius: Real, state: &LawState) -> Vec3 {
+        -self.stiffness(overlap, radius).ks * state.shear_displacement()
+    }
+
+    fn stiffness(&self, overlap: Real, radius: Real) -> ContactStiffness {
+        let a = (radius * overlap.max(0.0)).sqrt();
+        ContactStiffness {
+            kn: 2.0 * self.pair.e_star * a,
+            ks: 8.0 * self.pair.g_star * a,
+            kn_rot: 0.0,
+            ks_rot: 0.0,
+        }
+    }
+
+    fn hertz_modulus(&self) -> Option<Real> {
+        Some(self.pair.e_star)
+    }
+
+    /// `(4/3) E* sqrt(R*) (2/5) d^(5/2) = (2/5) F_e d`, `F_e = (2/3) S_n d`.
+    fn normal_energy(&self, overlap: Real, radius: Real, _state: &LawState) -> Real {
+        let d = overlap.max(0.0);
+        0.4 * (2.0 / 3.0) * self.stiffness(d, radius).kn * d * d
+    }
+
+    /// `(pi/2) sqrt(m*/S_n) / N` with `S_n` at the overlap `d = 0.1 R*`.
+    fn model_timestep(&self, mass: Real, radius: Real, loading_steps: Real) -> Real {
+        quarter_period(mass, self.stiffness(0.1 * radius, radius).kn) / loading_steps
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "E* = {} Pa, G* = {} Pa, friction = {}, restitution = {}; damping factor −2√(5/6)β = {:.9} (LIGGGHTS), tangential history spring k_t = 8G*√(R*δ), normal force clamped at 0",
+            num(self.pair.e_star),
+            num(self.pair.g_star),
+            self.friction,
+            self.restitution,
+            self.damping
+        )
+    }
+}
+
+impl ContactLaw for HookeHistory {
+    const NAME: &'static str = "hooke-history";
+    const SOURCE: &'static str = "src/law/history.rs::step";
+
+    fn frame_free(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn history(&self, _d: Real, _r: Real, _m: Real) -> Option<(Coefficients, Real, FrictionLimit)> {
+        Some((self.coefficients(), self.friction, self.limit))
+    }
+
+    fn friction_limit(&self) -> FrictionLimit {
+        self.limit
+    }
+
+    fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        history_force(self, k, state)
+    }
+
+    fn elastic_normal(&self, overlap: Real, _radius: Real, _state: &LawState) -> Real {
+        self.kn * overlap
+    }
+
+    /// `-k_t xi`, in world coordinates.
+    fn elastic_shear(&self, overlap: Real, radius: Real, state: &LawState) -> Vec3 {
+        -self.stiffness(overlap, radius).ks * state.shear_displacement()
+    }
+
+    fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
+        ContactStiffness {
+            kn: self.kn,
+            ks: self.kt,
+            kn_rot: 0.0,
+            ks_rot: 0.0,
+        }
+    }
+
+    /// `(pi/2) sqrt(m*/kn) / N`.
+    fn model_timestep(&self, mass: Real, _radius: Real, loading_steps: Real) -> Real {
+        quarter_period(mass, self.kn) / loading_steps
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "kn = {} N/m, kt = {} N/m, γn = {} N s/m, γt = {} N s/m, friction = {}; tangential history spring, normal force clamped at 0",
+            num(self.kn),
+            num(self.kt),
+            num(self.gamma_n),
+            num(self.gamma_t),
+            self.friction
+        )
+    }
 }

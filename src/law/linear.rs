@@ -18,9 +18,12 @@
 //! oscillator whose restitution is exactly `exp(-pi z / sqrt(1 - z^2))` and whose duration is
 //! `pi / (omega_n sqrt(1 - z^2))`, the closed forms the harness checks.
 
+use super::contact_law::{quarter_period, ContactLaw};
+use super::ContactStiffness;
 use super::{
     elastic_loss, shear_step, spring_energy, ContactForce, FrictionLimit, Kinematics, LawState,
 };
+use crate::math::num;
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear model (stiffnesses already multiplied by the softening factor).
@@ -92,5 +95,47 @@ impl Linear {
             dissipated: lost,
             stored_before,
         }
+    }
+}
+
+impl ContactLaw for Linear {
+    const NAME: &'static str = "linear";
+    const SOURCE: &'static str = "src/law/linear.rs::Linear::force";
+
+    fn friction_limit(&self) -> FrictionLimit {
+        self.limit
+    }
+
+    fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        Linear::force(self, k, state)
+    }
+
+    fn elastic_normal(&self, overlap: Real, _radius: Real, _state: &LawState) -> Real {
+        self.kn * overlap
+    }
+
+    fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
+        ContactStiffness {
+            kn: self.kn,
+            ks: self.ks,
+            kn_rot: self.kn_rot,
+            ks_rot: self.ks_rot,
+        }
+    }
+
+    /// `(pi/2) sqrt(m*/kn) / N`.
+    fn model_timestep(&self, mass: Real, _radius: Real, loading_steps: Real) -> Real {
+        quarter_period(mass, self.kn) / loading_steps
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "kn = {} N/m, ks = {} N/m, friction = {}, damp_n = {}, damp_s = {}",
+            num(self.kn),
+            num(self.ks),
+            self.friction,
+            self.damp_n,
+            self.damp_s
+        )
     }
 }

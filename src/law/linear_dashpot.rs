@@ -12,8 +12,11 @@
 //!   (`friction_limit = "spring"`) the spring alone within `friction * F_n` and the dashpot
 //!   only while it sticks ([`super::FrictionLimit`]).
 
+use super::contact_law::{quarter_period, ContactLaw};
 use super::linear::shear_force;
+use super::ContactStiffness;
 use super::{ContactForce, FrictionLimit, Kinematics, LawState};
+use crate::math::num;
 use crate::math::{Real, Vec3};
 
 /// Parameters of the linear spring-dashpot model.
@@ -86,5 +89,48 @@ impl LinearDashpot {
             dissipated: lost,
             stored_before,
         }
+    }
+}
+
+impl ContactLaw for LinearDashpot {
+    const NAME: &'static str = "linear-dashpot";
+    const SOURCE: &'static str = "src/law/linear_dashpot.rs::LinearDashpot::force";
+
+    fn friction_limit(&self) -> FrictionLimit {
+        self.limit
+    }
+
+    fn force(&self, k: &Kinematics, state: &mut LawState) -> ContactForce {
+        LinearDashpot::force(self, k, state)
+    }
+
+    fn elastic_normal(&self, overlap: Real, _radius: Real, _state: &LawState) -> Real {
+        self.kn * overlap
+    }
+
+    fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
+        ContactStiffness {
+            kn: self.kn,
+            ks: self.ks,
+            kn_rot: 0.0,
+            ks_rot: 0.0,
+        }
+    }
+
+    /// `(pi/2) sqrt(m*/kn) / N`.
+    fn model_timestep(&self, mass: Real, _radius: Real, loading_steps: Real) -> Real {
+        quarter_period(mass, self.kn) / loading_steps
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "kn = {} N/m, ks = {} N/m, friction = {}, restitution = {}, clamp = {}; derived damping ratio ζ = {:.9}",
+            num(self.kn),
+            num(self.ks),
+            self.friction,
+            self.restitution,
+            self.clamp,
+            self.damp_n
+        )
     }
 }

@@ -179,3 +179,16 @@ impl ContactStiffness {
         .count()
     }
 }
+
+/// The four coefficients of one step of a history model (`super::history`).
+#[derive(Clone, Copy, Debug)]
+pub struct Coefficients {
+    /// Normal stiffness (secant: `k_n d` is the elastic force), N/m.
+    pub kn: Real,
+    /// Tangential stiffness, N/m.
+    pub kt: Real,
+    /// Normal damping, N s/m.
+    pub gn: Real,
+    /// Tangential damping, N s/m.
+    pub gt: Real,
+}

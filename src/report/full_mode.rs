@@ -31,7 +31,7 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
             ),
             (
                 "law_mod_rs",
-                code_link(reports, "src/law/mod.rs::ContactModel"),
+                code_link(reports, "src/law/registry.rs::ContactModel"),
             ),
         ],
     ));
