@@ -1,16 +1,16 @@
 //! The run loop: builds a case's model, runs it to its end (cycles, duration or solve ratio),
-//! records its series and VTK files, and lets observers watch every cycle. It knows the case
-//! grammar, not the checks: a check's probe is an [`Observer`].
+//! records its series and VTK files, and lets observers (the checks' probes) watch every cycle;
+//! it also runs the cases a check asks for (`case_view.rs`).
 
 pub mod checkpoint;
 
+mod case_view;
 mod interrupt;
-mod observer;
 mod simulate;
 mod simulation;
 mod underway;
 
+pub use crate::check::Observer;
 pub use interrupt::{interrupt, interrupted};
-pub use observer::Observer;
 pub use simulate::{simulate, simulate_observed};
 pub use simulation::{Control, Simulation};

@@ -1,10 +1,10 @@
 //! [`simulate`] and [`simulate_observed`]: a case's run from its model to its end, as the
 //! stages of [`Underway`] in their order.
 
-use super::observer::Observer;
 use super::simulation::{Control, Simulation};
 use super::underway::{progress_bar, Setup, Underway};
 use crate::case::{Case, CaseError};
+use crate::check::Observer;
 use crate::math::Real;
 use crate::model::Model;
 use std::path::Path;

@@ -5,9 +5,9 @@
 
 use super::checkpoint;
 use super::interrupt::interrupted;
-use super::observer::Observer;
 use super::simulation::{Control, Simulation};
 use crate::case::{Case, CaseError, DEFAULT_RECORDS};
+use crate::check::Observer;
 use crate::cycle::Watch;
 use crate::math::{num, Real};
 use crate::model::Model;
