@@ -377,7 +377,6 @@ fn every_model_keeps_its_energy_books(#[case] rule: FrictionLimit, #[case] name:
 /// taken out of `energy/dissipated` and of `energy/balance` (fails).
 #[test]
 fn the_balance_fails_without_any_one_dissipation_term() {
-    use ballast::case::CheckSpec;
     use ballast::check::{self, Context};
     let case =
         ballast::case::load(std::path::Path::new("cases/models/sliding_to_rolling.toml")).unwrap();
@@ -392,12 +391,8 @@ fn the_balance_fails_without_any_one_dissipation_term() {
             time: sim.model.time,
             stopped: None,
         };
-        let spec = CheckSpec::EnergyBalance {
-            tolerance: 1e-6,
-            subtract_integrator: true,
-            max_fall: 1e-6,
-            formula: None,
-        };
+        let keys = "kind = \"energy_balance\"\ntolerance = 1e-6\nsubtract_integrator = true\nmax_fall = 1e-6";
+        let spec = check::parse(1, &toml::from_str(keys).unwrap()).unwrap();
         check::evaluate(&spec, &ctx, None)
     };
     let whole = judge(&sim.table);

@@ -17,19 +17,14 @@ mod mesh_file;
 mod output;
 mod parsed;
 mod reader;
-mod reference;
 mod run;
 mod timestep;
 mod wall;
 
-pub use checks::{
-    BeverlooSpec, CheckSpec, CriticalSpec, FitCase, JanssenSpec, JkrSpec, Measure, Other,
-    ENERGY_SERIES,
-};
+pub use crate::check::CheckSpec;
 pub use error::CaseError;
 pub use file::*;
 pub use parsed::Case;
-pub use reference::Reference;
 
 use crate::detect::SortOrder;
 use crate::model::Model;
@@ -149,9 +144,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         checkpoint_every: out.checkpoint_every,
         source_hash: crate::storage::fnv1a(source.as_bytes()),
     };
-    for (k, t) in case.file.check.clone().iter().enumerate() {
-        case.checks.push(CheckSpec::parse(f, k + 1, t)?);
-    }
+    case.checks = checks::parse_checks(f, &case.file.check)?;
     // Building once validates what only the model can tell (e.g. material pairs without model,
     // balls that start inside each other or in a wall).
     let mut model = case.build_model(None)?;
@@ -174,31 +167,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         crate::output::Source::parse(s, &model)
             .map_err(|r| err(&format!("output.series[{}]", k + 1), r))?;
     }
-    for (k, c) in case.checks.iter().enumerate() {
-        c.validate(&model, &case.file.run, &case.timestep)
-            .map_err(|r| err(&format!("check[{}]", k + 1), r))?;
-        let others: Vec<(&str, &str)> = match c {
-            CheckSpec::SameSeries { case: other, .. } => vec![("case", other.as_str())],
-            CheckSpec::Beverloo(b) => b
-                .fit
-                .iter()
-                .map(|f| ("fit.case", f.case.as_str()))
-                .collect(),
-            _ => Vec::new(),
-        };
-        for (key, other) in others {
-            let p = case.dir().join(other);
-            if !p.is_file() {
-                return Err(err(
-                    &format!("check[{}].{key}", k + 1),
-                    format!(
-                        "{}: no such case file (a path relative to this case's folder)",
-                        p.display()
-                    ),
-                ));
-            }
-        }
-    }
+    checks::validate_checks(f, &case, &model)?;
     check_run_length(&case).map_err(|(key, reason)| err(key, reason))?;
     if model.sort_every > 0 {
         if !model.can_sort_balls() {
@@ -306,10 +275,7 @@ fn refuse_followers(case: &Case, model: &Model, what: &str, remedy: &str) -> Res
         }
     }
     for (k, c) in case.checks.iter().enumerate() {
-        if matches!(
-            c,
-            CheckSpec::Collision { .. } | CheckSpec::ActiveCount { .. }
-        ) {
+        if c.follows_a_ball() {
             return Err(format!(
                 "check[{}] follows one ball by its index, which {what} changes: remove \
                  the check or {remedy}",

@@ -8,10 +8,102 @@
 //! [1, 3] unless the case says otherwise.
 
 use super::context::Context;
-use crate::case::BeverlooSpec;
+use super::keys::{nonneg, positive, read};
+use super::kind::{Built, CheckKind};
+use super::probe::Probe;
 use crate::math::{num, Real};
-use crate::output::SeriesTable;
+use crate::output::{SeriesTable, Source};
 use crate::record::{CheckOutcome, Curve, Plot};
+use serde::Deserialize;
+
+/// `beverloo`: the discharge rate of this case's silo against Beverloo's law
+/// `W = C rho_b sqrt(g) (D - k d)^(5/2)` with C and k fitted to two other cases (its keys, as
+/// written).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Beverloo {
+    /// The cumulative mass discharged, kg (an outlet's `mass`).
+    series: String,
+    /// The time window of the rate, s: the slope of a straight line fitted to the records in it.
+    window: [Real; 2],
+    /// This case's orifice diameter, m.
+    orifice: Real,
+    /// The particle diameter d, m.
+    particle_diameter: Real,
+    /// The particles' density, kg/m^3.
+    particle_density: Real,
+    /// The porosity of the packing (a measure's `porosity`): rho_b = density (1 - porosity).
+    porosity_series: String,
+    /// The time at which the porosity is read (the packing at rest before the discharge), s.
+    porosity_at: Real,
+    /// The two cases that fit C and k.
+    fit: Vec<FitCase>,
+    /// Relative tolerance of the predicted rate.
+    tolerance: Real,
+    /// Accepted range of C (default the published range [0.5, 0.7]).
+    c_range: Option<[Real; 2]>,
+    /// Accepted range of k (default the published range [1, 3]).
+    k_range: Option<[Real; 2]>,
+}
+
+/// A case that fits Beverloo's constants, with its orifice diameter.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct FitCase {
+    /// Path of the case file, relative to this case.
+    case: String,
+    /// Its orifice diameter, m.
+    orifice: Real,
+}
+
+impl CheckKind for Beverloo {
+    fn parse(_: &str, keys: toml::Value) -> Result<Self, String> {
+        let b: Beverloo = read(keys)?;
+        positive(
+            [
+                ("orifice", b.orifice),
+                ("particle_diameter", b.particle_diameter),
+                ("particle_density", b.particle_density),
+            ]
+            .into_iter()
+            .chain(b.fit.iter().map(|c| ("fit.orifice", c.orifice))),
+        )?;
+        if b.fit.len() != 2 || b.fit[0].orifice == b.fit[1].orifice {
+            return Err("fit: give two cases with different orifices".into());
+        }
+        if !(b.window[0].is_finite() && b.window[1] > b.window[0]) {
+            return Err(format!(
+                "window = {:?}: must be [start, end], end after start (s)",
+                b.window
+            ));
+        }
+        nonneg("tolerance", b.tolerance)?;
+        Ok(b)
+    }
+
+    fn kind(&self) -> &'static str {
+        "beverloo"
+    }
+
+    fn other_cases(&self) -> Vec<(&'static str, &str)> {
+        (self.fit.iter())
+            .map(|f| ("fit.case", f.case.as_str()))
+            .collect()
+    }
+
+    fn validate(&self, built: &Built) -> Result<(), String> {
+        for s in [&self.series, &self.porosity_series] {
+            Source::parse(s, built.model)?;
+        }
+        Ok(())
+    }
+
+    fn evaluate(&self, ctx: &Context, _: Option<&Probe>, out: &mut CheckOutcome) {
+        out.code.push("src/flow/stage.rs::remove_in_outlets".into());
+        out.code.push("src/check/beverloo.rs::evaluate".into());
+        judge(ctx, self, out);
+    }
+}
 
 /// The slope of the least-squares line through the records of `column` in `window`, per s.
 pub fn rate(table: &SeriesTable, column: &str, window: [Real; 2]) -> Result<Real, String> {
@@ -59,7 +151,7 @@ struct Silo {
     bulk: Real,
 }
 
-fn silo(name: &str, orifice: Real, table: &SeriesTable, b: &BeverlooSpec) -> Result<Silo, String> {
+fn silo(name: &str, orifice: Real, table: &SeriesTable, b: &Beverloo) -> Result<Silo, String> {
     let porosity = value_at(table, &b.porosity_series, b.porosity_at)?;
     Ok(Silo {
         name: name.into(),
@@ -69,10 +161,42 @@ fn silo(name: &str, orifice: Real, table: &SeriesTable, b: &BeverlooSpec) -> Res
     })
 }
 
-/// Evaluates a `beverloo` check.
-pub fn evaluate(ctx: &Context, b: &BeverlooSpec, out: &mut CheckOutcome) {
-    let g = ctx.case.gravity.norm();
-    let d = b.particle_diameter;
+/// Beverloo's law with its constants fitted: `W = C rho_b sqrt(g) (D - k d)^(5/2)`.
+struct Law {
+    /// C.
+    c: Real,
+    /// k.
+    k: Real,
+    /// The particle diameter d, m.
+    d: Real,
+    /// |g|, m/s^2.
+    g: Real,
+}
+
+impl Law {
+    /// Fits C and k to two silos: `(W / (rho_b sqrt g))^(2/5) = C^(2/5) D - C^(2/5) k d`, a line
+    /// in D through the two.
+    fn fit(s1: &Silo, s2: &Silo, d: Real, g: Real) -> Law {
+        let y = |s: &Silo| (s.rate / (s.bulk * g.sqrt())).powf(0.4);
+        let a = (y(s1) - y(s2)) / (s1.orifice - s2.orifice);
+        let intercept = a * s1.orifice - y(s1);
+        Law {
+            c: a.powf(2.5),
+            k: intercept / (a * d),
+            d,
+            g,
+        }
+    }
+
+    /// The rate of an orifice of diameter `orifice` over a packing of bulk density `bulk`.
+    fn rate(&self, bulk: Real, orifice: Real) -> Real {
+        self.c * bulk * self.g.sqrt() * (orifice - self.k * self.d).max(0.0).powf(2.5)
+    }
+}
+
+/// Evaluates a `beverloo` check: fits the law to the other cases and predicts this one.
+fn judge(ctx: &Context, b: &Beverloo, out: &mut CheckOutcome) {
+    let g = ctx.case.gravity().norm();
     out.what = format!(
         "discharge rate W of this silo (slope of {} over [{}, {}] s)",
         b.series, b.window[0], b.window[1]
@@ -83,7 +207,7 @@ pub fn evaluate(ctx: &Context, b: &BeverlooSpec, out: &mut CheckOutcome) {
     let mut silos = Vec::new();
     for f in &b.fit {
         let path = ctx.case.dir().join(&f.case);
-        let table = match super::runs::run_other(&path, &[&b.series, &b.porosity_series]) {
+        let table = match ctx.case.series_of(&path, &[&b.series, &b.porosity_series]) {
             Ok(t) => t,
             Err(e) => return out.fail(e),
         };
@@ -96,42 +220,17 @@ pub fn evaluate(ctx: &Context, b: &BeverlooSpec, out: &mut CheckOutcome) {
         Ok(s) => s,
         Err(e) => return out.fail(e),
     };
-    // (W / (rho_b sqrt g))^(2/5) = C^(2/5) D - C^(2/5) k d: a line in D through the two fits
-    let y = |s: &Silo| (s.rate / (s.bulk * g.sqrt())).powf(0.4);
-    let (s1, s2) = (&silos[0], &silos[1]);
-    let a = (y(s1) - y(s2)) / (s1.orifice - s2.orifice);
-    let intercept = a * s1.orifice - y(s1);
-    let c = a.powf(2.5);
-    let k = intercept / (a * d);
-    let law =
-        |bulk: Real, orifice: Real| c * bulk * g.sqrt() * (orifice - k * d).max(0.0).powf(2.5);
-    let predicted = law(this.bulk, this.orifice);
+    let law = Law::fit(&silos[0], &silos[1], b.particle_diameter, g);
+    let predicted = law.rate(this.bulk, this.orifice);
     let c_range = b.c_range.unwrap_or([0.5, 0.7]);
     let k_range = b.k_range.unwrap_or([1.0, 3.0]);
-    out.formula = format!(
-        "W = C rho_b sqrt(g) (D - k d)^(5/2) (Beverloo et al. 1961), C = {} and k = {} fitted to \
-         {} (D = {} mm) and {} (D = {} mm), d = {} mm, rho_b = rho_p (1 - porosity at {} s); \
-         published: C = 0.58, k = 1.5 (Beverloo et al.), C 0.55-0.65 and k about 1.5 for \
-         spheres, up to 3 for angular grains (Nedderman et al. 1982); accepted C in [{}, {}], k \
-         in [{}, {}]",
-        num(c),
-        num(k),
-        s1.name,
-        num(s1.orifice * 1e3),
-        s2.name,
-        num(s2.orifice * 1e3),
-        num(d * 1e3),
-        b.porosity_at,
-        c_range[0],
-        c_range[1],
-        k_range[0],
-        k_range[1],
-    );
+    out.formula = formula(b, &law, &silos, c_range, k_range);
     out.judge(
         this.rate,
         predicted,
         crate::record::Tolerance::Relative(b.tolerance),
     );
+    let (c, k) = (law.c, law.k);
     let inside = |v: Real, r: [Real; 2]| v >= r[0] && v <= r[1];
     if out.passed && !(inside(c, c_range) && inside(k, k_range)) {
         out.passed = false;
@@ -149,6 +248,42 @@ pub fn evaluate(ctx: &Context, b: &BeverlooSpec, out: &mut CheckOutcome) {
             num(k)
         );
     }
+    tabulate(&silos, &this, &law, out);
+    plot(&silos, &this, &law, out);
+}
+
+/// The law with its fitted constants, the fitting cases and the published ranges, in words.
+fn formula(
+    b: &Beverloo,
+    law: &Law,
+    silos: &[Silo],
+    c_range: [Real; 2],
+    k_range: [Real; 2],
+) -> String {
+    let (s1, s2) = (&silos[0], &silos[1]);
+    format!(
+        "W = C rho_b sqrt(g) (D - k d)^(5/2) (Beverloo et al. 1961), C = {} and k = {} fitted to \
+         {} (D = {} mm) and {} (D = {} mm), d = {} mm, rho_b = rho_p (1 - porosity at {} s); \
+         published: C = 0.58, k = 1.5 (Beverloo et al.), C 0.55-0.65 and k about 1.5 for \
+         spheres, up to 3 for angular grains (Nedderman et al. 1982); accepted C in [{}, {}], k \
+         in [{}, {}]",
+        num(law.c),
+        num(law.k),
+        s1.name,
+        num(s1.orifice * 1e3),
+        s2.name,
+        num(s2.orifice * 1e3),
+        num(law.d * 1e3),
+        b.porosity_at,
+        c_range[0],
+        c_range[1],
+        k_range[0],
+        k_range[1],
+    )
+}
+
+/// Each silo's rate against the law's, and the fitted constants.
+fn tabulate(silos: &[Silo], this: &Silo, law: &Law, out: &mut CheckOutcome) {
     out.table.push(
         [
             "case",
@@ -160,26 +295,28 @@ pub fn evaluate(ctx: &Context, b: &BeverlooSpec, out: &mut CheckOutcome) {
         .map(String::from)
         .to_vec(),
     );
-    for s in silos.iter().chain(std::iter::once(&this)) {
+    for s in silos.iter().chain(std::iter::once(this)) {
         out.table.push(vec![
             s.name.clone(),
             num(s.orifice * 1e3),
             num(s.rate),
             num(s.bulk),
-            num(law(s.bulk, s.orifice)),
+            num(law.rate(s.bulk, s.orifice)),
         ]);
     }
     out.table.push(vec![
         "fitted".into(),
-        format!("C = {}", num(c)),
-        format!("k = {}", num(k)),
+        format!("C = {}", num(law.c)),
+        format!("k = {}", num(law.k)),
         String::new(),
         String::new(),
     ]);
-    let lo = (k * d).max(0.0);
-    let hi = silos
-        .iter()
-        .chain(std::iter::once(&this))
+}
+
+/// The law against the orifice diameter, with the fitting cases and this one.
+fn plot(silos: &[Silo], this: &Silo, law: &Law, out: &mut CheckOutcome) {
+    let lo = (law.k * law.d).max(0.0);
+    let hi = (silos.iter().chain(std::iter::once(this)))
         .map(|s| s.orifice)
         .fold(0.0, Real::max)
         * 1.2;
@@ -194,9 +331,9 @@ pub fn evaluate(ctx: &Context, b: &BeverlooSpec, out: &mut CheckOutcome) {
         log_y: false,
         curves: vec![
             Curve {
-                label: format!("Beverloo, C = {}, k = {}", num(c), num(k)),
+                label: format!("Beverloo, C = {}, k = {}", num(law.c), num(law.k)),
                 x: grid.iter().map(|x| x * 1e3).collect(),
-                y: grid.iter().map(|&x| law(this.bulk, x)).collect(),
+                y: grid.iter().map(|&x| law.rate(this.bulk, x)).collect(),
                 markers: false,
             },
             Curve {

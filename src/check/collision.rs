@@ -1,170 +1,205 @@
-//! The `restitution` and `contact_duration` checks, and the probe that watches a collision
-//! every cycle (records are too coarse to time a contact).
+//! The collision checks: `restitution`, `contact_duration` and, of the same first collision of
+//! a ball with another body, `max_overlap`, `max_force`, `tangential_restitution`,
+//! `rebound_spin` and `tangential_velocity`. A probe watches the collision every cycle
+//! (records are too coarse to time a contact: `collision/probe.rs`).
 //!
 //! Closed forms for a linear spring with a viscous dashpot (a damped oscillator of effective
 //! mass `m* = m_a m_b / (m_a + m_b)`, `omega_n = sqrt(kn / m*)`, damping ratio `z`), used as the
 //! reference when the case gives no `expected` value:
 //! - contact duration `t_c = pi / (omega_n sqrt(1 - z^2))` (half a damped period),
 //! - restitution `e = exp(-pi z / sqrt(1 - z^2))` (the amplitude decay over that half period).
+//!
+//! The damped oscillator is `collision/oscillator.rs`. For Hertz's law, the elastic impact's
+//! largest overlap, force and duration; for oblique impacts, rigid-body impulse theory in the
+//! gross-sliding range (`impulse_theory`).
 
-use super::context::Context;
+mod oscillator;
+mod probe;
+
+pub use probe::{Body, Collision, CollisionProbe};
+
+use oscillator::Oscillator;
+
+use super::context::{CaseView, Context};
+use super::keys::{ball_of, nonneg, read, wall_of};
+use super::kind::{Built, CheckKind};
+use super::probe::Probe;
 use crate::body::dof;
-use crate::case::{Case, Measure};
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3, PI};
 use crate::model::Model;
 use crate::record::CheckOutcome;
+use serde::Deserialize;
 
-/// The other body of a collision, by index in the model.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub enum Body {
-    /// A ball index.
-    Ball(usize),
-    /// A wall index.
-    Wall(usize),
+/// Which quantity a collision check measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measure {
+    /// -vn_out / vn_in.
+    Restitution,
+    /// t_end - t_start.
+    Duration,
+    /// Largest overlap during the contact.
+    MaxOverlap,
+    /// Largest normal contact force during the contact.
+    MaxForce,
+    /// Tangential velocity of the centre after / before, along the incoming tangential
+    /// direction.
+    TangentialRestitution,
+    /// Magnitude of the angular velocity after the contact.
+    ReboundSpin,
+    /// Tangential velocity of the centre relative to the other body after the contact, along
+    /// the direction in which its contact point slipped at first contact, m/s.
+    TangentialVelocity,
 }
 
-/// One collision between two balls, as seen cycle by cycle.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Collision {
-    /// Time the overlap became positive, s (interpolated between cycles).
-    pub t_start: Option<Real>,
-    /// Time the overlap returned to zero, s (interpolated).
-    pub t_end: Option<Real>,
-    /// Relative normal velocity (v_other - v_ball) . n at the last cycle before contact, m/s.
-    pub vn_in: Real,
-    /// Relative normal velocity at the first cycle after separation, m/s.
-    pub vn_out: Real,
-    /// True when the balls already overlapped at the start.
-    pub touching_at_start: bool,
-    /// Largest overlap during the contact, m.
-    pub max_overlap: Real,
-    /// Largest normal component of the contact force on the ball during the contact, N.
-    pub max_force: Real,
-    /// Velocity of the ball relative to the other body at the last cycle before contact, m/s.
-    pub vel_in: Vec3,
-    /// The same at the first cycle after separation, m/s.
-    pub vel_out: Vec3,
-    /// Angular velocity of the ball at the first cycle after separation, rad/s.
-    pub spin_out: Vec3,
-    /// Angular velocities of the ball and of the other ball (zero for a wall) at the last
-    /// cycle before contact, rad/s.
-    pub spin_in: [Vec3; 2],
-    /// Unit normal from the other body to the ball at first contact.
-    pub normal: Vec3,
-}
-
-/// Watches the first collision of two balls.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct CollisionProbe {
-    a: usize,
-    b: Body,
-    prev: Option<(Real, Real, Real, Vec3, Vec3, [Vec3; 2])>,
-    /// What was seen so far.
-    pub seen: Collision,
-}
-
-impl CollisionProbe {
-    /// A probe of ball index `a` and body `b`.
-    pub fn new(a: usize, b: Body) -> Self {
-        CollisionProbe {
-            a,
-            b,
-            prev: None,
-            seen: Collision::default(),
+impl Measure {
+    /// The check kind as written in case files.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Measure::Restitution => "restitution",
+            Measure::Duration => "contact_duration",
+            Measure::MaxOverlap => "max_overlap",
+            Measure::MaxForce => "max_force",
+            Measure::TangentialRestitution => "tangential_restitution",
+            Measure::ReboundSpin => "rebound_spin",
+            Measure::TangentialVelocity => "tangential_velocity",
         }
     }
 
-    /// Looks at the model after a cycle (and once before the first).
-    pub fn observe(&mut self, model: &Model) {
-        if self.seen.t_end.is_some() {
-            return;
-        }
-        let bl = &model.balls;
-        let (overlap, n, v_other) = match self.b {
-            Body::Ball(b) => {
-                let d = bl.pos[self.a] - bl.pos[b];
-                let dist = d.norm();
-                (
-                    bl.radius[self.a] + bl.radius[b] - dist,
-                    d / dist,
-                    model.synchronized_velocity(b),
-                )
-            }
-            // The nearest point of the wall, found over every facet (independent of the
-            // contact list): overlap R - d, normal from the wall to the ball.
-            Body::Wall(w) => {
-                let wall = &model.walls[w];
-                let x = bl.pos[self.a];
-                let (f, p) = (0..wall.mesh.len())
-                    .map(|f| {
-                        (
-                            f,
-                            crate::geom::closest_point(&x, &wall.mesh.corners(f)).point,
-                        )
-                    })
-                    .min_by(|a, b| {
-                        (a.1 - x)
-                            .norm_squared()
-                            .total_cmp(&(b.1 - x).norm_squared())
-                    })
-                    .unwrap_or((0, x));
-                let d = x - p;
-                let n = d.try_normalize(0.0).unwrap_or_else(Vec3::z);
-                (bl.radius[self.a] - d.norm(), n, wall.velocity_at(f, &p))
-            }
+    /// Every measure.
+    pub const ALL: [Measure; 7] = [
+        Measure::Restitution,
+        Measure::Duration,
+        Measure::MaxOverlap,
+        Measure::MaxForce,
+        Measure::TangentialRestitution,
+        Measure::ReboundSpin,
+        Measure::TangentialVelocity,
+    ];
+}
+
+/// The other body of a collision check, as written in the case: a ball id or a wall name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Other {
+    /// A ball id.
+    Ball(u64),
+    /// A wall name.
+    Wall(String),
+}
+
+/// A measure of the first collision of a ball with another body (every kind of this file).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstCollision {
+    /// Which quantity.
+    measure: Measure,
+    /// Id of the ball.
+    ball: u64,
+    /// The other body: a ball id or a wall name.
+    other: Other,
+    /// Expected value; None: the closed form of the contact model.
+    expected: Option<Real>,
+    /// Relative tolerance.
+    tolerance: Real,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Keys {
+    ball: u64,
+    other: toml::Value,
+    expected: Option<Real>,
+    tolerance: Real,
+}
+
+impl CheckKind for FirstCollision {
+    fn parse(kind: &str, keys: toml::Value) -> Result<Self, String> {
+        let c: Keys = read(keys)?;
+        let other = match &c.other {
+            toml::Value::Integer(i) if *i >= 0 => Other::Ball(*i as u64),
+            toml::Value::String(w) => Other::Wall(w.clone()),
+            v => return Err(format!("other = {v}: must be a ball id or a wall name")),
         };
-        let vel = model.synchronized_velocity(self.a) - v_other;
-        let spins = [
-            model.synchronized_spin(self.a),
-            match self.b {
-                Body::Ball(b) => model.synchronized_spin(b),
-                Body::Wall(_) => Vec3::zeros(),
-            },
-        ];
-        // velocity of the ball relative to the other body along the normal from the other body
-        // to the ball: < 0 while approaching (the same as (v_b - v_a) . n with n from a to b)
-        let vn = vel.dot(&n);
-        let t = model.time;
-        let cross = |(t0, o0, ..): (Real, Real, Real, Vec3, Vec3, [Vec3; 2])| {
-            t0 + (t - t0) * o0 / (o0 - overlap)
+        if let Some(e) = c.expected {
+            if !e.is_finite() {
+                return Err(format!("expected = {e}: must be finite"));
+            }
+        }
+        Ok(FirstCollision {
+            measure: (Measure::ALL.into_iter())
+                .find(|m| m.kind() == kind)
+                .unwrap_or(Measure::Restitution),
+            ball: c.ball,
+            other,
+            expected: c.expected,
+            tolerance: nonneg("tolerance", c.tolerance)?,
+        })
+    }
+
+    fn kind(&self) -> &'static str {
+        self.measure.kind()
+    }
+
+    fn follows_a_ball(&self) -> bool {
+        true
+    }
+
+    fn validate(&self, built: &Built) -> Result<(), String> {
+        let model = built.model;
+        ball_of(model, self.ball)?;
+        match &self.other {
+            Other::Ball(id) if *id == self.ball => Err("ball and other must differ".into()),
+            Other::Ball(id) => ball_of(model, *id).map(drop),
+            Other::Wall(w) => wall_of(model, w).map(drop),
+        }
+    }
+
+    fn probe(&self, model: &Model) -> Option<Probe> {
+        let other = match &self.other {
+            Other::Ball(id) => Body::Ball(model.ball_index(*id)?),
+            Other::Wall(w) => Body::Wall(model.wall_index(w)?),
         };
-        match self.prev {
-            None if overlap > 0.0 => self.seen.touching_at_start = true,
-            Some(p) if self.seen.t_start.is_none() && overlap > 0.0 => {
-                self.seen.t_start = Some(cross(p));
-                self.seen.vn_in = p.2;
-                self.seen.vel_in = p.3;
-                self.seen.normal = p.4;
-                self.seen.spin_in = p.5;
-            }
-            Some(p) if self.seen.t_start.is_some() && overlap <= 0.0 => {
-                self.seen.t_end = Some(cross(p));
-                self.seen.vn_out = vn;
-                self.seen.vel_out = vel;
-                self.seen.spin_out = model.synchronized_spin(self.a);
-            }
-            _ => {}
+        let probe = CollisionProbe::new(model.ball_index(self.ball)?, other);
+        Some(Probe::new(probe))
+    }
+
+    fn evaluate(&self, ctx: &Context, probe: Option<&Probe>, out: &mut CheckOutcome) {
+        let idx = |id: &u64| {
+            (ctx.case.balls().iter())
+                .position(|b| b.id == *id)
+                .unwrap_or(0)
+        };
+        let other = match &self.other {
+            Other::Ball(id) => Body::Ball(idx(id)),
+            Other::Wall(w) => Body::Wall(
+                (ctx.case.walls().iter())
+                    .position(|x| &x.name == w)
+                    .unwrap_or(0),
+            ),
+        };
+        out.code.push("src/contact/ball_ball.rs::update".into());
+        out.code.push("src/check/collision.rs::evaluate".into());
+        match probe.and_then(Probe::state::<CollisionProbe>) {
+            Some(p) => self.judge(ctx, (idx(&self.ball), other), &p.seen, out),
+            None => out.fail("the collision was not watched".into()),
         }
-        if self.seen.t_start.is_some() && self.seen.t_end.is_none() {
-            self.seen.max_overlap = self.seen.max_overlap.max(overlap);
-            self.seen.max_force = self.seen.max_force.max(bl.force[self.a].dot(&n));
-        }
-        self.prev = Some((t, overlap, vn, vel, n, spins));
+    }
+}
+
+/// The mass of ball `i`, kg, from the case itself: rho 4/3 pi r^3, infinite when every
+/// translation is fixed.
+fn mass(case: &dyn CaseView, i: usize) -> Real {
+    let s = &case.balls()[i];
+    if s.fixed & dof::TRANSLATION == dof::TRANSLATION {
+        Real::INFINITY
+    } else {
+        case.materials()[s.material].density * 4.0 / 3.0 * PI * s.radius.powi(3)
     }
 }
 
 /// Effective mass, kg, of a ball and another body computed from the case itself:
 /// rho 4/3 pi r^3, a ball with every translation fixed, or a wall, counting as infinitely heavy.
-fn effective_mass(case: &Case, a: usize, b: Body) -> Real {
-    let mass = |i: usize| {
-        let s = &case.balls[i];
-        if s.fixed & dof::TRANSLATION == dof::TRANSLATION {
-            Real::INFINITY
-        } else {
-            case.materials[s.material].density * 4.0 / 3.0 * PI * s.radius.powi(3)
-        }
-    };
+fn effective_mass(case: &dyn CaseView, a: usize, b: Body) -> Real {
+    let mass = |i: usize| mass(case, i);
     let (ma, mb) = match b {
         Body::Ball(b) => (mass(a), mass(b)),
         Body::Wall(_) => (mass(a), Real::INFINITY),
@@ -179,25 +214,25 @@ fn effective_mass(case: &Case, a: usize, b: Body) -> Real {
 }
 
 /// The contact model of a ball and another body, from the case.
-fn law_of_case(case: &Case, a: usize, b: Body) -> Option<&ContactModel> {
-    let ma = case.balls[a].material;
+fn law_of_case(case: &dyn CaseView, a: usize, b: Body) -> Option<&ContactModel> {
+    let ma = case.balls()[a].material;
     let mb = match b {
-        Body::Ball(b) => case.balls[b].material,
-        Body::Wall(w) => case.walls[w].material,
+        Body::Ball(b) => case.balls()[b].material,
+        Body::Wall(w) => case.walls()[w].material,
     };
     let (lo, hi) = (ma.min(mb), ma.max(mb));
-    case.contact_models
+    case.contact_models()
         .iter()
         .find(|(x, y, _)| *x == lo && *y == hi)
         .map(|(_, _, law)| law)
 }
 
 /// Effective radius of a ball and another body (a wall is flat: the ball's radius), m.
-fn effective_radius(case: &Case, a: usize, b: Body) -> Real {
-    let ra = case.balls[a].radius;
+fn effective_radius(case: &dyn CaseView, a: usize, b: Body) -> Real {
+    let ra = case.balls()[a].radius;
     match b {
         Body::Ball(b) => {
-            let rb = case.balls[b].radius;
+            let rb = case.balls()[b].radius;
             ra * rb / (ra + rb)
         }
         Body::Wall(_) => ra,
@@ -212,7 +247,7 @@ pub const HERTZ_LOADING: Real = 1.471_637_592_162_352_3;
 /// The closed-form reference of a measure for the pair's contact model, with its formula in
 /// words; `None` when the model has none for it.
 fn closed_form(
-    case: &Case,
+    case: &dyn CaseView,
     measure: Measure,
     a: usize,
     b: Body,
@@ -222,32 +257,8 @@ fn closed_form(
     let m = effective_mass(case, a, b);
     let r = effective_radius(case, a, b);
     let v = -seen.vn_in;
-    if let Some(o) = Oscillator::of_case(case, a, b) {
-        let undamped = o.z == 0.0;
-        return match measure {
-            Measure::Restitution => Some((
-                o.restitution(),
-                format!("e = exp(−πζ/√(1−ζ²)) with ζ = {}", o.z),
-            )),
-            Measure::Duration => Some((
-                o.duration(),
-                format!(
-                    "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {:.6e} kg, ζ = {}",
-                    crate::math::num(o.kn),
-                    o.m,
-                    o.z
-                ),
-            )),
-            Measure::MaxOverlap if undamped => Some((
-                v / o.wn,
-                format!("δ_max = v/ωₙ = v √(m*/kₙ), v = {v:.9e} m/s"),
-            )),
-            Measure::MaxForce if undamped => Some((
-                o.kn * v / o.wn,
-                format!("F_max = kₙ v/ωₙ = v √(kₙ m*), v = {v:.9e} m/s"),
-            )),
-            _ => None,
-        };
+    if let Some(o) = oscillator(case, a, b) {
+        return oscillator_form(&o, measure, v);
     }
     match (law, measure) {
         (ContactModel::LinearDashpot(l), Measure::Restitution) => Some((
@@ -295,7 +306,7 @@ fn closed_form(
 /// `|w'_a|` (rad/s). `None` outside the gross-sliding range (the sticking range depends on the
 /// tangential compliance; rigid-body theory has no answer there).
 fn impulse_theory(
-    case: &Case,
+    case: &dyn CaseView,
     law: &ContactModel,
     measure: Measure,
     a: usize,
@@ -309,15 +320,7 @@ fn impulse_theory(
         ContactModel::Linear(l) if l.damp_n == 0.0 => (l.friction, 1.0),
         _ => return None,
     };
-    let sphere = |i: usize| {
-        let s = &case.balls[i];
-        let m = if s.fixed & dof::TRANSLATION == dof::TRANSLATION {
-            Real::INFINITY
-        } else {
-            case.materials[s.material].density * 4.0 / 3.0 * PI * s.radius.powi(3)
-        };
-        (m, s.radius)
-    };
+    let sphere = |i: usize| (mass(case, i), case.balls()[i].radius);
     let (ma, ra) = sphere(a);
     let (mb, rb) = match b {
         Body::Ball(b) => sphere(b),
@@ -367,12 +370,12 @@ fn impulse_theory(
 
 /// The slip direction of the ball's contact point over the other body's at first contact
 /// ([`impulse_theory`]), or the incoming tangential direction when there is no slip.
-fn slip_direction(case: &Case, a: usize, b: Body, seen: &Collision) -> Vec3 {
+fn slip_direction(case: &dyn CaseView, a: usize, b: Body, seen: &Collision) -> Vec3 {
     let n = seen.normal;
     let vt = seen.vel_in - n * seen.vel_in.dot(&n);
-    let ra = case.balls[a].radius;
+    let ra = case.balls()[a].radius;
     let rb = match b {
-        Body::Ball(b) => case.balls[b].radius,
+        Body::Ball(b) => case.balls()[b].radius,
         Body::Wall(_) => 0.0,
     };
     let [wa, wb] = seen.spin_in;
@@ -382,88 +385,121 @@ fn slip_direction(case: &Case, a: usize, b: Body, seen: &Collision) -> Vec3 {
         .unwrap_or_default()
 }
 
-/// The contact of a linear spring and dashpot seen as a damped oscillator: the one place where
-/// its closed forms are written.
-#[derive(Clone, Copy, Debug)]
-struct Oscillator {
-    /// Normal stiffness, N/m.
-    kn: Real,
-    /// Effective mass, kg.
-    m: Real,
-    /// Damping ratio.
-    z: Real,
-    /// Undamped angular frequency sqrt(kn / m*), rad/s.
-    wn: Real,
-    /// Damped angular frequency wn sqrt(1 - z^2), rad/s.
-    wd: Real,
+/// The linear contact of a ball and another body seen as a damped oscillator, from the case's
+/// own parameters.
+fn oscillator(case: &dyn CaseView, a: usize, b: Body) -> Option<Oscillator> {
+    Oscillator::of(law_of_case(case, a, b)?, effective_mass(case, a, b))
 }
 
-impl Oscillator {
-    /// The linear contact between two case balls, from the case's own parameters.
-    fn of_case(case: &Case, a: usize, b: Body) -> Option<Oscillator> {
-        let (kn, z) = match law_of_case(case, a, b)? {
-            ContactModel::Linear(l) => (l.kn, l.damp_n),
-            ContactModel::LinearDashpot(l) if !l.clamp => (l.kn, l.damp_n),
-            _ => return None,
+/// The closed form of `measure` for an impact at speed `v` on the oscillator `o`, with its
+/// formula in words.
+fn oscillator_form(o: &Oscillator, measure: Measure, v: Real) -> Option<(Real, String)> {
+    let undamped = o.z == 0.0;
+    match measure {
+        Measure::Restitution => Some((
+            o.restitution(),
+            format!("e = exp(−πζ/√(1−ζ²)) with ζ = {}", o.z),
+        )),
+        Measure::Duration => Some((
+            o.duration(),
+            format!(
+                "t_c = π/(ωₙ√(1−ζ²)), ωₙ = √(kₙ/m*), kₙ = {} N/m, m* = {:.6e} kg, ζ = {}",
+                crate::math::num(o.kn),
+                o.m,
+                o.z
+            ),
+        )),
+        Measure::MaxOverlap if undamped => Some((
+            v / o.wn,
+            format!("δ_max = v/ωₙ = v √(m*/kₙ), v = {v:.9e} m/s"),
+        )),
+        Measure::MaxForce if undamped => Some((
+            o.kn * v / o.wn,
+            format!("F_max = kₙ v/ωₙ = v √(kₙ m*), v = {v:.9e} m/s"),
+        )),
+        _ => None,
+    }
+}
+
+impl FirstCollision {
+    /// Judges the collision the probe saw: ball index `a` and body `b`.
+    fn judge(
+        &self,
+        ctx: &Context,
+        (a, b): (usize, Body),
+        seen: &Collision,
+        out: &mut CheckOutcome,
+    ) {
+        let ida = ctx.case.balls()[a].id;
+        let (idb, pair) = match b {
+            Body::Ball(b) => {
+                let id = ctx.case.balls()[b].id.to_string();
+                (id.clone(), format!("balls {ida} and {id}"))
+            }
+            Body::Wall(w) => {
+                let name = ctx.case.walls()[w].name.clone();
+                (name.clone(), format!("ball {ida} and wall \"{name}\""))
+            }
         };
-        let m = effective_mass(case, a, b);
-        let wn = (kn / m).sqrt();
-        Some(Oscillator {
-            kn,
-            m,
-            z,
-            wn,
-            wd: wn * (1.0 - z * z).sqrt(),
-        })
+        out.tolerance = Some(self.tolerance);
+        out.what = what(self.measure, &pair, ida);
+        let closed = closed_form(ctx.case, self.measure, a, b, seen);
+        let Some(reference) = self.reference(closed, out) else {
+            return;
+        };
+        out.expected = Some(reference);
+        if seen.touching_at_start {
+            return out.fail(
+                "the balls overlap at the start; the check needs a collision from apart".into(),
+            );
+        }
+        let (Some(t0), Some(t1)) = (seen.t_start, seen.t_end) else {
+            return out.fail(match seen.t_start {
+                None => "the bodies never touched".into(),
+                Some(_) => "the bodies were still in contact at the end of the run".into(),
+            });
+        };
+        let measured = measured(ctx.case, self.measure, (a, b), seen, t1 - t0);
+        out.judge_relative(measured, reference, self.tolerance);
+        if let Some(o) = oscillator(ctx.case, a, b) {
+            overlap_curve(ctx, (&ida.to_string(), &idb), &o, t0, -seen.vn_in, out);
+        }
+        out.message = format!(
+            "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out; largest overlap {:.6e} m, largest normal force {:.6e} N",
+            seen.vn_in, seen.vn_out, seen.max_overlap, seen.max_force
+        );
     }
 
-    /// Contact duration pi / omega_d, s.
-    fn duration(&self) -> Real {
-        PI / self.wd
-    }
-
-    /// Restitution exp(-z omega_n pi / omega_d).
-    fn restitution(&self) -> Real {
-        (-self.z * self.wn * self.duration()).exp()
-    }
-
-    /// Overlap at `tau` after first touch with impact speed `v`: the gap closing at `v` before,
-    /// `(v / omega_d) exp(-z omega_n tau) sin(omega_d tau)` during, opening at `e v` after.
-    fn overlap(&self, v: Real, tau: Real) -> Real {
-        let t_end = self.duration();
-        if tau < 0.0 {
-            v * tau
-        } else if tau <= t_end {
-            v / self.wd * (-self.z * self.wn * tau).exp() * (self.wd * tau).sin()
-        } else {
-            -self.restitution() * v * (tau - t_end)
+    /// The reference value, the case's `expected` or else the closed form, with the formula
+    /// written into `out`; None (and `out` failed) when there is neither.
+    fn reference(&self, closed: Option<(Real, String)>, out: &mut CheckOutcome) -> Option<Real> {
+        match (self.expected, closed) {
+            (Some(e), Some((c, f))) => {
+                out.formula = format!("{e} (given in the case); closed form: {f}, giving {c:.9}");
+                Some(e)
+            }
+            (Some(e), None) => {
+                out.formula = format!("{e} (given in the case)");
+                Some(e)
+            }
+            (None, Some((c, f))) => {
+                out.formula = format!("{f}, giving {c:.9}");
+                Some(c)
+            }
+            (None, None) => {
+                out.fail(format!(
+                    "no expected value given and no closed form of {} for this contact model and this impact",
+                    self.measure.kind()
+                ));
+                None
+            }
         }
     }
 }
 
-/// Evaluates a restitution or contact-duration check from the probe's record.
-pub fn evaluate(
-    ctx: &Context,
-    measure: Measure,
-    (a, b): (usize, Body),
-    expected: Option<Real>,
-    tolerance: Real,
-    seen: &Collision,
-    out: &mut CheckOutcome,
-) {
-    let ida = ctx.case.balls[a].id;
-    let (idb, pair) = match b {
-        Body::Ball(b) => {
-            let id = ctx.case.balls[b].id.to_string();
-            (id.clone(), format!("balls {ida} and {id}"))
-        }
-        Body::Wall(w) => {
-            let name = ctx.case.walls[w].name.clone();
-            (name.clone(), format!("ball {ida} and wall \"{name}\""))
-        }
-    };
-    out.tolerance = Some(tolerance);
-    out.what = match measure {
+/// What `measure` is, in words, for `pair` (ball `ida` and the other body).
+fn what(measure: Measure, pair: &str, ida: u64) -> String {
+    match measure {
         Measure::Restitution => format!("restitution −v′ₙ/vₙ of the relative normal velocity of {pair}, taken at the last cycle before contact and the first cycle after it"),
         Measure::Duration => format!("time {pair} overlap (the overlap's zero crossings interpolated between cycles)"),
         Measure::MaxOverlap => format!("largest overlap of {pair} over the cycles of the contact"),
@@ -471,46 +507,23 @@ pub fn evaluate(
         Measure::TangentialRestitution => format!("tangential restitution v′_t/v_t of ball {ida}'s centre relative to the other body, along the incoming tangential direction"),
         Measure::ReboundSpin => format!("magnitude of ball {ida}'s angular velocity after the contact with {pair}"),
         Measure::TangentialVelocity => format!("tangential velocity of ball {ida}'s centre relative to the other body after the contact, along the direction its contact point slipped at first contact (m/s)"),
-    };
-    let closed = closed_form(ctx.case, measure, a, b, seen);
-    let reference = match (expected, &closed) {
-        (Some(e), Some((c, f))) => {
-            out.formula =
-                format!("{e} (given in the case); closed form: {f}, giving {c:.9}");
-            e
-        }
-        (Some(e), None) => {
-            out.formula = format!("{e} (given in the case)");
-            e
-        }
-        (None, Some((c, f))) => {
-            out.formula = format!("{f}, giving {c:.9}");
-            *c
-        }
-        (None, None) => {
-            return out.fail(format!(
-                "no expected value given and no closed form of {} for this contact model and this impact",
-                measure.kind()
-            ))
-        }
-    };
-    out.expected = Some(reference);
-    if seen.touching_at_start {
-        return out
-            .fail("the balls overlap at the start; the check needs a collision from apart".into());
     }
-    let (Some(t0), Some(t1)) = (seen.t_start, seen.t_end) else {
-        return out.fail(match seen.t_start {
-            None => "the bodies never touched".into(),
-            Some(_) => "the bodies were still in contact at the end of the run".into(),
-        });
-    };
+}
+
+/// The measured value of `measure` from the collision seen (`duration`: its contact time, s).
+fn measured(
+    case: &dyn CaseView,
+    measure: Measure,
+    (a, b): (usize, Body),
+    seen: &Collision,
+    duration: Real,
+) -> Real {
     let n = seen.normal;
     let tangential = |v: &Vec3| *v - n * v.dot(&n);
     let t_in = tangential(&seen.vel_in);
-    let measured = match measure {
+    match measure {
         Measure::Restitution => -seen.vn_out / seen.vn_in,
-        Measure::Duration => t1 - t0,
+        Measure::Duration => duration,
         Measure::MaxOverlap => seen.max_overlap,
         Measure::MaxForce => seen.max_force,
         Measure::TangentialRestitution => {
@@ -518,17 +531,9 @@ pub fn evaluate(
         }
         Measure::ReboundSpin => seen.spin_out.norm(),
         Measure::TangentialVelocity => {
-            tangential(&seen.vel_out).dot(&slip_direction(ctx.case, a, b, seen))
+            tangential(&seen.vel_out).dot(&slip_direction(case, a, b, seen))
         }
-    };
-    out.judge_relative(measured, reference, tolerance);
-    if let Some(o) = Oscillator::of_case(ctx.case, a, b) {
-        overlap_curve(ctx, (&ida.to_string(), &idb), &o, t0, -seen.vn_in, out);
     }
-    out.message = format!(
-        "contact from t = {t0:.6e} s to {t1:.6e} s; vₙ = {:.6e} m/s in, {:.6e} m/s out; largest overlap {:.6e} m, largest normal force {:.6e} N",
-        seen.vn_in, seen.vn_out, seen.max_overlap, seen.max_force
-    );
 }
 
 /// Plots the recorded overlap of the pair against [`Oscillator::overlap`], with the measured

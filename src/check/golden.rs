@@ -5,12 +5,48 @@
 //! 10 significant digits; the check compares them with a relative tolerance (default 1e-8).
 
 use super::context::Context;
+use super::keys::{nonneg, read};
+use super::kind::CheckSpec;
 use crate::math::Real;
 use crate::output::SeriesTable;
 use crate::record::CheckOutcome;
 use crate::record::Summary;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Keys {
+    tolerance: Option<Real>,
+}
+
+/// Reads the keys of a `golden` check (the one kind judged on the summary the others make:
+/// [`CheckSpec::Golden`]).
+///
+/// # Errors
+/// An unknown key, a bad tolerance.
+pub(super) fn parse(_: &str, keys: toml::Value) -> Result<CheckSpec, String> {
+    let g: Keys = read(keys)?;
+    Ok(CheckSpec::Golden {
+        tolerance: nonneg("tolerance", g.tolerance.unwrap_or(1e-8))?,
+    })
+}
+
+/// Evaluates a `golden` check against the summary of the run (without golden outcomes).
+pub fn evaluate_golden(tolerance: Real, ctx: &Context, summary: &Summary) -> CheckOutcome {
+    let mut out = CheckOutcome {
+        kind: "golden".into(),
+        tolerance_kind: "relative".into(),
+        code: vec![
+            "src/check/golden.rs::evaluate".into(),
+            "tests/cases.rs::cases_pass".into(),
+        ],
+        ..Default::default()
+    };
+    evaluate(ctx, summary, tolerance, &mut out);
+    out
+}
 
 fn round(v: Real) -> Value {
     if v.is_finite() {
@@ -123,7 +159,7 @@ fn compare(path: &str, a: &Value, b: &Value, tol: Real, worst: &mut Real) -> Res
 }
 
 /// Compares the run with its snapshot.
-pub fn evaluate(ctx: &Context, summary: &Summary, tolerance: Real, out: &mut CheckOutcome) {
+fn evaluate(ctx: &Context, summary: &Summary, tolerance: Real, out: &mut CheckOutcome) {
     out.what = "summary and final values of every recorded series against the snapshot".into();
     out.formula =
         "golden/<name>.snap, written by `cargo test` and re-baselined only on purpose".into();
@@ -132,7 +168,7 @@ pub fn evaluate(ctx: &Context, summary: &Summary, tolerance: Real, out: &mut Che
     let Some(dir) = golden_dir(ctx.case.dir()) else {
         return out.fail("no golden/ folder beside or above the case".into());
     };
-    let path = dir.join(format!("{}.snap", ctx.case.name));
+    let path = dir.join(format!("{}.snap", ctx.case.name()));
     let snap = match read_snapshot(&path) {
         Ok(v) => v,
         Err(e) => {

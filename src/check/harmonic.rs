@@ -1,9 +1,76 @@
 //! The `harmonic` check: the period of an oscillating series.
 
 use super::context::Context;
+use super::keys::{nonneg, read};
+use super::kind::CheckKind;
+use super::probe::Probe;
 use crate::math::{Real, PI};
 use crate::record::CheckOutcome;
 use crate::record::Curve;
+use serde::Deserialize;
+
+/// `harmonic`: the period of an oscillating series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Harmonic {
+    /// Column judged.
+    series: String,
+    /// Expected period, s.
+    period: Real,
+    /// Relative tolerance.
+    tolerance: Real,
+    /// Instead of a tolerance: pass when measured / period is at most this (project
+    /// extension: "stiffer than", a shorter period than the reference).
+    max_ratio: Option<Real>,
+    /// How the expected value was derived (shown in the report).
+    formula: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Keys {
+    series: String,
+    period: Real,
+    tolerance: Option<Real>,
+    max_ratio: Option<Real>,
+    formula: Option<String>,
+}
+
+impl CheckKind for Harmonic {
+    fn parse(_: &str, keys: toml::Value) -> Result<Self, String> {
+        let h: Keys = read(keys)?;
+        if !(h.period.is_finite() && h.period > 0.0) {
+            return Err(format!("period = {}: must be positive (s)", h.period));
+        }
+        let (tolerance, max_ratio) = match (h.tolerance, h.max_ratio) {
+            (Some(t), None) => (nonneg("tolerance", t)?, None),
+            (None, Some(r)) if r.is_finite() && r > 0.0 => (0.0, Some(r)),
+            (None, Some(r)) => return Err(format!("max_ratio = {r}: must be positive")),
+            _ => return Err("give exactly one of `tolerance` and `max_ratio`".into()),
+        };
+        Ok(Harmonic {
+            series: h.series,
+            period: h.period,
+            tolerance,
+            max_ratio,
+            formula: h.formula,
+        })
+    }
+
+    fn kind(&self) -> &'static str {
+        "harmonic"
+    }
+
+    fn series(&self) -> Option<&str> {
+        Some(&self.series)
+    }
+
+    fn evaluate(&self, ctx: &Context, _: Option<&Probe>, out: &mut CheckOutcome) {
+        out.formula = (self.formula.clone())
+            .unwrap_or_else(|| format!("T = {} s (given in the case)", self.period));
+        out.code.push("src/check/harmonic.rs::evaluate".into());
+        measure_period(ctx, self, out);
+    }
+}
 
 /// Times at which `y` crosses `level` upwards, by linear interpolation between samples.
 pub fn upward_crossings(t: &[Real], y: &[Real], level: Real) -> Vec<Real> {
@@ -18,14 +85,8 @@ pub fn upward_crossings(t: &[Real], y: &[Real], level: Real) -> Vec<Real> {
 }
 
 /// Measures the period as the mean spacing of upward crossings of the mid-range level.
-pub fn evaluate(
-    ctx: &Context,
-    series: &str,
-    period: Real,
-    tolerance: Real,
-    max_ratio: Option<Real>,
-    out: &mut CheckOutcome,
-) {
+fn measure_period(ctx: &Context, h: &Harmonic, out: &mut CheckOutcome) {
+    let (series, period, tolerance) = (h.series.as_str(), h.period, h.tolerance);
     out.what = format!("period of {series}, from its upward crossings of the mid-range level (linear interpolation between records)");
     out.expected = Some(period);
     out.tolerance = Some(tolerance);
@@ -47,7 +108,7 @@ pub fn evaluate(
         ));
     }
     let measured = (c[c.len() - 1] - c[0]) / (c.len() - 1) as Real;
-    match max_ratio {
+    match h.max_ratio {
         None => {
             out.judge_relative(measured, period, tolerance);
             out.message = format!("{} full periods measured", c.len() - 1);

@@ -12,9 +12,72 @@
 //! (at `a^3 = 9 pi w R^2 / (8 E*)`).
 
 use super::context::Context;
-use crate::case::JkrSpec;
+use super::keys::{nonneg, positive, read};
+use super::kind::{Built, CheckKind};
+use super::probe::Probe;
 use crate::math::{num, Real, PI};
+use crate::output::{base_series, Source};
 use crate::record::{CheckOutcome, Curve, Plot, Tolerance};
+use serde::Deserialize;
+
+/// `jkr`: a contact's normal force against its overlap on JKR's curve, over every record, and
+/// the smallest force against the pull-off force `(3/2) pi w R` (the constants given here, not
+/// taken from the case's materials: the reference is independent of the case's reading). Its
+/// keys, as written.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Jkr {
+    /// The normal force on the contact's second piece along the normal (positive: repulsion),
+    /// a column, N (for instance `ball/2/force.x`).
+    force: String,
+    /// The contact's overlap, a column, m (`interaction/<a>/<b>/overlap`).
+    overlap: String,
+    /// The work of adhesion w, J/m^2.
+    surface_energy: Real,
+    /// The effective modulus E*, Pa.
+    e_star: Real,
+    /// The effective radius R*, m.
+    radius: Real,
+    /// Absolute tolerance on `|F - F_JKR| / F_pull-off` at every record, and on
+    /// `|F_min / F_pull-off + 1|`.
+    tolerance: Real,
+}
+
+impl CheckKind for Jkr {
+    fn parse(_: &str, keys: toml::Value) -> Result<Self, String> {
+        let j: Jkr = read(keys)?;
+        positive([
+            ("surface_energy", j.surface_energy),
+            ("e_star", j.e_star),
+            ("radius", j.radius),
+        ])?;
+        nonneg("tolerance", j.tolerance)?;
+        Ok(j)
+    }
+
+    fn kind(&self) -> &'static str {
+        "jkr"
+    }
+
+    fn validate(&self, built: &Built) -> Result<(), String> {
+        let model = built.model;
+        for s in [&self.force, &self.overlap] {
+            let source = Source::parse(base_series(s), model)?;
+            if !source.names_column(s, model.planar) {
+                return Err(format!(
+                    "series \"{s}\": name a column (a vector series takes .x, .y or .z)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn evaluate(&self, ctx: &Context, _: Option<&Probe>, out: &mut CheckOutcome) {
+        out.code.push("src/law/cohesion.rs::Cohesion::force".into());
+        out.code.push("src/check/jkr.rs::evaluate".into());
+        judge(ctx, self, out);
+    }
+}
 
 /// JKR's curve for one contact.
 struct JkrCurve {
@@ -56,8 +119,60 @@ impl JkrCurve {
     }
 }
 
+/// What the records of a contact show against JKR's curve.
+struct Walk {
+    /// Largest |F - F_JKR| / pull-off, and its time, s.
+    worst: (Real, Real),
+    /// The smallest force, N.
+    lowest: Real,
+    /// The last overlap at which the contact held, m.
+    last_held: Real,
+    /// (overlap, force) of the records while the contact held.
+    points: Vec<(Real, Real)>,
+}
+
+impl JkrCurve {
+    /// Follows the records: the contact holds from the first overlap until the overlap falls
+    /// to `end`, where the neck breaks.
+    fn walk(&self, t: &[Real], force: &[Real], overlap: &[Real], pull_off: Real) -> Walk {
+        let end = self.overlap(self.a_end());
+        let mut held = false;
+        let (mut worst, mut at) = (0.0 as Real, 0.0);
+        let (mut lowest, mut last_held): (Real, Real) = (Real::INFINITY, Real::NAN);
+        let mut points = Vec::new();
+        for k in 0..force.len() {
+            let d = overlap[k];
+            if d > 0.0 {
+                held = true;
+            } else if d <= end {
+                held = false;
+            }
+            let expected = if held {
+                last_held = d;
+                self.force(self.radius_at(d))
+            } else {
+                0.0
+            };
+            if held {
+                points.push((d, force[k]));
+            }
+            lowest = lowest.min(force[k]);
+            let e = (force[k] - expected).abs() / pull_off;
+            if e > worst {
+                (worst, at) = (e, t[k]);
+            }
+        }
+        Walk {
+            worst: (worst, at),
+            lowest,
+            last_held,
+            points,
+        }
+    }
+}
+
 /// Evaluates a `jkr` check over every record.
-pub fn evaluate(ctx: &Context, j: &JkrSpec, out: &mut CheckOutcome) {
+fn judge(ctx: &Context, j: &Jkr, out: &mut CheckOutcome) {
     let (Some(force), Some(overlap)) = (ctx.series.column(&j.force), ctx.series.column(&j.overlap))
     else {
         return out.fail(format!(
@@ -72,33 +187,9 @@ pub fn evaluate(ctx: &Context, j: &JkrSpec, out: &mut CheckOutcome) {
     };
     let pull_off = 1.5 * PI * j.surface_energy * j.radius;
     let end = curve.overlap(curve.a_end());
-    let mut held = false;
-    let (mut worst, mut at) = (0.0 as Real, 0.0);
-    let (mut lowest, mut last_held): (Real, Real) = (Real::INFINITY, Real::NAN);
-    let mut points = Vec::new();
-    for k in 0..force.len() {
-        let d = overlap[k];
-        if d > 0.0 {
-            held = true;
-        } else if d <= end {
-            held = false;
-        }
-        let expected = if held {
-            last_held = d;
-            curve.force(curve.radius_at(d))
-        } else {
-            0.0
-        };
-        if held {
-            points.push((d, force[k]));
-        }
-        lowest = lowest.min(force[k]);
-        let e = (force[k] - expected).abs() / pull_off;
-        if e > worst {
-            (worst, at) = (e, ctx.series.t[k]);
-        }
-    }
-    if points.is_empty() {
+    let walk = curve.walk(&ctx.series.t, force, overlap, pull_off);
+    let ((worst, at), lowest) = (walk.worst, walk.lowest);
+    if walk.points.is_empty() {
         return out.fail("the pieces never touched".into());
     }
     out.what = format!(
@@ -130,7 +221,7 @@ pub fn evaluate(ctx: &Context, j: &JkrSpec, out: &mut CheckOutcome) {
     ]);
     out.table.push(vec![
         "last overlap held (m)".into(),
-        num(last_held),
+        num(walk.last_held),
         format!("> {}", num(end)),
     ]);
     out.table.push(vec![
@@ -138,6 +229,12 @@ pub fn evaluate(ctx: &Context, j: &JkrSpec, out: &mut CheckOutcome) {
         num(worst),
         "0".into(),
     ]);
+    plot(&curve, &walk.points, out);
+}
+
+/// JKR's curve against the records while the contact held.
+fn plot(curve: &JkrCurve, points: &[(Real, Real)], out: &mut CheckOutcome) {
+    let end = curve.overlap(curve.a_end());
     let a_top = curve.radius_at(points.iter().map(|p| p.0).fold(end, Real::max));
     let grid: Vec<Real> = (0..=200)
         .map(|i| curve.a_end() + (a_top - curve.a_end()) * i as Real / 200.0)

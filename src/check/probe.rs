@@ -1,81 +1,75 @@
 //! Probes: what watches a run cycle by cycle for a check (a collision, a critical-timestep
-//! snapshot, active wall contacts, the turn of a vector), as observers of the run loop.
+//! snapshot, active wall contacts, the turn of a vector, the radii an insertion placed), as
+//! [`Observer`]s of the run loop. Each kind keeps its probe's state in a type of its own
+//! ([`ProbeState`]); a [`Probe`] holds one, whatever its kind.
 
-use super::collision::{Body, CollisionProbe};
-use super::critical::CriticalProbe;
-use super::walls;
-use crate::case::{CheckSpec, Other};
 use crate::model::Model;
-use crate::run::Observer;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::any::Any;
+use std::fmt::Debug;
 
-/// The probe that must watch the run cycle by cycle for check `spec`, if it needs one.
-pub fn probe(spec: &CheckSpec, model: &Model) -> Option<Probe> {
-    match spec {
-        CheckSpec::Collision { ball, other, .. } => {
-            let other = match other {
-                Other::Ball(id) => Body::Ball(model.ball_index(*id)?),
-                Other::Wall(w) => Body::Wall(model.wall_index(w)?),
-            };
-            Some(Probe::Collision(CollisionProbe::new(
-                model.ball_index(*ball)?,
-                other,
-            )))
-        }
-        CheckSpec::ActiveCount {
-            ball,
-            wall,
-            schedule,
-        } => Some(Probe::Active(walls::ActiveProbe::new(
-            model.ball_index(*ball)?,
-            model.wall_index(wall)?,
-            schedule.clone(),
-        ))),
-        CheckSpec::MaxTurn { series, .. } => Some(Probe::Turn(walls::TurnProbe::new(
-            crate::output::Source::parse(series, model).ok()?,
-        ))),
-        CheckSpec::CriticalTimestep(c) => Some(Probe::Critical(CriticalProbe::new(c.at_step))),
-        CheckSpec::RadiusDistribution { insert, .. } => Some(Probe::Radii(super::RadiiProbe::new(
-            model
-                .flow
-                .inserts
-                .iter()
-                .position(|i| &i.spec.name == insert)?,
-        ))),
-        _ => None,
+/// Something that watches a run cycle by cycle (a check's probe): it sees the model once
+/// before the first cycle and after every cycle. The run loop (`crate::run`) calls it; it is
+/// defined here, below the case grammar, because the checks' probes are observers.
+pub trait Observer {
+    /// Looks at the model.
+    fn observe(&mut self, model: &Model);
+    /// Its state, for a checkpoint (nothing, for an observer without one).
+    fn save(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    /// Takes back the state [`Observer::save`] gave.
+    ///
+    /// # Errors
+    /// Bytes it cannot read, as a sentence.
+    fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let _ = bytes;
+        Ok(())
     }
 }
 
-/// Something that watches a run cycle by cycle for a check.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub enum Probe {
-    /// Watches a collision.
-    Collision(CollisionProbe),
-    /// Takes the critical-timestep snapshot.
-    Critical(CriticalProbe),
-    /// Counts active ball-wall contacts.
-    Active(walls::ActiveProbe),
-    /// Follows the direction of a vector series.
-    Turn(walls::TurnProbe),
-    /// Keeps the radii an insertion placed.
-    Radii(super::RadiiProbe),
+/// No observer.
+impl Observer for () {
+    fn observe(&mut self, _: &Model) {}
 }
 
-impl Probe {
-    /// Looks at the model after a cycle (and once before the first).
-    pub fn observe(&mut self, model: &Model) {
-        match self {
-            Probe::Collision(p) => p.observe(model),
-            Probe::Critical(p) => p.observe(model),
-            Probe::Active(p) => p.observe(model),
-            Probe::Turn(p) => p.observe(model),
-            Probe::Radii(p) => p.observe(model),
-        }
-    }
-}
-
-impl Observer for Probe {
+/// An observer that may be absent.
+impl<O: Observer> Observer for Option<O> {
     fn observe(&mut self, model: &Model) {
-        Probe::observe(self, model);
+        if let Some(o) = self {
+            o.observe(model);
+        }
+    }
+    fn save(&self) -> Vec<u8> {
+        self.as_ref().map(O::save).unwrap_or_default()
+    }
+    fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
+        match self {
+            Some(o) => o.load(bytes),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The state of one kind's probe: it looks at the model after a cycle (and once before the
+/// first), and a checkpoint keeps it (bincode).
+pub trait ProbeState: Any + Debug + Send + Serialize + DeserializeOwned {
+    /// Looks at the model after a cycle (and once before the first).
+    fn observe(&mut self, model: &Model);
+}
+
+/// [`ProbeState`] without its generic parts, so that a [`Probe`] can hold any kind's.
+trait Held: Debug + Send {
+    fn observe(&mut self, model: &Model);
+    fn save(&self) -> Vec<u8>;
+    fn load(&mut self, bytes: &[u8]) -> Result<(), String>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: ProbeState> Held for T {
+    fn observe(&mut self, model: &Model) {
+        ProbeState::observe(self, model);
     }
     fn save(&self) -> Vec<u8> {
         bincode::serialize(self).unwrap_or_default()
@@ -83,5 +77,36 @@ impl Observer for Probe {
     fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
         *self = bincode::deserialize(bytes).map_err(|e| format!("a check's probe: {e}"))?;
         Ok(())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Something that watches a run cycle by cycle for a check: one kind's [`ProbeState`].
+#[derive(Debug)]
+pub struct Probe(Box<dyn Held>);
+
+impl Probe {
+    /// A probe holding `state`.
+    pub fn new<T: ProbeState>(state: T) -> Probe {
+        Probe(Box::new(state))
+    }
+
+    /// The state, when it is a `T` (the kind that made the probe reads it back this way).
+    pub fn state<T: ProbeState>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+}
+
+impl Observer for Probe {
+    fn observe(&mut self, model: &Model) {
+        self.0.observe(model);
+    }
+    fn save(&self) -> Vec<u8> {
+        self.0.save()
+    }
+    fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.0.load(bytes)
     }
 }

@@ -1,8 +1,8 @@
 //! The series of runs already made in this process, by case file: a check that compares with
 //! another case (`same_series`, `beverloo`) takes them from here when that case ran before it
 //! with the series it needs (`ballast verify` runs the cases in file order), instead of running
-//! it again. A run is remembered under its file's path and the hash of its text, so an edited
-//! file is never matched with an old run.
+//! it again ([`super::CaseView::series_of`]). A run is remembered under its file's path and the
+//! hash of its text, so an edited file is never matched with an old run.
 //!
 //! `ballast verify --jobs N` runs several cases at once: a case being run is registered
 //! ([`Running::start`]) until its run has ended and been remembered, and a check that needs it
@@ -51,7 +51,7 @@ impl Drop for Running {
 }
 
 /// Waits while the case at `path` (text hash `hash`) is being run by another thread.
-fn wait_for(path: &Path, hash: u64) {
+pub fn wait_for(path: &Path, hash: u64) {
     let k = key(path, hash);
     let Ok(mut set) = RUNNING.0.lock() else {
         return;
@@ -79,35 +79,13 @@ pub fn remember(path: &Path, hash: u64, table: &SeriesTable) {
     }
 }
 
-/// The series of a remembered run of `case` that has every column in `columns`.
-pub fn recall(case: &crate::case::Case, columns: &[&str]) -> Option<SeriesTable> {
+/// The series of a remembered run of the case at `path` (text hash `hash`) that has every
+/// column in `columns`.
+pub fn recall(path: &Path, hash: u64, columns: &[&str]) -> Option<SeriesTable> {
     let runs = RUNS.lock().ok()?;
-    let table = runs.as_ref()?.get(&key(&case.path, case.source_hash))?;
+    let table = runs.as_ref()?.get(&key(path, hash))?;
     columns
         .iter()
         .all(|c| table.column(c).is_some())
         .then(|| table.clone())
-}
-
-/// The series `columns` of the case at `path`: a remembered run's, or a new run's.
-///
-/// # Errors
-/// The case does not load, or its run stops, as a sentence.
-pub fn run_other(path: &Path, columns: &[&str]) -> Result<SeriesTable, String> {
-    let case = crate::case::load(path).map_err(|e| format!("the other case did not run: {e}"))?;
-    wait_for(&case.path, case.source_hash);
-    if let Some(t) = recall(&case, columns) {
-        return Ok(t);
-    }
-    let names: Vec<String> = columns
-        .iter()
-        .map(|c| crate::output::base_series(c).to_string())
-        .collect();
-    let sim = crate::run::simulate(&case, None, &names, false, None)
-        .map_err(|e| format!("the other case did not run: {e}"))?;
-    if let Some(e) = &sim.error {
-        return Err(format!("{} stopped: {e}", path.display()));
-    }
-    remember(path, case.source_hash, &sim.table);
-    Ok(sim.table)
 }

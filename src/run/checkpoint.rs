@@ -23,8 +23,9 @@ use std::path::{Path, PathBuf};
 /// coefficient, cohesion may be JKR; 4: a contact frame keeps its axes, its normal
 /// displacement and the rolling spring, not the sums of its displacement increments; 5: a
 /// contact frame keeps its normal and first tangential axis, the second being their cross
-/// product; 6: the automatic timestep's settings carry `every`).
-pub const FORMAT: u32 = 6;
+/// product; 6: the automatic timestep's settings carry `every`; 7: each check's probe saves its
+/// own state, without the number of its kind in the former list of probes).
+pub const FORMAT: u32 = 7;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 

@@ -1,11 +1,83 @@
-//! Checks of balls that enter and leave: `radius_distribution` (the radii an insertion
-//! placed against the distribution asked for) and `identity` (a signed sum of series that is
-//! zero, such as inserted = present + removed).
+//! The `radius_distribution` check (project extension): the radii an insertion placed
+//! against the distribution asked for, by the Kolmogorov-Smirnov statistic, by number or by
+//! mass.
 
 use super::context::Context;
+use super::keys::read;
+use super::kind::{Built, CheckKind};
+use super::probe::{Probe, ProbeState};
 use crate::math::Real;
 use crate::model::Model;
 use crate::record::{CheckOutcome, Curve, Plot};
+use serde::Deserialize;
+
+/// `radius_distribution`: the radii an insertion placed against its distribution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RadiusDistribution {
+    /// The insertion's name.
+    insert: String,
+    /// Weigh each ball by its mass (r^3) instead of counting it.
+    by_mass: bool,
+    /// Confidence of the test (the critical value's level), in (0, 1).
+    confidence: Real,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Keys {
+    insert: String,
+    by: Option<String>,
+    confidence: Option<Real>,
+}
+
+impl CheckKind for RadiusDistribution {
+    fn parse(_: &str, keys: toml::Value) -> Result<Self, String> {
+        let k: Keys = read(keys)?;
+        let by_mass = match k.by.as_deref().unwrap_or("number") {
+            "number" => false,
+            "mass" => true,
+            o => return Err(format!("by = \"{o}\": expected \"number\" or \"mass\"")),
+        };
+        let confidence = k.confidence.unwrap_or(0.99);
+        if !(confidence > 0.0 && confidence < 1.0) {
+            return Err(format!("confidence = {confidence}: must lie in (0, 1)"));
+        }
+        Ok(RadiusDistribution {
+            insert: k.insert,
+            by_mass,
+            confidence,
+        })
+    }
+
+    fn kind(&self) -> &'static str {
+        "radius_distribution"
+    }
+
+    fn validate(&self, built: &Built) -> Result<(), String> {
+        let inserts = &built.model.flow.inserts;
+        if !inserts.iter().any(|i| i.spec.name == self.insert) {
+            return Err(format!("there is no insertion named \"{}\"", self.insert));
+        }
+        Ok(())
+    }
+
+    fn probe(&self, model: &Model) -> Option<Probe> {
+        let inserts = &model.flow.inserts;
+        let k = inserts.iter().position(|i| i.spec.name == self.insert)?;
+        Some(Probe::new(RadiiProbe::new(k)))
+    }
+
+    fn evaluate(&self, _: &Context, probe: Option<&Probe>, out: &mut CheckOutcome) {
+        match probe.and_then(Probe::state::<RadiiProbe>) {
+            Some(p) => judge(p, &self.insert, self.by_mass, self.confidence, out),
+            None => out.fail(format!("insertion {} was not watched", self.insert)),
+        }
+        out.code.push("src/distribution.rs::Radii::draw".into());
+        out.code.push("src/flow/insert.rs::Insert".into());
+        out.code
+            .push("src/check/radius_distribution.rs::evaluate".into());
+    }
+}
 
 /// Keeps the radii an insertion has placed (they stay in the model's insertion; the probe
 /// holds the last state seen, so that the check reads it after the run).
@@ -27,9 +99,11 @@ impl RadiiProbe {
             ..Default::default()
         }
     }
+}
 
+impl ProbeState for RadiiProbe {
     /// Takes the radii placed since the last look.
-    pub fn observe(&mut self, model: &Model) {
+    fn observe(&mut self, model: &Model) {
         let Some(ins) = model.flow.inserts.get(self.insert) else {
             return;
         };
@@ -79,8 +153,8 @@ pub fn ks_statistic(samples: &[(Real, Real)], cdf: impl Fn(Real) -> Real) -> (Re
     (d, total * total / squares)
 }
 
-/// `radius_distribution`.
-pub fn evaluate_radii(
+/// Judges the radii the probe kept.
+fn judge(
     probe: &RadiiProbe,
     insert: &str,
     by_mass: bool,
@@ -132,9 +206,21 @@ pub fn evaluate_radii(
             crate::math::num(critical)
         );
     }
-    // the two cumulative distributions, on a grid of radii
+    plot(dist, &samples, by_mass, out);
+}
+
+/// The two cumulative distributions, on a grid of radii: of the radii placed (weighed), and of
+/// the distribution asked for.
+fn plot(
+    dist: &crate::distribution::Radii,
+    samples: &[(Real, Real)],
+    by_mass: bool,
+    out: &mut CheckOutcome,
+) {
+    let by = if by_mass { "mass" } else { "number" };
+    let n = samples.len();
     let (lo, hi) = dist.range();
-    let mut sorted = samples.clone();
+    let mut sorted = samples.to_vec();
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
     let total: Real = sorted.iter().map(|x| x.1).sum();
     let (mut xs, mut ys, mut acc) = (Vec::new(), Vec::new(), 0.0);
@@ -149,6 +235,13 @@ pub fn evaluate_radii(
     let grid: Vec<Real> = (0..=200)
         .map(|k| lo + (hi - lo) * k as Real / 200.0)
         .collect();
+    let cdf = |r: Real| {
+        if by_mass {
+            dist.cdf_mass(r)
+        } else {
+            dist.cdf_number(r)
+        }
+    };
     out.plots.push(Plot {
         title: format!("cumulative distribution of the radii by {by}"),
         x_label: "radius (m)".into(),
@@ -169,59 +262,6 @@ pub fn evaluate_radii(
                 markers: false,
             },
         ],
-    });
-}
-
-/// `identity`: the signed sum of the terms at every record, largest |sum|.
-pub fn evaluate_identity(
-    ctx: &Context,
-    terms: &[(Real, String)],
-    abs_tolerance: Real,
-    out: &mut CheckOutcome,
-) {
-    let words: Vec<String> = (terms.iter())
-        .enumerate()
-        .map(|(k, (s, n))| match (k, *s < 0.0) {
-            (0, false) => n.clone(),
-            (0, true) => format!("− {n}"),
-            (_, false) => format!("+ {n}"),
-            (_, true) => format!("− {n}"),
-        })
-        .collect();
-    let t = &ctx.series.t;
-    out.what = format!("largest |{}| over {} records", words.join(" "), t.len());
-    let mut sum = vec![0.0; t.len()];
-    for (s, name) in terms {
-        let Some(y) = ctx.series.column(name) else {
-            return out.fail(format!("series {name} was not recorded"));
-        };
-        for (acc, v) in sum.iter_mut().zip(y) {
-            *acc += s * v;
-        }
-    }
-    let worst = sum.iter().map(|v| v.abs()).fold(0.0, Real::max);
-    out.judge(
-        worst,
-        0.0,
-        crate::record::Tolerance::Absolute(abs_tolerance),
-    );
-    out.plots.push(Plot {
-        title: words.join(" "),
-        x_label: "time (s)".into(),
-        y_label: {
-            let unit = terms
-                .first()
-                .map_or("", |t| crate::output::series_unit(&t.1));
-            format!("sum ({})", if unit.is_empty() { "-" } else { unit })
-        },
-        log_x: false,
-        log_y: false,
-        curves: vec![Curve {
-            label: "signed sum".into(),
-            x: t.clone(),
-            y: sum,
-            markers: false,
-        }],
     });
 }
 
