@@ -179,7 +179,7 @@ fn lane_test_laws([hertz, hooke]: [FrictionLimit; 2]) -> [ContactModel; 2] {
     ]
 }
 
-/// The wall lanes (`force::lanes::history::update_facet_history`, eight ball-facet contacts at a
+/// The wall lanes (`force::lanes::history_facet::update_facet_history`, eight ball-facet contacts at a
 /// time) against the one-contact path (`ball_facet::update_force`), bit for bit, on 203
 /// random active contacts (not a multiple of the lane count): both models mixed in a batch
 /// and batches of one model, contacts in their first active cycle (no history) and old ones
@@ -198,7 +198,7 @@ fn lane_test_laws([hertz, hooke]: [FrictionLimit; 2]) -> [ContactModel; 2] {
 fn the_facet_lanes_give_the_one_contact_bits(#[case] rules: [FrictionLimit; 2]) {
     use ballast::body::{Balls, WallMotion};
     use ballast::contact::{ball_facet, FacetContact};
-    use ballast::force::lanes::history as lanes;
+    use ballast::force::lanes::history_facet as lanes;
     use ballast::rng::SplitMix64;
     let laws = lane_test_laws(rules);
     let mut m = model(1e-5, laws[0].clone());

@@ -1,61 +1,14 @@
 //! Geometry and force of a ball-ball contact.
 
+use super::ledger::{applied_before, applied_now, Applied, Ledger};
+pub(crate) use super::sphere_pair::effective_mass;
+pub use super::sphere_pair::{clearly_apart, geometry, Geometry};
 use super::{Contact, Frame, FrameFlags};
 use crate::body::Balls;
 use crate::law::{
     history, Cohesion, ContactModel, Kinematics, LawState, Pieces, Rolling, RollingInput,
 };
 use crate::math::{Real, Vec3};
-
-/// Effective mass of two bodies given as `Option` (None: infinitely heavy), kg.
-#[inline]
-pub(crate) fn effective_mass(a: Option<Real>, b: Option<Real>) -> Real {
-    match (a, b) {
-        (Some(ma), Some(mb)) => ma * mb / (ma + mb),
-        (Some(m), None) | (None, Some(m)) => m,
-        (None, None) => 0.0,
-    }
-}
-
-/// The geometry of two balls: overlap, effective radius, normal and contact point.
-#[derive(Clone, Copy, Debug)]
-pub struct Geometry {
-    /// `r_a + r_b - |x_b - x_a|`, m (negative: gap).
-    pub overlap: Real,
-    /// `r_a r_b / (r_a + r_b)`, m.
-    pub radius: Real,
-    /// Unit normal from a to b.
-    pub normal: Vec3,
-    /// `x_a + (r_a - overlap/2) n`: the middle of the overlap (or of the gap), m.
-    pub point: Vec3,
-}
-
-/// The geometry of balls at `pa` (radius `ra`) and `pb` (radius `rb`).
-#[inline]
-pub fn geometry(pa: &Vec3, pb: &Vec3, ra: Real, rb: Real) -> Geometry {
-    let d = pb - pa;
-    let dist = d.norm();
-    let overlap = ra + rb - dist;
-    // NOTE: coincident centres have no normal; pick +z so that the run goes on and the blow-up
-    // detector (overlap larger than a radius) reports the pair.
-    let normal = if dist > 0.0 { d / dist } else { Vec3::z() };
-    Geometry {
-        overlap,
-        radius: ra * rb / (ra + rb),
-        normal,
-        // The contact point also exists across a gap (the middle of it): the timestep modes
-        // count the stiffness of contacts about to touch, with their lever arms.
-        point: pa + normal * (ra - 0.5 * overlap),
-    }
-}
-
-/// True when balls at `pa` and `pb` (radii `ra`, `rb`) are apart by more than round-off: the
-/// force loop computes no geometry for such a pair.
-#[inline]
-pub fn clearly_apart(pa: &Vec3, pb: &Vec3, ra: Real, rb: Real) -> bool {
-    let s = ra + rb;
-    (pb - pa).norm_squared() > s * s * (1.0 + 1e-12)
-}
 
 /// Where the general update writes a contact's force on b (N, world frame) and its contact
 /// point (m): its entries in [`super::Contacts::force`] and [`super::Contacts::point`].
@@ -69,7 +22,7 @@ pub struct Out<'a> {
 impl Out<'_> {
     /// Writes both entries; returns them.
     #[inline]
-    fn set(&mut self, [force, point]: [Vec3; 2]) -> [Vec3; 2] {
+    pub(crate) fn set(&mut self, [force, point]: [Vec3; 2]) -> [Vec3; 2] {
         *self.force = force;
         *self.point = point;
         [force, point]
@@ -136,133 +89,6 @@ pub struct Updated {
     /// With energy books: the normal spring's share of the integration error in this cycle,
     /// J ([`ContactModel::normal_loss`]). 0 without.
     pub integration: Real,
-}
-
-/// The elastic force a contact applied at the end of a cycle (normal spring and tangential
-/// spring, on b, world frame) and the arms from the balls' centres to its contact point then:
-/// what the integrator paired with the steps around that cycle.
-#[derive(Clone, Copy, Debug, Default)]
-struct Applied {
-    force: Vec3,
-    arm_a: Vec3,
-    arm_b: Vec3,
-}
-
-/// The work of `f` over one step on the material points at the ends of the arms: the relative
-/// displacement of b's point with respect to a's, `(v_b - v_a) dt + (w_b x arm_b - w_a x
-/// arm_a) dt`, with the balls' velocities of the step.
-#[inline]
-fn step_work(balls: &Balls, a: usize, b: usize, f: &Applied, dt: Real) -> Real {
-    let d = (balls.vel[b] - balls.vel[a]) + balls.spin[b].cross(&f.arm_b)
-        - balls.spin[a].cross(&f.arm_a);
-    f.force.dot(&d) * dt
-}
-
-/// A contact's energy books for one cycle (with energy books only).
-///
-/// The model reports what its springs lost, pairing their forces with its own displacement
-/// increments (the tangential increment of its frame, the change of the overlap); the
-/// integrator pairs the force each cycle applied with half the step before and half the step
-/// after, at that cycle's contact point. The difference (the contact point moves on the balls,
-/// the frame turns) is the contact's share of the integration error, and so is what the
-/// trapezoidal rule misses of the normal spring's energy ([`ContactModel::normal_loss`]).
-struct Ledger<'a> {
-    law: &'a ContactModel,
-    radius: Real,
-    /// Active at the end of the previous cycle, its overlap and state then.
-    was: (bool, Real, LawState),
-    /// What it applied then.
-    old: Applied,
-}
-
-impl Ledger<'_> {
-    /// `(dissipated, integration error)` of the cycle: `now` the contact's activity, overlap
-    /// and state at the end of the cycle, `new` what it applies now, `reported` the model's
-    /// report ([`crate::law::ContactForce::dissipated`]), `law_work` the work on the bodies
-    /// of the tangential spring as the model paired it (`(F_0 + F_1)/2 . du`).
-    fn close(
-        &self,
-        (balls, a, b, dt): (&Balls, usize, usize, Real),
-        now: (bool, Real, &LawState),
-        new: &Applied,
-        reported: Real,
-        law_work: Real,
-    ) -> (Real, Real) {
-        let was = (self.was.0, self.was.1, &self.was.2);
-        let released = if was.0 && !now.0 {
-            self.law.shear_energy(was.1, self.radius, was.2)
-        } else {
-            0.0
-        };
-        let (normal, integration) = self.law.normal_loss(self.radius, was, now);
-        // the normal spring's work on the bodies as the books paired it
-        let f = |active: bool, d: Real, s: &LawState| {
-            if active {
-                self.law.elastic_normal(d, self.radius, s)
-            } else {
-                0.0
-            }
-        };
-        let normal_work =
-            -0.5 * (f(was.0, was.1, was.2) + f(now.0, now.1, now.2)) * (now.1 - was.1);
-        let paired =
-            0.5 * (step_work(balls, a, b, &self.old, dt) + step_work(balls, a, b, new, dt));
-        let pairing = if now.1.is_finite() && was.1.is_finite() {
-            paired - (normal_work + law_work)
-        } else {
-            0.0
-        };
-        (reported + released + normal, integration + pairing)
-    }
-}
-
-/// The positions of balls `a` and `b` one step of `dt` earlier, `x - v dt` (exactly what the
-/// last law of motion moved them from, to round-off).
-#[inline]
-fn previous_positions(balls: &Balls, a: usize, b: usize, dt: Real) -> (Vec3, Vec3) {
-    (
-        balls.pos[a] - balls.vel[a] * dt,
-        balls.pos[b] - balls.vel[b] * dt,
-    )
-}
-
-/// What a contact applied at the end of the previous cycle: its elastic normal force at the
-/// overlap `d` along the normal of the balls' previous positions, plus the tangential spring
-/// `spring` (world frame), at the contact point of that geometry.
-#[inline]
-fn applied_before(
-    balls: &Balls,
-    a: usize,
-    b: usize,
-    dt: Real,
-    (law, radius, state, d): (&ContactModel, Real, &LawState, Real),
-    spring: Vec3,
-) -> Applied {
-    let (xa, xb) = previous_positions(balls, a, b, dt);
-    let g = geometry(&xa, &xb, balls.radius[a], balls.radius[b]);
-    Applied {
-        force: g.normal * law.elastic_normal(d, radius, state) + spring,
-        arm_a: g.point - xa,
-        arm_b: g.point - xb,
-    }
-}
-
-/// What a contact applies at the end of this cycle: the elastic normal force of `state` at
-/// the geometry `g` plus the tangential spring `spring` (world frame).
-#[inline]
-fn applied_now(
-    balls: &Balls,
-    a: usize,
-    b: usize,
-    (law, state): (&ContactModel, &LawState),
-    g: &Geometry,
-    spring: Vec3,
-) -> Applied {
-    Applied {
-        force: g.normal * law.elastic_normal(g.overlap, g.radius, state) + spring,
-        arm_a: g.point - balls.pos[a],
-        arm_b: g.point - balls.pos[b],
-    }
 }
 
 /// Updates a ball-ball contact: its geometry and, when the balls overlap (or are bonded), its
@@ -514,155 +340,6 @@ pub fn update(
         dissipated: lost.0,
         integration: lost.1,
     }
-}
-
-/// The 2D force-displacement law of a disk-disk contact (seed 004, eqs. 8.14-8.19), derived.
-///
-/// With `n = (x_b - x_a)/|x_b - x_a|` (direction cosines `n_x, n_y`) and the tangent
-/// `q = (-n_y, n_x)` (`n x q = e_z`), the contact point `C = x_a + (r_a - U/2) n` and the
-/// relative velocity of b's material point at C with respect to a's,
-/// `v = (v_b + w_b e_z x (C - x_b)) - (v_a + w_a e_z x (C - x_a))`, the contact model turns the
-/// overlap `U`, `v . n` and the shear increment `(v . q_mid) dt` (tangent at mid-step, from the
-/// normals before and after the step: `normal` holds the one of the previous update) into a
-/// normal force `F_n` and a shear force `F_s`.
-/// The force of a on b is `F_C = F_n n + F_s q`, i.e. `F_Cx = F_n n_x + F_s q_x`,
-/// `F_Cy = F_n n_y + F_s q_y` (eqs. 8.14-8.15); b gets `F_C` and a gets `-F_C` (8.16-8.17); the
-/// moments about the centres are the z components of `(C - x) x F`:
-/// - `M_Bz = (x_C - x_B) F_Cy - (y_C - y_B) F_Cx`,
-/// - `M_Az = -[(x_C - x_A) F_Cy - (y_C - y_A) F_Cx]`.
-///
-/// (The print's eqs. 8.18-8.19 add all four products `(x_C - x_A)(F_Cx + F_Cy) + (y_C - y_A)(F_Cx + F_Cy)`:
-/// not a cross product; for a contact on the line of centres the moment must be `∓ r F_s`, which
-/// the report's 2D page shows numerically.) The moments are summed by the gather from the
-/// force and the contact point, as in 3D; the shear force is kept as a scalar along `q`, which
-/// turns with the normal. Returns what [`update`] returns.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub fn update_2d(
-    c: &mut Contact,
-    mut out: Out,
-    normal: &mut Vec3,
-    balls: &Balls,
-    law: &ContactModel,
-    dt: Real,
-    install_bonds: bool,
-    books: bool,
-) -> Updated {
-    let (a, b) = (c.a as usize, c.b as usize);
-    let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
-    let g = geometry(pa, pb, ra, rb);
-    let previous = std::mem::replace(normal, g.normal);
-    let d_prev = previous_overlap(balls, a, b, dt);
-    // the tangent of a normal (the 2D shear force is kept along it)
-    let tangent = |n: &Vec3| Vec3::new(-n.y, n.x, 0.0);
-    let ledger = books.then(|| {
-        let old = if c.active {
-            // (the spring along the tangent of the previous cycle's normal)
-            let spring = tangent(&previous) * c.state.shear_force().y;
-            applied_before(balls, a, b, dt, (law, g.radius, &c.state, d_prev), spring)
-        } else {
-            Applied::default()
-        };
-        Ledger {
-            law,
-            radius: g.radius,
-            was: (c.active, d_prev, c.state),
-            old,
-        }
-    });
-    let ends = (balls, a, b, dt);
-    let close = |now, new: &Applied, reported, law_work| {
-        (ledger.as_ref()).map_or((0.0, 0.0), |l| l.close(ends, now, new, reported, law_work))
-    };
-    let was_active = c.active;
-    if released(c, &mut out, (g.overlap, 0.0), law, install_bonds) {
-        let lost = close((false, g.overlap, &c.state), &Applied::default(), 0.0, 0.0);
-        return Updated {
-            overlap: g.overlap,
-            written: [Vec3::zeros(); 2],
-            dissipated: lost.0,
-            integration: lost.1,
-        };
-    }
-    let n = g.normal;
-    let q = tangent(&n);
-    // tangent at mid-step (the normal of the previous cycle, when the contact was active)
-    let q_mid = if c.active {
-        tangent(&(n + previous).normalize())
-    } else {
-        q
-    };
-    let (wa, wb) = (balls.spin[a].z, balls.spin[b].z);
-    let (da, db) = (g.point - pa, g.point - pb);
-    // e_z x d = (-d_y, d_x)
-    let v = (balls.vel[b] + Vec3::new(-db.y, db.x, 0.0) * wb)
-        - (balls.vel[a] + Vec3::new(-da.y, da.x, 0.0) * wa);
-    let vs = v.dot(&q_mid);
-    if !c.active {
-        c.state = LawState::default();
-        c.active = true;
-    }
-    let k = Kinematics {
-        overlap: g.overlap,
-        overlap_prev: if was_active { d_prev } else { g.overlap },
-        vn: v.dot(&n),
-        vel_t: Vec3::new(0.0, vs, 0.0),
-        du_t: Vec3::new(0.0, vs * dt, 0.0),
-        mass: effective_mass(balls.contact_mass(a), balls.contact_mass(b)),
-        radius: g.radius,
-        dt,
-        books,
-    };
-    let before = c.state.shear_force();
-    let f = law.force(&k, &mut c.state);
-    c.active = g.overlap > 0.0 || law.holds(&c.state);
-    // F_C = F_n n + F_s q (eqs. 8.14-8.15)
-    let written = out.set(if c.active {
-        [n * f.local.x + q * f.local.y, g.point]
-    } else {
-        [Vec3::zeros(); 2]
-    });
-    let lost = if ledger.is_some() {
-        let new = if c.active {
-            applied_now(
-                balls,
-                a,
-                b,
-                (law, &c.state),
-                &g,
-                q * c.state.shear_force().y,
-            )
-        } else {
-            Applied::default()
-        };
-        let law_work = 0.5 * (before + c.state.shear_force()).dot(&k.du_t);
-        let (d, i) = close(
-            (c.active, g.overlap, &c.state),
-            &new,
-            f.dissipated,
-            law_work,
-        );
-        let released = if was_active && !c.active {
-            law.shear_energy(d_prev, g.radius, &before_state(&ledger))
-        } else {
-            0.0
-        };
-        (d - released, i)
-    } else {
-        (0.0, 0.0)
-    };
-    Updated {
-        overlap: g.overlap,
-        written,
-        dissipated: lost.0,
-        integration: lost.1,
-    }
-}
-
-/// The state a ledger holds of the previous cycle (a default one without books).
-fn before_state(ledger: &Option<Ledger>) -> LawState {
-    ledger.as_ref().map_or(LawState::default(), |l| l.was.2)
 }
 
 /// The force on b of an active history-model contact, found again from its state after its

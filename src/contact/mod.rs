@@ -5,12 +5,15 @@ pub mod associative;
 pub mod ball_ball;
 pub mod ball_facet;
 mod contacts;
+pub mod disk_disk;
 mod facet_contacts;
 mod frame;
 pub mod full;
+mod ledger;
 mod merge;
 mod pair;
 mod partition;
+mod sphere_pair;
 
 pub use contacts::Contacts;
 pub use facet_contacts::{FacetContact, FacetContacts, FullStats, WallInteraction};

@@ -48,9 +48,16 @@ impl Forces<'_> {
             let out = ball_ball::Out { force, point };
             let law = &laws[c.law as usize];
             let u = match side {
-                Side::Normal(n) => {
-                    ball_ball::update_2d(c, out, n, balls, law, dt, install_bonds, books)
-                }
+                Side::Normal(n) => crate::contact::disk_disk::update_2d(
+                    c,
+                    out,
+                    n,
+                    balls,
+                    law,
+                    dt,
+                    install_bonds,
+                    books,
+                ),
                 Side::Frame(f) => {
                     let roll = match (&rolling[c.law as usize], couple) {
                         (Some(r), Some((slot, spring))) => Some((r, slot, spring)),

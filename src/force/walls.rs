@@ -2,7 +2,7 @@
 //! full mode's), the forces of the active contacts and their resultant on the ball.
 
 use super::lanes::frame::{lanes_follow, update_facet_framed};
-use super::lanes::history as lanes;
+use super::lanes::history_facet::update_facet_history;
 use super::stage::Forces;
 use crate::body::Resolution;
 use crate::body::Wall;
@@ -130,14 +130,7 @@ pub(super) fn wall_group(
                     active[n] = k as u32;
                     n += 1;
                     if n == WALL_BLOCK {
-                        lanes::update_facet_history(
-                            block_contacts,
-                            &active[..n],
-                            balls,
-                            walls,
-                            laws,
-                            dt,
-                        );
+                        update_facet_history(block_contacts, &active[..n], balls, walls, laws, dt);
                         n = 0;
                     }
                 } else if c.active && framed_lanes && c.pc != c.facet {
@@ -155,7 +148,7 @@ pub(super) fn wall_group(
                     ball_facet::update_force(c, frame, balls, wall, law, dt, flags, books);
                 }
             }
-            lanes::update_facet_history(block_contacts, &active[..n], balls, walls, laws, dt);
+            update_facet_history(block_contacts, &active[..n], balls, walls, laws, dt);
             let all = &framed[..m];
             update_facet_framed(block_contacts, all, block_frames, group, (dt, flags));
         }

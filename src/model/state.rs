@@ -160,7 +160,7 @@ impl Model {
     /// Switches to the 2D disk mode (before any body is added): every ball is then a disk of
     /// unit thickness in the plane z = 0, with mass `rho pi r^2` (kg per metre of thickness) and
     /// moment of inertia `m r^2 / 2` unless given, and its out-of-plane DOFs (z, rx, ry) fixed;
-    /// ball-ball contacts use the 2D force-displacement law ([`crate::contact::ball_ball::update_2d`]).
+    /// ball-ball contacts use the 2D force-displacement law ([`crate::contact::disk_disk::update_2d`]).
     pub fn set_planar(&mut self) {
         self.planar = true;
     }

@@ -32,7 +32,7 @@ pub fn write_planar_page(reports: &Path, summaries: &[Summary]) -> std::io::Resu
             ("printed", format!("{printed:.6}")),
             (
                 "contact_ball_ball_rs",
-                code_link(reports, "src/contact/ball_ball.rs::update_2d"),
+                code_link(reports, "src/contact/disk_disk.rs::update_2d"),
             ),
             (
                 "force_balls_rs",

@@ -13,8 +13,8 @@
 //! `the_frame_free_force_loop_gives_the_general_loops_state` compares this path with the
 //! general one contact by contact.
 
-use crate::body::{Balls, Rows, Wall};
-use crate::contact::{Contact, FacetContact};
+use crate::body::{Balls, Rows};
+use crate::contact::Contact;
 use crate::law::{ContactModel, FrictionLimit, LawState};
 use crate::math::{Real, Vec3};
 
@@ -23,22 +23,22 @@ use crate::math::{Real, Vec3};
 pub use crate::law::lanes::LANES;
 
 /// [`Input::step`] for a batch whose lanes may have different models.
-const MIXED: u8 = 0;
+pub(super) const MIXED: u8 = 0;
 /// [`Input::step`] for a batch of Hertz-history contacts only.
-const HERTZ: u8 = 1;
+pub(super) const HERTZ: u8 = 1;
 /// [`Input::step`] for a batch of Hooke-history contacts only.
-const HOOKE: u8 = 2;
+pub(super) const HOOKE: u8 = 2;
 
 /// The Coulomb rule of a batch ([`FrictionLimit`]): each lane its own (a batch of mixed
 /// models)...
-const EACH: u8 = 0;
+pub(super) const EACH: u8 = 0;
 /// ... or [`FrictionLimit::Spring`] in every lane ...
-const SPRING: u8 = 1;
+pub(super) const SPRING: u8 = 1;
 /// ... or [`FrictionLimit::Total`] in every lane.
-const TOTAL: u8 = 2;
+pub(super) const TOTAL: u8 = 2;
 
-type Lane = [Real; LANES];
-type Lane3 = [Lane; 3];
+pub(super) type Lane = [Real; LANES];
+pub(super) type Lane3 = [Lane; 3];
 
 /// The length of the centre-to-centre vector `d` (from a to b) and the unit normal along it,
 /// as [`crate::contact::ball_ball::geometry`] computes them: `+z` for coincident centres.
@@ -58,10 +58,10 @@ pub(super) fn unit_normal(d: [Real; 3]) -> (Real, [Real; 3]) {
 /// with the flag false when a ball has none, i.e. is infinitely heavy).
 #[derive(Default)]
 pub(crate) struct Masses {
-    ma: Lane,
-    mb: Lane,
-    has_ma: [bool; LANES],
-    has_mb: [bool; LANES],
+    pub(super) ma: Lane,
+    pub(super) mb: Lane,
+    pub(super) has_ma: [bool; LANES],
+    pub(super) has_mb: [bool; LANES],
 }
 
 impl Masses {
@@ -98,46 +98,46 @@ impl Masses {
 
 /// The inputs of a batch, one lane per contact.
 #[derive(Default)]
-struct Input {
-    pa: Lane3,
-    pb: Lane3,
-    ra: Lane,
-    rb: Lane,
+pub(super) struct Input {
+    pub(super) pa: Lane3,
+    pub(super) pb: Lane3,
+    pub(super) ra: Lane,
+    pub(super) rb: Lane,
     /// `v_b - v_a` (formed while loading: three stores per lane instead of six).
-    dv: Lane3,
-    wa: Lane3,
-    wb: Lane3,
+    pub(super) dv: Lane3,
+    pub(super) wa: Lane3,
+    pub(super) wb: Lane3,
     /// Shear displacement before the step (0 for a contact not active yet).
-    xi: Lane3,
+    pub(super) xi: Lane3,
     /// The balls' contact masses.
-    masses: Masses,
+    pub(super) masses: Masses,
     /// The contact models' parameters.
-    law: Laws,
+    pub(super) law: Laws,
 }
 
 /// The parameters of each lane's contact model.
 #[derive(Default)]
-struct Laws {
+pub(super) struct Laws {
     /// 1 for Hertz coefficients, 0 for constant ones.
-    hertz: [bool; LANES],
+    pub(super) hertz: [bool; LANES],
     /// Hertz: `2 E*`, `8 G*`, damping factor.
-    e2: Lane,
-    g8: Lane,
-    damping: Lane,
+    pub(super) e2: Lane,
+    pub(super) g8: Lane,
+    pub(super) damping: Lane,
     /// Constant (Hooke) coefficients.
-    kn: Lane,
-    kt: Lane,
-    gn: Lane,
-    gt: Lane,
-    mu: Lane,
+    pub(super) kn: Lane,
+    pub(super) kt: Lane,
+    pub(super) gn: Lane,
+    pub(super) gt: Lane,
+    pub(super) mu: Lane,
     /// True for [`FrictionLimit::Total`].
-    total: [bool; LANES],
+    pub(super) total: [bool; LANES],
 }
 
 impl Laws {
     /// Copies the parameters of the contact model `law` into lane `l`.
     #[inline]
-    fn load(&mut self, l: usize, law: &ContactModel) {
+    pub(super) fn load(&mut self, l: usize, law: &ContactModel) {
         let l = l & (LANES - 1);
         match law {
             ContactModel::HertzHistory(h) => {
@@ -169,7 +169,7 @@ impl Laws {
     /// when every lane has that model, else [`MIXED`], and its rule, [`SPRING`] or [`TOTAL`]
     /// when every lane has that model, else [`EACH`].
     #[inline]
-    fn fill(
+    pub(super) fn fill(
         &mut self,
         laws: &[ContactModel],
         law: impl Fn(usize) -> u16,
@@ -208,7 +208,7 @@ impl Laws {
     /// `KIND`: [`MIXED`] (the lane's own model), or [`HERTZ`] or [`HOOKE`] for every lane
     /// (the other model's square roots are then not computed).
     #[inline(always)]
-    fn coefficients<const KIND: u8>(
+    pub(super) fn coefficients<const KIND: u8>(
         &self,
         l: usize,
         radius: Real,
@@ -246,7 +246,7 @@ impl Laws {
 /// operations in the same order, the branches made selects between both sides.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn history_lane<const RULE: u8>(
+pub(super) fn history_lane<const RULE: u8>(
     n: [Real; 3],
     v: [Real; 3],
     overlap: Real,
@@ -317,16 +317,16 @@ fn history_lane<const RULE: u8>(
 
 /// The results of a batch.
 #[derive(Default)]
-struct Output {
-    overlap: Lane,
-    sliding: [bool; LANES],
+pub(super) struct Output {
+    pub(super) overlap: Lane,
+    pub(super) sliding: [bool; LANES],
     /// Overlap larger than the smaller radius, or NaN.
-    deep: [bool; LANES],
-    force: Lane3,
+    pub(super) deep: [bool; LANES],
+    pub(super) force: Lane3,
     /// The force's moments about the centres of a and b (see [`Exerted`]).
-    moment_a: Lane3,
-    moment_b: Lane3,
-    xi: Lane3,
+    pub(super) moment_a: Lane3,
+    pub(super) moment_b: Lane3,
+    pub(super) xi: Lane3,
 }
 
 /// What an active contact exerts, from the lane update: the force on b (a receives its
@@ -349,7 +349,7 @@ impl Input {
     /// `l`; the balls' contact masses too, unless every lane has the Hooke model (`KIND` is
     /// [`HOOKE`]), whose coefficients use none (three more arrays read per ball).
     #[inline(always)]
-    fn load<const KIND: u8>(&mut self, l: usize, c: &Contact, balls: &Rows) {
+    pub(super) fn load<const KIND: u8>(&mut self, l: usize, c: &Contact, balls: &Rows) {
         // (l < LANES, a power of two: the mask spares the bounds checks)
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
@@ -379,7 +379,7 @@ impl Input {
 
     /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them into `o`.
     #[inline(always)]
-    fn batch<const KIND: u8, const RULE: u8>(
+    pub(super) fn batch<const KIND: u8, const RULE: u8>(
         &mut self,
         list: &[Contact],
         lane: impl Fn(usize) -> usize,
@@ -403,7 +403,7 @@ impl Input {
     /// Every lane of `o` is written (it is reused from batch to batch: a new one per batch
     /// was zeroed, then copied out, about 1.6 kB per batch).
     #[inline(always)]
-    fn step<const KIND: u8, const RULE: u8>(&self, dt: Real, o: &mut Output) {
+    pub(super) fn step<const KIND: u8, const RULE: u8>(&self, dt: Real, o: &mut Output) {
         for l in 0..LANES {
             // geometry: d = x_b - x_a, |d|, overlap, unit normal a -> b, contact point
             let d = [
@@ -512,138 +512,6 @@ pub fn update_history(
                 moment_b: lane3(&o.moment_b),
             };
             active(c, o.deep[l], &exerted);
-        }
-    }
-}
-
-/// The inputs of a batch of ball-facet contacts (history models), one lane per contact: the
-/// wall is piece a, the ball piece b ([`crate::contact::ball_facet::update_force`]).
-#[derive(Default)]
-struct FacetInput {
-    /// Unit normal from the wall to the ball.
-    n: Lane3,
-    overlap: Lane,
-    /// The ball's radius and contact mass (0 when it has none: infinitely heavy).
-    radius: Lane,
-    mass: Lane,
-    /// The ball's velocity and spin, and its branch vector to the contact point, `c - x`.
-    vel: Lane3,
-    spin: Lane3,
-    branch: Lane3,
-    /// The wall's velocity at the contact point.
-    wall_vel: Lane3,
-    /// Shear displacement before the step (0 for a contact in its first active cycle).
-    xi: Lane3,
-    law: Laws,
-}
-
-/// The results of a batch of ball-facet contacts.
-#[derive(Default)]
-struct FacetOutput {
-    /// Force on the ball, N.
-    force: Lane3,
-    xi: Lane3,
-    /// The force along the normal from the wall to the ball, N.
-    normal_force: Lane,
-}
-
-impl FacetInput {
-    /// Copies contact `c` (active, history model) into lane `l`.
-    #[inline(always)]
-    fn load(&mut self, l: usize, c: &FacetContact, balls: &Balls, walls: &[Wall]) {
-        let l = l & (LANES - 1);
-        let i = c.ball as usize;
-        let x = &balls.pos[i];
-        let wall_vel = walls[c.wall as usize].velocity_at(c.facet as usize, &c.point);
-        let xi = if c.fresh {
-            Vec3::zeros()
-        } else {
-            c.state.shear_displacement()
-        };
-        let (vel, spin) = (&balls.vel[i], &balls.spin[i]);
-        for d in 0..3 {
-            self.n[d][l] = -c.normal[d];
-            self.vel[d][l] = vel[d];
-            self.spin[d][l] = spin[d];
-            self.branch[d][l] = c.point[d] - x[d];
-            self.wall_vel[d][l] = wall_vel[d];
-            self.xi[d][l] = xi[d];
-        }
-        self.overlap[l] = c.overlap;
-        self.radius[l] = balls.radius[i];
-        self.mass[l] = balls.contact_mass(i).unwrap_or(0.0);
-    }
-
-    /// The step of every lane: [`crate::contact::ball_facet::update_force`] for a history model, the
-    /// same operations in the same order, as one loop over the lanes with no branch.
-    #[inline(always)]
-    fn step<const KIND: u8, const RULE: u8>(&self, dt: Real, o: &mut FacetOutput) {
-        for l in 0..LANES {
-            let n = [self.n[0][l], self.n[1][l], self.n[2][l]];
-            let overlap = self.overlap[l];
-            let coef = self
-                .law
-                .coefficients::<KIND>(l, self.radius[l], overlap, self.mass[l]);
-            // the ball's velocity at the contact point, v + w x (c - x) (nalgebra's cross),
-            // less the wall's
-            let (w, b) = (&self.spin, &self.branch);
-            let cross = [
-                w[1][l] * b[2][l] - w[2][l] * b[1][l],
-                w[2][l] * b[0][l] - w[0][l] * b[2][l],
-                w[0][l] * b[1][l] - w[1][l] * b[0][l],
-            ];
-            let v = [0, 1, 2].map(|k| (self.vel[k][l] + cross[k]) - self.wall_vel[k][l]);
-            let xi = [self.xi[0][l], self.xi[1][l], self.xi[2][l]];
-            let (mu, total) = (self.law.mu[l], self.law.total[l]);
-            let (f, xi, _) = history_lane::<RULE>(n, v, overlap, coef, mu, total, xi, dt);
-            for k in 0..3 {
-                o.force[k][l] = f[k];
-                o.xi[k][l] = xi[k];
-            }
-            o.normal_force[l] = f[0] * n[0] + f[1] * n[1] + f[2] * n[2];
-        }
-    }
-}
-
-/// [`crate::contact::ball_facet::update_force`] of the active ball-facet contacts `list[k]`, `k` in
-/// `ks`, whose models are frame-free (the history models), eight at a time: the same bits
-/// (the test `the_facet_lanes_give_the_one_contact_bits` compares them contact by contact).
-/// Each contact gets its force, normal force and shear displacement; one in its first active
-/// cycle starts from a state with no history, as there.
-pub fn update_facet_history(
-    list: &mut [FacetContact],
-    ks: &[u32],
-    balls: &Balls,
-    walls: &[Wall],
-    laws: &[ContactModel],
-    dt: Real,
-) {
-    let mut input = FacetInput::default();
-    let mut o = FacetOutput::default();
-    let mut filled: Option<u16> = None;
-    for batch in ks.chunks(LANES) {
-        // (a short batch repeats its first contact in the spare lanes)
-        let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
-        let kind = input.law.fill(laws, |l| list[lane(l)].law, &mut filled);
-        for l in 0..LANES {
-            input.load(l, &list[lane(l)], balls, walls);
-        }
-        match kind {
-            (HERTZ, SPRING) => input.step::<HERTZ, SPRING>(dt, &mut o),
-            (HERTZ, TOTAL) => input.step::<HERTZ, TOTAL>(dt, &mut o),
-            (HOOKE, SPRING) => input.step::<HOOKE, SPRING>(dt, &mut o),
-            (HOOKE, TOTAL) => input.step::<HOOKE, TOTAL>(dt, &mut o),
-            _ => input.step::<MIXED, EACH>(dt, &mut o),
-        }
-        for (l, &k) in batch.iter().enumerate() {
-            let c = &mut list[k as usize];
-            if c.fresh {
-                c.state = LawState::default();
-                c.fresh = false;
-            }
-            *c.state.shear_displacement_mut() = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
-            c.force = Vec3::new(o.force[0][l], o.force[1][l], o.force[2][l]);
-            c.normal_force = o.normal_force[l];
         }
     }
 }

@@ -4,13 +4,14 @@
 //!
 //! - `runs.rs`: runs of 512 history-model contacts, their forces added at once to a range of
 //!   balls ([`Scatter`]);
-//! - `history.rs`: the history models' lanes, ball-ball and ball-facet;
-//! - `frame.rs`: the frame models' lanes (geometry and frame advance; the laws' arithmetic
-//!   is [`crate::law::lanes`]);
+//! - `history.rs`: the history models' lanes, ball-ball; `history_facet.rs`: ball-facet;
+//! - `frame.rs`: the frame models' lanes (`frame/batch.rs`: a batch's geometry and frame
+//!   advance; the laws' arithmetic is [`crate::law::lanes`]);
 //! - `springs.rs`: the automatic timestep's per-ball stiffness terms of eight contacts.
 
 pub mod frame;
 pub mod history;
+pub mod history_facet;
 mod runs;
 pub mod springs;
 
