@@ -7,22 +7,24 @@
 //! an HTML report per case.
 //!
 //! ## The cycle (seed 000, seed 004)
-//! [`cycle`] runs, in this order, on the state [`model::Model`] holds:
-//! 1. **timestep** (`cycle/timestep.rs`, the modes in [`timestep`]);
-//! 2. **law of motion** ([`motion`]): velocities (half a step behind positions), positions;
-//! 3. **contact detection** (`cycle/detect.rs`, the grid in [`detect`], the lists in
-//!    [`contact`]);
+//! [`cycle`] runs, in this order, each stage a room of its own that takes the state it reads
+//! and writes (a view cut from [`model::Model`]):
+//! 0. balls leave and enter ([`flow`]);
+//! 1. **timestep** ([`timestep`]);
+//! 2. **law of motion** ([`motion`]), then the blow-up checks ([`watch`]);
+//! 3. **contact detection** ([`detect`], the persistent lists in [`contact`]);
 //! 4. **force-displacement** ([`force`], the laws in [`law`]): each contact's geometry and
-//!    force, then the resultant force and moment of every body.
+//!    force, then the resultant force and moment of every body;
+//! 5. the energy books ([`books`]).
 //!
 //! ## Layers
-//! The **engine** is [`math`], [`par`], [`rng`], [`storage`], [`geom`], [`generate`],
-//! [`timestep`], [`body`], [`law`], [`motion`], [`contact`], [`detect`], [`model`],
-//! [`stiffness`], [`output`], [`force`] and [`cycle`]. The **harness** is [`record`], [`case`],
-//! [`run`], [`check`], [`mod@bench`], [`report`] and [`verify`]. The rule: the engine never names
-//! the harness; each module names only modules on lower floors (docs/ARCHITECTURE.md draws
-//! them); no file names a file that names it back. `tests/house.rs` fails when the rule is
-//! broken.
+//! The **engine** is [`math`], [`par`], [`phases`], [`rng`], [`storage`], [`geom`],
+//! [`generate`], [`distribution`], [`body`], [`law`], [`motion`], [`contact`], [`springs`],
+//! [`flow`], [`timestep`], [`force`], [`detect`], [`model`], [`stiffness`], [`output`],
+//! [`books`], [`watch`] and [`cycle`]. The **harness** is [`record`], [`check`], [`case`],
+//! [`run`], [`mod@bench`], [`report`] and [`verify`]. The rule: the engine never names the
+//! harness; each module names only modules on lower floors (docs/ARCHITECTURE.md draws them);
+//! no file names a file that names it back. `tests/house.rs` fails when the rule is broken.
 //!
 //! Tip: debug builds are 20-50 times slower than `--release`; run real models in release.
 

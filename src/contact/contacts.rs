@@ -23,7 +23,7 @@ pub struct Contacts {
     /// write [`Contacts::force`], which is kept then only.
     general: bool,
     /// True when the general force loop and its gather run (2D, energy books, rolling
-    /// resistance or cohesion: [`crate::model::Model::one_pass`] is false; read at each merge):
+    /// resistance or cohesion: [`crate::force::one_pass`] is false; read at each merge):
     /// [`Contacts::point`] and [`Contacts::work`] are kept then only. The one-pass loop adds
     /// each force to its balls at once and reads neither (40 bytes per candidate pair).
     pub gathered: bool,

@@ -27,7 +27,7 @@ use crate::math::{Real, Vec3};
 /// not a cross product; for a contact on the line of centres the moment must be `∓ r F_s`, which
 /// the report's 2D page shows numerically.) The moments are summed by the gather from the
 /// force and the contact point, as in 3D; the shear force is kept as a scalar along `q`, which
-/// turns with the normal. Returns what [`update`] returns.
+/// turns with the normal. Returns what [`super::ball_ball::update`] returns.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn update_2d(
