@@ -132,12 +132,7 @@ impl ContactLaw for LinearBond {
     }
 
     fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
-        ContactStiffness {
-            kn: self.kn,
-            ks: self.ks,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-        }
+        ContactStiffness::springs(self.kn, self.ks)
     }
 
     /// A bond holds its spring in tension too.
@@ -166,13 +161,6 @@ impl ContactLaw for LinearBond {
     /// `(pi/2) sqrt(m*/kn) / N`.
     fn model_timestep(&self, mass: Real, _radius: Real, loading_steps: Real) -> Real {
         quarter_period(mass, self.kn) / loading_steps
-    }
-
-    /// The shear force only: bonds are between balls, never handed to a facet.
-    fn hand_over(&self, state: &LawState) -> LawState {
-        let mut next = LawState::default();
-        *next.shear_force_mut() = state.shear_force();
-        next
     }
 
     fn describe(&self) -> String {

@@ -167,12 +167,7 @@ impl ContactLaw for Hertz {
 
     fn stiffness(&self, overlap: Real, radius: Real) -> ContactStiffness {
         let (kn, ks) = self.tangent(overlap.max(0.0), radius);
-        ContactStiffness {
-            kn,
-            ks,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-        }
+        ContactStiffness::springs(kn, ks)
     }
 
     fn hertz_modulus(&self) -> Option<Real> {

@@ -320,12 +320,7 @@ impl ContactLaw for HertzHistory {
 
     fn stiffness(&self, overlap: Real, radius: Real) -> ContactStiffness {
         let a = (radius * overlap.max(0.0)).sqrt();
-        ContactStiffness {
-            kn: 2.0 * self.pair.e_star * a,
-            ks: 8.0 * self.pair.g_star * a,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-        }
+        ContactStiffness::springs(2.0 * self.pair.e_star * a, 8.0 * self.pair.g_star * a)
     }
 
     fn hertz_modulus(&self) -> Option<Real> {
@@ -386,12 +381,7 @@ impl ContactLaw for HookeHistory {
     }
 
     fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
-        ContactStiffness {
-            kn: self.kn,
-            ks: self.kt,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-        }
+        ContactStiffness::springs(self.kn, self.kt)
     }
 
     /// `(pi/2) sqrt(m*/kn) / N`.

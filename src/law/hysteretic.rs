@@ -91,12 +91,7 @@ impl ContactLaw for Hysteretic {
     fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
         // NOTE: the unloading stiffness, the larger of the two: the estimate stays on the
         // safe side whichever branch the contact is on.
-        ContactStiffness {
-            kn: self.k_unload,
-            ks: self.ks,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-        }
+        ContactStiffness::springs(self.k_unload, self.ks)
     }
 
     fn normal_energy(&self, overlap: Real, _radius: Real, state: &LawState) -> Real {

@@ -109,12 +109,7 @@ impl ContactLaw for LinearDashpot {
     }
 
     fn stiffness(&self, _overlap: Real, _radius: Real) -> ContactStiffness {
-        ContactStiffness {
-            kn: self.kn,
-            ks: self.ks,
-            kn_rot: 0.0,
-            ks_rot: 0.0,
-        }
+        ContactStiffness::springs(self.kn, self.ks)
     }
 
     /// `(pi/2) sqrt(m*/kn) / N`.

@@ -152,6 +152,16 @@ pub struct ContactStiffness {
 }
 
 impl ContactStiffness {
+    /// Normal and shear stiffness alone (no rotational springs), N/m.
+    pub fn springs(kn: Real, ks: Real) -> Self {
+        ContactStiffness {
+            kn,
+            ks,
+            kn_rot: 0.0,
+            ks_rot: 0.0,
+        }
+    }
+
     /// The translational stiffness tensor `S = ks (n1 n1^T + n2 n2^T) + kn n3 n3^T`, N/m, written
     /// `ks I + (kn - ks) n n^T` (the same tensor for any n1, n2 completing the triad).
     pub fn translational(&self, n: &Vec3) -> Matrix3<Real> {
