@@ -361,7 +361,6 @@ pub fn run_one(
     threads: usize,
     timestep: &str,
 ) -> Result<BenchRun, String> {
-    use crate::timestep::{Auto, TimestepMode};
     let case = crate::case::load(path).map_err(|e| e.to_string())?;
     let (mut model, from_cycle) = match resume {
         None => (case.build_model(None).map_err(|e| e.to_string())?, 0),
@@ -371,26 +370,7 @@ pub fn run_one(
             (state.model, state.step)
         }
     };
-    let (estimator, every) = parse_timestep(timestep)?;
-    if let Some(estimator) = estimator {
-        let TimestepMode::Fixed(dt) = model.settings.timestep else {
-            return Err(format!(
-                "{}: --timestep {timestep} needs a case with a fixed timestep (its step is the cap)",
-                path.display()
-            ));
-        };
-        // (the case format's defaults: its safety, the kinematic constraint at its fraction
-        // of the margin)
-        let margin = model.settings.margin;
-        model.settings.timestep = TimestepMode::Auto(Auto {
-            safety: crate::case::DEFAULT_SAFETY,
-            estimator,
-            kinematic_eps: (margin > 0.0)
-                .then_some(crate::case::DEFAULT_KINEMATIC_FRACTION * margin),
-            cap: Some(dt),
-            every,
-        });
-    }
+    set_timestep(&mut model, path, timestep)?;
     let left = |n: u64| n.saturating_sub(from_cycle);
     let steps = steps.or(case.file.run.steps.map(left)).ok_or_else(|| {
         format!(
@@ -417,27 +397,7 @@ pub fn run_one(
         if resume.is_none() {
             model.prime().map_err(|e| e.to_string())?;
         }
-        model.phases = Some(Phases::default());
-        let builds0 = model.broad_phase.builds;
-        let cpu0 = cpu_seconds();
-        let (mut facet_contact_steps, mut contact_steps, mut crossing_steps) = (0, 0, 0);
-        // (the counting's own time, left out of the loop's)
-        let mut counting = std::time::Duration::ZERO;
-        let t0 = std::time::Instant::now();
-        for k in 0..steps {
-            model.cycle().map_err(|e| e.to_string())?;
-            if k % 10 == 9 {
-                let t = std::time::Instant::now();
-                facet_contact_steps += 10 * model.facet_contacts.active_count() as u64;
-                contact_steps += 10 * model.contacts.active_count() as u64;
-                if threads > 1 {
-                    crossing_steps += 10 * model.contacts.partition.crossing.len() as u64;
-                }
-                counting += t.elapsed();
-            }
-        }
-        let loop_s = (t0.elapsed() - counting).as_secs_f64();
-        let loop_cpu_s = cpu_seconds() - cpu0;
+        let timed = timed_loop(&mut model, steps, threads)?;
         let (pp, nw, ke_trans, ke_rot, mean_z) = final_state(&model);
         let n = model.balls.len();
         // (the case's contact models by name, as `--models` takes them)
@@ -449,9 +409,7 @@ pub fn run_one(
             n,
             steps,
             threads,
-            loop_s,
-            loop_cpu_s,
-            particle_steps_per_s: n as f64 * steps as f64 / loop_s,
+            particle_steps_per_s: n as f64 * steps as f64 / timed.loop_s,
             pp,
             nw,
             ke_trans,
@@ -460,17 +418,78 @@ pub fn run_one(
             peak_rss_kib: peak_rss_kib(),
             candidates: model.contacts.len(),
             facet_candidates: model.facet_contacts.list.len(),
-            rebuilds: model.broad_phase.builds - builds0,
-            facet_contact_steps,
-            contact_steps,
-            crossing_steps,
             phases: model.phases.unwrap_or_default(),
             machine: machine(),
             timestep: timestep.to_string(),
             repeats: Vec::new(),
             source: String::new(),
             from_cycle,
+            ..timed
         })
+    })
+}
+
+/// With `timestep` `diagonal` or `bound` (`--timestep`, [`parse_timestep`]), the automatic
+/// timestep with that estimator and the case format's defaults in place of the model's fixed
+/// step, which becomes its cap; `fixed` leaves the model as it is.
+fn set_timestep(model: &mut Model, path: &Path, timestep: &str) -> Result<(), String> {
+    use crate::timestep::{Auto, TimestepMode};
+    let (estimator, every) = parse_timestep(timestep)?;
+    if let Some(estimator) = estimator {
+        let TimestepMode::Fixed(dt) = model.settings.timestep else {
+            return Err(format!(
+                "{}: --timestep {timestep} needs a case with a fixed timestep (its step is the cap)",
+                path.display()
+            ));
+        };
+        // (the case format's defaults: its safety, the kinematic constraint at its fraction
+        // of the margin)
+        let margin = model.settings.margin;
+        model.settings.timestep = TimestepMode::Auto(Auto {
+            safety: crate::case::DEFAULT_SAFETY,
+            estimator,
+            kinematic_eps: (margin > 0.0)
+                .then_some(crate::case::DEFAULT_KINEMATIC_FRACTION * margin),
+            cap: Some(dt),
+            every,
+        });
+    }
+    Ok(())
+}
+
+/// Runs `steps` cycles of a primed `model`, timing them with its phases recorded, and counts
+/// the contacts every tenth cycle (the counting's own time left out of the loop's): a run
+/// with the loop's times, rebuilds and contact-steps, its other fields to be filled.
+fn timed_loop(model: &mut Model, steps: u64, threads: usize) -> Result<BenchRun, String> {
+    model.phases = Some(Phases::default());
+    let builds0 = model.broad_phase.builds;
+    let cpu0 = cpu_seconds();
+    let (mut facet_contact_steps, mut contact_steps, mut crossing_steps) = (0, 0, 0);
+    // (the counting's own time, left out of the loop's)
+    let mut counting = std::time::Duration::ZERO;
+    let t0 = std::time::Instant::now();
+    for k in 0..steps {
+        model.cycle().map_err(|e| e.to_string())?;
+        if k % 10 == 9 {
+            let t = std::time::Instant::now();
+            facet_contact_steps += 10 * model.facet_contacts.active_count() as u64;
+            contact_steps += 10 * model.contacts.active_count() as u64;
+            if threads > 1 {
+                crossing_steps += 10 * model.contacts.partition.crossing.len() as u64;
+            }
+            counting += t.elapsed();
+        }
+    }
+    let loop_s = (t0.elapsed() - counting).as_secs_f64();
+    let loop_cpu_s = cpu_seconds() - cpu0;
+    Ok(BenchRun {
+        loop_s,
+        loop_cpu_s,
+        rebuilds: model.broad_phase.builds - builds0,
+        facet_contact_steps,
+        contact_steps,
+        crossing_steps,
+        ..BenchRun::default()
     })
 }
 

@@ -63,31 +63,7 @@ pub fn run_case(
         time: sim.model.time,
         stopped: sim.stopped.clone(),
     };
-    let mut summary = Summary {
-        case: case.name.clone(),
-        description: case.description.clone(),
-        file: file.clone(),
-        steps: sim.model.cycles,
-        time: sim.model.time,
-        dt: sim.dt.clone(),
-        wall_seconds: sim.wall_seconds,
-        // balls and clumps (a clump's pebbles are pieces, not bodies)
-        bodies: (0..sim.model.balls.len())
-            .filter(|&i| !sim.model.balls.is_pebble(i))
-            .count()
-            + sim.model.clumps.len(),
-        contacts: sim.model.contacts.len(),
-        contacts_active: sim.model.contacts.active_count(),
-        wall_contacts: sim.model.facet_contacts.list.len(),
-        wall_contacts_active: sim.model.facet_contacts.active_count(),
-        passed: false,
-        error: sim.error.clone(),
-        stopped: sim.stopped.clone(),
-        interrupted: sim.interrupted,
-        scene: scene(case),
-        flow: flow_summary(&sim.model),
-        checks: Vec::new(),
-    };
+    let mut summary = new_summary(case, &sim, file.clone());
     let stopped = |kind: &str, e: &str| CheckOutcome {
         kind: kind.into(),
         message: format!("the run stopped: {e}"),
@@ -114,6 +90,35 @@ pub fn run_case(
     summary.passed = summary.error.is_none() && summary.checks.iter().all(|c| c.passed);
     write_outputs(out_dir, &summary, &sim.table).map_err(|e| CaseError::new(&file, "", e))?;
     Ok((summary, sim.table))
+}
+
+/// The summary of a run of `case` (file name `file`) before its checks are judged.
+fn new_summary<O>(case: &Case, sim: &crate::run::Simulation<O>, file: String) -> Summary {
+    Summary {
+        case: case.name.clone(),
+        description: case.description.clone(),
+        file,
+        steps: sim.model.cycles,
+        time: sim.model.time,
+        dt: sim.dt.clone(),
+        wall_seconds: sim.wall_seconds,
+        // balls and clumps (a clump's pebbles are pieces, not bodies)
+        bodies: (0..sim.model.balls.len())
+            .filter(|&i| !sim.model.balls.is_pebble(i))
+            .count()
+            + sim.model.clumps.len(),
+        contacts: sim.model.contacts.len(),
+        contacts_active: sim.model.contacts.active_count(),
+        wall_contacts: sim.model.facet_contacts.list.len(),
+        wall_contacts_active: sim.model.facet_contacts.active_count(),
+        passed: false,
+        error: sim.error.clone(),
+        stopped: sim.stopped.clone(),
+        interrupted: sim.interrupted,
+        scene: scene(case),
+        flow: flow_summary(&sim.model),
+        checks: Vec::new(),
+    }
 }
 
 /// What each insertion and outlet of a model did.
@@ -173,15 +178,36 @@ pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> 
 
 /// What a case simulates, in words, for its report page.
 pub fn scene(case: &Case) -> Scene {
-    let v = |x: &crate::math::Vec3| format!("({}, {}, {})", num(x.x), num(x.y), num(x.z));
-    let mut s = Scene::default();
+    let mut s = Scene {
+        settings: settings(case),
+        ..Default::default()
+    };
+    add_materials(&mut s, case);
+    add_contact_models(&mut s, case);
+    add_balls(&mut s, case);
+    if !case.walls.is_empty() {
+        add_walls(&mut s, case);
+    }
+    s
+}
+
+/// A vector in words: `(x, y, z)`.
+fn vec_text(x: &crate::math::Vec3) -> String {
+    format!("({}, {}, {})", num(x.x), num(x.y), num(x.z))
+}
+
+/// The scene's settings: dimension, gravity, margin, timestep, ball order and run length.
+fn settings(case: &Case) -> Vec<(String, String)> {
     let dt = case.fixed_dt();
-    s.settings = vec![
+    let mut settings = vec![
         (
             "dimension".into(),
             "3D spheres, 6 degrees of freedom each".into(),
         ),
-        ("gravity".into(), format!("{} m/s²", v(&case.gravity))),
+        (
+            "gravity".into(),
+            format!("{} m/s²", vec_text(&case.gravity)),
+        ),
         (
             "margin".into(),
             format!(
@@ -196,7 +222,7 @@ pub fn scene(case: &Case) -> Scene {
             Some("morton") => "along the Z (Morton) curve of their cells",
             _ => "in rows of cells (the axis with the most cells slowest)",
         };
-        s.settings.push((
+        settings.push((
             "ball order".into(),
             format!(
                 "renumbered {how} every {k} cycles, at the next rebuild of the candidate pairs \
@@ -204,7 +230,7 @@ pub fn scene(case: &Case) -> Scene {
             ),
         ));
     }
-    s.settings.extend([
+    settings.extend([
         (
             "run".into(),
             match (case.file.run.steps, case.file.run.duration, dt) {
@@ -220,6 +246,11 @@ pub fn scene(case: &Case) -> Scene {
             }),
         ),
     ]);
+    settings
+}
+
+/// The materials' table (a header row, then one row per material).
+fn add_materials(s: &mut Scene, case: &Case) {
     s.materials.push(
         ["name", "density (kg/m³)", "Young (Pa)", "Poisson"]
             .map(String::from)
@@ -239,6 +270,10 @@ pub fn scene(case: &Case) -> Scene {
             poisson,
         ]);
     }
+}
+
+/// The contact models' table: each pair of materials, its model and its parameters.
+fn add_contact_models(s: &mut Scene, case: &Case) {
     s.contact_models.push(
         ["between", "model", "parameters"]
             .map(String::from)
@@ -258,6 +293,10 @@ pub fn scene(case: &Case) -> Scene {
             params,
         ]);
     }
+}
+
+/// The balls' table: the first 30 balls, and how many are not listed.
+fn add_balls(s: &mut Scene, case: &Case) {
     const LISTED: usize = 30;
     s.balls.push(
         [
@@ -282,109 +321,114 @@ pub fn scene(case: &Case) -> Scene {
             b.id.to_string(),
             num(b.radius),
             case.materials[b.material].name.clone(),
-            v(&b.pos),
-            v(&b.vel),
+            vec_text(&b.pos),
+            vec_text(&b.vel),
             fixed.join(" "),
         ]);
     }
     s.balls_not_listed = case.balls.len().saturating_sub(LISTED);
-    if !case.walls.is_empty() {
-        s.walls.push(
-            [
-                "name",
-                "material",
-                "facets",
-                "vertices",
-                "motion",
-                "resolution",
-                "inactive sides",
-            ]
-            .map(String::from)
-            .to_vec(),
-        );
-        for w in &case.walls {
-            use crate::body::Program;
-            let motion = match (&w.program, &w.motion) {
-                (Some(Program::Schedule(entries)), _) => format!(
-                    "rigid, scheduled about pivot {}: {}",
-                    v(&w.pivot),
-                    (entries.iter())
-                        .map(|e| format!(
-                            "from {} s velocity {} m/s, spin {} rad/s",
-                            num(e.t),
-                            v(&e.vel),
-                            v(&e.spin)
-                        ))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ),
-                (
-                    Some(Program::Oscillate {
-                        direction,
-                        amplitude,
-                        frequency,
-                        ..
-                    }),
-                    _,
-                ) => format!(
-                    "oscillating along {}: amplitude {} m at {} Hz",
-                    v(direction),
-                    num(*amplitude),
-                    num(*frequency)
-                ),
-                (
-                    Some(Program::Servo {
-                        direction, target, ..
-                    }),
-                    _,
-                ) => format!(
-                    "servo along {}, holding {}",
-                    v(direction),
-                    match target {
-                        crate::body::ServoTarget::Force(f) => format!("{} N", num(*f)),
-                        crate::body::ServoTarget::Stress(s) => format!("{} Pa", num(*s)),
-                    }
-                ),
-                (None, crate::body::WallMotion::Rigid { vel, spin })
-                    if *vel == crate::math::Vec3::zeros()
-                        && *spin == crate::math::Vec3::zeros() =>
-                {
-                    "fixed".into()
-                }
-                (None, crate::body::WallMotion::Rigid { vel, spin }) => format!(
-                    "rigid: pivot velocity {} m/s, spin {} rad/s about {}",
-                    v(vel),
-                    v(spin),
-                    v(&w.pivot)
-                ),
-                (None, crate::body::WallMotion::Deformable { .. }) => {
-                    "deformable (one velocity per vertex)".into()
-                }
-            };
-            s.walls.push(vec![
-                w.name.clone(),
-                case.materials[w.material].name.clone(),
-                w.facets.len().to_string(),
-                w.vertices.len().to_string(),
-                motion,
-                format!("{:?}", w.resolution).to_lowercase(),
-                if w.inactive.is_empty() {
-                    "none".into()
-                } else {
-                    format!("{} facets", w.inactive.len())
-                },
-            ]);
-        }
-        let balls: Vec<(u64, crate::math::Vec3, Real)> =
-            case.balls.iter().map(|b| (b.id, b.pos, b.radius)).collect();
-        let walls: Vec<crate::report::geometry::WallDrawing> = case
-            .walls
-            .iter()
-            .map(|w| (w.name.as_str(), w.vertices.as_slice(), w.facets.as_slice()))
-            .collect();
-        s.geometry = crate::report::geometry::scene_svg(&balls, &walls);
+}
+
+/// The walls' table and the drawing of the initial geometry.
+fn add_walls(s: &mut Scene, case: &Case) {
+    s.walls.push(
+        [
+            "name",
+            "material",
+            "facets",
+            "vertices",
+            "motion",
+            "resolution",
+            "inactive sides",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    for w in &case.walls {
+        let motion = wall_motion(w);
+        s.walls.push(vec![
+            w.name.clone(),
+            case.materials[w.material].name.clone(),
+            w.facets.len().to_string(),
+            w.vertices.len().to_string(),
+            motion,
+            format!("{:?}", w.resolution).to_lowercase(),
+            if w.inactive.is_empty() {
+                "none".into()
+            } else {
+                format!("{} facets", w.inactive.len())
+            },
+        ]);
     }
-    s
+    let balls: Vec<(u64, crate::math::Vec3, Real)> =
+        case.balls.iter().map(|b| (b.id, b.pos, b.radius)).collect();
+    let walls: Vec<crate::report::geometry::WallDrawing> = case
+        .walls
+        .iter()
+        .map(|w| (w.name.as_str(), w.vertices.as_slice(), w.facets.as_slice()))
+        .collect();
+    s.geometry = crate::report::geometry::scene_svg(&balls, &walls);
+}
+
+/// How a wall moves, in words.
+fn wall_motion(w: &crate::body::WallSpec) -> String {
+    use crate::body::Program;
+    match (&w.program, &w.motion) {
+        (Some(Program::Schedule(entries)), _) => format!(
+            "rigid, scheduled about pivot {}: {}",
+            vec_text(&w.pivot),
+            (entries.iter())
+                .map(|e| format!(
+                    "from {} s velocity {} m/s, spin {} rad/s",
+                    num(e.t),
+                    vec_text(&e.vel),
+                    vec_text(&e.spin)
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        (
+            Some(Program::Oscillate {
+                direction,
+                amplitude,
+                frequency,
+                ..
+            }),
+            _,
+        ) => format!(
+            "oscillating along {}: amplitude {} m at {} Hz",
+            vec_text(direction),
+            num(*amplitude),
+            num(*frequency)
+        ),
+        (
+            Some(Program::Servo {
+                direction, target, ..
+            }),
+            _,
+        ) => format!(
+            "servo along {}, holding {}",
+            vec_text(direction),
+            match target {
+                crate::body::ServoTarget::Force(f) => format!("{} N", num(*f)),
+                crate::body::ServoTarget::Stress(s) => format!("{} Pa", num(*s)),
+            }
+        ),
+        (None, crate::body::WallMotion::Rigid { vel, spin })
+            if *vel == crate::math::Vec3::zeros() && *spin == crate::math::Vec3::zeros() =>
+        {
+            "fixed".into()
+        }
+        (None, crate::body::WallMotion::Rigid { vel, spin }) => format!(
+            "rigid: pivot velocity {} m/s, spin {} rad/s about {}",
+            vec_text(vel),
+            vec_text(spin),
+            vec_text(&w.pivot)
+        ),
+        (None, crate::body::WallMotion::Deformable { .. }) => {
+            "deformable (one velocity per vertex)".into()
+        }
+    }
 }
 
 /// Every `.toml` file under the given files and folders, sorted.

@@ -122,6 +122,10 @@ macro_rules! esay {
     }};
 }
 
+// (a file of src/bin/ would be a binary of its own: the command's modules are in src/bin/ballast/)
+#[path = "ballast/bench.rs"]
+mod bench;
+
 /// Exit code of a run stopped by SIGINT or SIGTERM (128 + 2, the shell's convention).
 const INTERRUPTED: u8 = 130;
 
@@ -163,7 +167,7 @@ fn main() -> ExitCode {
             scene,
             timestep,
             repeat,
-        } => bench(
+        } => bench::bench(
             &n,
             &models,
             &threads,
@@ -188,228 +192,6 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-    }
-}
-
-/// Runs every configuration in a child process and writes the results and the page.
-fn bench(
-    ns: &[usize],
-    models: &[String],
-    threads: &[usize],
-    (steps, repeat): (Option<u64>, u32),
-    cases: &Path,
-    scenes: &[String],
-    timesteps: &[String],
-) -> ExitCode {
-    let exe = match std::env::current_exe() {
-        Ok(e) => e,
-        Err(e) => {
-            esay!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut plan = Vec::new();
-    for model in models {
-        let Some((stem, compared)) = ballast::bench::bench_model(model) else {
-            let names: Vec<&str> = ballast::bench::MODELS.iter().map(|m| m.0).collect();
-            esay!(
-                "error: --models: no model \"{model}\" (one of: {})",
-                names.join(", ")
-            );
-            return ExitCode::from(2);
-        };
-        plan.push((model, stem, compared));
-    }
-    let mut chosen = Vec::new();
-    for scene in scenes {
-        let Some(&(_, prefix, sizes)) = ballast::bench::SCENES.iter().find(|s| s.0 == scene) else {
-            let names: Vec<&str> = ballast::bench::SCENES.iter().map(|s| s.0).collect();
-            esay!(
-                "error: --scene: no scene \"{scene}\" (one of: {})",
-                names.join(", ")
-            );
-            return ExitCode::from(2);
-        };
-        chosen.push((scene, prefix, sizes));
-    }
-    for t in timesteps {
-        if let Err(e) = ballast::bench::check_timestep(t) {
-            esay!("error: {e}");
-            return ExitCode::from(2);
-        }
-    }
-    let mut runs = Vec::new();
-    say!(
-        "{:<14} {:>7} {:>3} {:>7} {:>9} {:>11} {:>9} {:>8} {:>6} {:>11} {:>11} {:>9}",
-        "model",
-        "N",
-        "thr",
-        "steps",
-        "loop s",
-        "Mps/s",
-        "vs LIGG",
-        "pp",
-        "nw",
-        "KE trans J",
-        "mean z m",
-        "peak MiB"
-    );
-    for (scene, prefix, sizes) in chosen {
-        for &(model, stem, compared) in &plan {
-            for &n in ns {
-                let case = cases.join(format!("{prefix}_{stem}_{}k.toml", n / 1000));
-                if prefix != "settle_box" && (!sizes.contains(&n) || !case.is_file()) {
-                    say!("({scene}: no case {}: left out)", case.display());
-                    continue;
-                }
-                if !case.is_file() {
-                    esay!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
-                    return ExitCode::from(2);
-                }
-                // (each configuration's runs in turn: 1, 2, 1, 2 threads, ...)
-                let configs: Vec<(usize, &String)> = (threads.iter())
-                    .flat_map(|&t| timesteps.iter().map(move |s| (t, s)))
-                    .collect();
-                let mut got = vec![Vec::new(); configs.len()];
-                for (k, (i, &(t, timestep))) in
-                    (1..=repeat).flat_map(|k| configs.iter().enumerate().map(move |c| (k, c)))
-                {
-                    let mut cmd = std::process::Command::new(&exe);
-                    cmd.arg("bench-one")
-                        .arg(&case)
-                        .arg("--threads")
-                        .arg(t.to_string())
-                        .arg("--timestep")
-                        .arg(timestep);
-                    if let Some(s) = steps {
-                        cmd.arg("--steps").arg(s.to_string());
-                    }
-                    let out = match cmd.output() {
-                        Ok(o) if o.status.success() => o,
-                        Ok(o) => {
-                            esay!(
-                                "error: {}: {}",
-                                case.display(),
-                                String::from_utf8_lossy(&o.stderr).trim()
-                            );
-                            return ExitCode::from(1);
-                        }
-                        Err(e) => {
-                            esay!("error: {e}");
-                            return ExitCode::from(2);
-                        }
-                    };
-                    let r: ballast::bench::BenchRun = match serde_json::from_slice(&out.stdout) {
-                        Ok(r) => ballast::bench::BenchRun {
-                            model: model.clone(),
-                            ..r
-                        },
-                        Err(e) => {
-                            esay!("error: bench-one printed no result: {e}");
-                            return ExitCode::from(1);
-                        }
-                    };
-                    let ligg = ballast::bench::LIGGGHTS
-                        .iter()
-                        .find(|l| {
-                            l.0 == compared
-                                && l.1 == n
-                                && prefix == "settle_box"
-                                && timestep == "fixed"
-                        })
-                        .map_or("-".to_string(), |l| {
-                            format!("{:.2}x", r.particle_steps_per_s / 1e6 / l.2)
-                        });
-                    let label = format!(
-                        "{model}{}{}",
-                        if prefix == "settle_box" {
-                            String::new()
-                        } else {
-                            format!(" ({scene})")
-                        },
-                        if timestep == "fixed" {
-                            String::new()
-                        } else {
-                            format!(" (auto {timestep})")
-                        }
-                    );
-                    let run_of = if repeat > 1 {
-                        format!(" [run {k} of {repeat}]")
-                    } else {
-                        String::new()
-                    };
-                    say!(
-                    "{:<14} {:>7} {:>3} {:>7} {:>9.2} {:>11.3} {:>9} {:>8} {:>6} {:>11.3e} {:>11.6e} {:>9.1}",
-                    format!("{label}{run_of}"), n, t, r.steps, r.loop_s, r.particle_steps_per_s / 1e6, ligg, r.pp, r.nw, r.ke_trans, r.mean_z, r.peak_rss_kib as f64 / 1024.0
-                );
-                    got[i].push(r);
-                }
-                for (rs, &(t, timestep)) in got.into_iter().zip(&configs) {
-                    let r = match ballast::bench::median_run(rs) {
-                        Ok(r) => r,
-                        Err(e) => {
-                            esay!("error: {e}");
-                            return ExitCode::from(1);
-                        }
-                    };
-                    if repeat > 1 {
-                        let times: Vec<String> =
-                            r.repeats.iter().map(|x| format!("{x:.2}")).collect();
-                        say!(
-                            "  {} ({timestep}), N = {n}, {t} thread(s): the median of {repeat} \
-                             runs, {:.2} s ({:.3} Mps/s; loop times {} s)",
-                            r.case,
-                            r.loop_s,
-                            r.particle_steps_per_s / 1e6,
-                            times.join(", ")
-                        );
-                    }
-                    runs.push(r);
-                }
-            }
-        }
-    }
-    // A run with fewer sizes, models or threads than the full bench, or shorter runs, writes
-    // its own results and page: it never replaces the complete ones the report shows.
-    let covers = |given: &[usize], full: &[usize]| full.iter().all(|x| given.contains(x));
-    let complete = covers(ns, &[1000, 10000, 50000])
-        && covers(threads, &[1, 2])
-        && steps.is_none()
-        && scenes.iter().any(|s| s == "settle-box")
-        && ["hertz-history", "hooke-history"]
-            .iter()
-            .all(|m| models.iter().any(|x| x == m));
-    let (json, html) = if complete {
-        ("results.json", "performance.html")
-    } else {
-        ("partial.json", "performance_partial.html")
-    };
-    let dir = Path::new(REPORTS).join("bench");
-    let written = std::fs::create_dir_all(&dir)
-        .and_then(|_| {
-            std::fs::write(
-                dir.join(json),
-                serde_json::to_string_pretty(&runs).unwrap_or_default(),
-            )
-        })
-        .and_then(|_| {
-            ballast::report::write_performance_page(Path::new(REPORTS), &runs, !complete)
-        });
-    match written {
-        Ok(()) => {
-            say!("wrote {REPORTS}/bench/{json} and {REPORTS}/{html}");
-            if !complete {
-                say!(
-                    "(a partial bench: fewer sizes, models, threads or steps than the full one; \
-                     {REPORTS}/performance.html keeps the complete results)"
-                );
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            esay!("error: {e}");
-            ExitCode::from(2)
-        }
     }
 }
 

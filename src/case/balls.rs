@@ -2,7 +2,7 @@
 
 use super::materials::material_index;
 use super::reader::{dofs, finite3, positive, Reader};
-use super::{BallSection, CaseError, CaseFile};
+use super::{BallSection, CaseError, CaseFile, ClumpSection, GenerateSection};
 use crate::body::{dof, BallSpec, ClumpSpec, MassSpec, Material, PebbleSpec};
 use crate::math::{Real, Vec3};
 
@@ -166,102 +166,10 @@ pub(super) fn parse_generate(
         )
         .map_err(|e| err(&key("count"), format!("{e} (with the balls before it)")))?;
         if g.kind == "settle-box" {
-            for (name, given) in [
-                ("min", g.min.is_some()),
-                ("max", g.max.is_some()),
-                ("radius", g.radius.is_some()),
-                ("overlap", g.overlap.is_some()),
-            ] {
-                if given {
-                    return Err(err(&key(name), "the settle-box scene fixes its geometry (radius 1 mm, spacing 2.5 mm, box from the count; benches/peers/SCENE.md): leave this key out".into()));
-                }
-            }
-            let (placed, _) = crate::generate::settle_box(
-                g.count as usize,
-                g.seed.unwrap_or(crate::generate::SETTLE_BOX_SEED),
-            );
-            let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
-            let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
-            let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
-            for (id, p) in (first_id..).zip(placed) {
-                let radius = crate::generate::SETTLE_BOX_RADIUS;
-                balls.push(BallSpec {
-                    vel,
-                    fixed,
-                    ..BallSpec::at_rest(id, p, radius, material)
-                });
-            }
+            settle_box(r, k, g, material, balls)?;
             continue;
         }
-        let missing = |name: &str| {
-            err(
-                &key(name),
-                format!(
-                    "missing: the {} generator needs `min`, `max` and `radius`",
-                    g.kind
-                ),
-            )
-        };
-        let (min, max) = (
-            g.min.ok_or_else(|| missing("min"))?,
-            g.max.ok_or_else(|| missing("max"))?,
-        );
-        let lo = finite3(f, &key("min"), min)?;
-        let hi = finite3(f, &key("max"), max)?;
-        if (0..3).any(|d| lo[d] >= hi[d]) {
-            return Err(err(&key("max"), "must exceed min along every axis".into()));
-        }
-        let radius = g.radius.ok_or_else(|| missing("radius"))?;
-        positive(f, &key("radius"), radius[0])?;
-        positive(f, &key("radius"), radius[1])?;
-        if radius[0] > radius[1] {
-            return Err(err(&key("radius"), "[min, max]: min exceeds max".into()));
-        }
-        let overlap = match (g.kind.as_str(), g.overlap) {
-            ("lattice", Some(_)) => {
-                return Err(err(
-                    &key("overlap"),
-                    "does not apply to the lattice generator (its balls never touch)".into(),
-                ))
-            }
-            ("lattice", None) => 0.0,
-            (_, Some(o)) if o.is_finite() && o >= 0.0 && o < radius[0] => o,
-            (_, Some(o)) => {
-                return Err(err(
-                    &key("overlap"),
-                    format!("{o}: must be a length in [0, smallest radius) (m)"),
-                ))
-            }
-            (_, None) => 0.0,
-        };
-        let placed = match g.kind.as_str() {
-            "lattice" => crate::generate::lattice(g.count as usize, min, max, radius, g.seed.unwrap_or(0))
-                .map_err(|sites| {
-                    err(
-                        &key("count"),
-                        format!(
-                            "{}: the region holds only {sites} lattice sites of spacing 2.1 x {} m",
-                            g.count, radius[1]
-                        ),
-                    )
-                })?,
-            "cubic" => {
-                if radius[0] != radius[1] || g.seed.is_some() {
-                    return Err(err(&key("radius"), "the cubic generator takes one radius ([r, r]) and no seed".into()));
-                }
-                crate::generate::cubic(g.count as usize, min, max, radius[0], overlap).map_err(|sites| {
-                    err(&key("count"), format!("{}: the region holds only {sites} sites", g.count))
-                })?
-            }
-            "cluster" => crate::generate::cluster(g.count as usize, min, max, radius, overlap, g.seed.unwrap_or(0))
-                .map_err(|e| err(&key("count"), e))?,
-            other => {
-                return Err(err(
-                    &key("kind"),
-                    format!("unknown generator \"{other}\" (available: \"lattice\", \"cubic\", \"cluster\", \"settle-box\")"),
-                ))
-            }
-        };
+        let placed = place(r, k, g)?;
         let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
         let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
         let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
@@ -287,6 +195,134 @@ pub(super) fn parse_generate(
         }
     }
     Ok(())
+}
+
+/// `[[generate]]` number `k` (from 0) of kind `settle-box`: the peer benchmark's scene, its
+/// geometry fixed; its balls of `material` added to `balls`.
+fn settle_box(
+    r: &Reader,
+    k: usize,
+    g: &GenerateSection,
+    material: usize,
+    balls: &mut Vec<BallSpec>,
+) -> Result<(), CaseError> {
+    let f = r.f;
+    let key = |s: &str| format!("generate[{}].{s}", k + 1);
+    for (name, given) in [
+        ("min", g.min.is_some()),
+        ("max", g.max.is_some()),
+        ("radius", g.radius.is_some()),
+        ("overlap", g.overlap.is_some()),
+    ] {
+        if given {
+            return Err(r.err(&key(name), "the settle-box scene fixes its geometry (radius 1 mm, spacing 2.5 mm, box from the count; benches/peers/SCENE.md): leave this key out".into()));
+        }
+    }
+    let (placed, _) = crate::generate::settle_box(
+        g.count as usize,
+        g.seed.unwrap_or(crate::generate::SETTLE_BOX_SEED),
+    );
+    let vel = finite3(f, &key("vel"), g.vel.unwrap_or([0.0; 3]))?;
+    let fixed = dofs(f, &key("fix"), g.fix.as_deref())?;
+    let first_id = balls.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+    for (id, p) in (first_id..).zip(placed) {
+        let radius = crate::generate::SETTLE_BOX_RADIUS;
+        balls.push(BallSpec {
+            vel,
+            fixed,
+            ..BallSpec::at_rest(id, p, radius, material)
+        });
+    }
+    Ok(())
+}
+
+/// The centres and radii `[[generate]]` number `k` (from 0) places: a lattice, a cubic
+/// packing or a cluster in its region, after its region, radii and overlap are checked.
+fn place(r: &Reader, k: usize, g: &GenerateSection) -> Result<Vec<([Real; 3], Real)>, CaseError> {
+    let f = r.f;
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let key = |s: &str| format!("generate[{}].{s}", k + 1);
+    let missing = |name: &str| {
+        err(
+            &key(name),
+            format!(
+                "missing: the {} generator needs `min`, `max` and `radius`",
+                g.kind
+            ),
+        )
+    };
+    let (min, max) = (
+        g.min.ok_or_else(|| missing("min"))?,
+        g.max.ok_or_else(|| missing("max"))?,
+    );
+    let lo = finite3(f, &key("min"), min)?;
+    let hi = finite3(f, &key("max"), max)?;
+    if (0..3).any(|d| lo[d] >= hi[d]) {
+        return Err(err(&key("max"), "must exceed min along every axis".into()));
+    }
+    let radius = g.radius.ok_or_else(|| missing("radius"))?;
+    positive(f, &key("radius"), radius[0])?;
+    positive(f, &key("radius"), radius[1])?;
+    if radius[0] > radius[1] {
+        return Err(err(&key("radius"), "[min, max]: min exceeds max".into()));
+    }
+    let overlap = generated_overlap(r, k, g, radius[0])?;
+    Ok(match g.kind.as_str() {
+        "lattice" => crate::generate::lattice(g.count as usize, min, max, radius, g.seed.unwrap_or(0))
+            .map_err(|sites| {
+                err(
+                    &key("count"),
+                    format!(
+                        "{}: the region holds only {sites} lattice sites of spacing 2.1 x {} m",
+                        g.count, radius[1]
+                    ),
+                )
+            })?,
+        "cubic" => {
+            if radius[0] != radius[1] || g.seed.is_some() {
+                return Err(err(&key("radius"), "the cubic generator takes one radius ([r, r]) and no seed".into()));
+            }
+            crate::generate::cubic(g.count as usize, min, max, radius[0], overlap).map_err(|sites| {
+                err(&key("count"), format!("{}: the region holds only {sites} sites", g.count))
+            })?
+        }
+        "cluster" => crate::generate::cluster(g.count as usize, min, max, radius, overlap, g.seed.unwrap_or(0))
+            .map_err(|e| err(&key("count"), e))?,
+        other => {
+            return Err(err(
+                &key("kind"),
+                format!("unknown generator \"{other}\" (available: \"lattice\", \"cubic\", \"cluster\", \"settle-box\")"),
+            ))
+        }
+    })
+}
+
+/// The overlap of the balls of `[[generate]]` number `k` (from 0): none for a lattice, else a
+/// length below the smallest radius `smallest` (0 when not given).
+fn generated_overlap(
+    r: &Reader,
+    k: usize,
+    g: &GenerateSection,
+    smallest: Real,
+) -> Result<Real, CaseError> {
+    let key = |s: &str| format!("generate[{}].{s}", k + 1);
+    Ok(match (g.kind.as_str(), g.overlap) {
+        ("lattice", Some(_)) => {
+            return Err(r.err(
+                &key("overlap"),
+                "does not apply to the lattice generator (its balls never touch)".into(),
+            ))
+        }
+        ("lattice", None) => 0.0,
+        (_, Some(o)) if o.is_finite() && o >= 0.0 && o < smallest => o,
+        (_, Some(o)) => {
+            return Err(r.err(
+                &key("overlap"),
+                format!("{o}: must be a length in [0, smallest radius) (m)"),
+            ))
+        }
+        (_, None) => 0.0,
+    })
 }
 
 /// The clumps (ids share one numbering with the balls).
@@ -324,42 +360,7 @@ pub(super) fn parse_clumps(
                 radius: p.radius,
             });
         }
-        let mass = match (c.mass, c.inertia) {
-            (None, None) => {
-                if c.centroid.is_some() {
-                    return Err(err(
-                        &key("centroid"),
-                        "only with `mass` and `inertia` (otherwise computed from the pebbles)"
-                            .into(),
-                    ));
-                }
-                None
-            }
-            (Some(m), Some(i)) => {
-                positive(f, &key("mass"), m)?;
-                let t = nalgebra::Matrix3::from_fn(|r, q| i[r][q]);
-                if !t.iter().all(|v| v.is_finite()) {
-                    return Err(err(&key("inertia"), "must be finite (kg m^2)".into()));
-                }
-                Some(MassSpec {
-                    mass: m,
-                    inertia: t,
-                    centroid: finite3(f, &key("centroid"), c.centroid.unwrap_or([0.0; 3]))?,
-                })
-            }
-            (Some(_), None) => {
-                return Err(err(
-                    &key("inertia"),
-                    "missing: give `mass` and `inertia` together".into(),
-                ))
-            }
-            (None, Some(_)) => {
-                return Err(err(
-                    &key("mass"),
-                    "missing: give `mass` and `inertia` together".into(),
-                ))
-            }
-        };
+        let mass = clump_mass(r, k, c)?;
         let id = match c.id {
             Some(id) => id,
             None => last_id.checked_add(1).ok_or_else(|| {
@@ -392,6 +393,49 @@ pub(super) fn parse_clumps(
         });
     }
     Ok(clumps)
+}
+
+/// The mass properties given to clump number `k` (from 0): `mass` and `inertia` together,
+/// with its `centroid`, or none (computed from the pebbles).
+fn clump_mass(r: &Reader, k: usize, c: &ClumpSection) -> Result<Option<MassSpec>, CaseError> {
+    let f = r.f;
+    let err = |key: &str, reason: String| r.err(key, reason);
+    let key = |s: &str| format!("clump[{}].{s}", k + 1);
+    Ok(match (c.mass, c.inertia) {
+        (None, None) => {
+            if c.centroid.is_some() {
+                return Err(err(
+                    &key("centroid"),
+                    "only with `mass` and `inertia` (otherwise computed from the pebbles)".into(),
+                ));
+            }
+            None
+        }
+        (Some(m), Some(i)) => {
+            positive(f, &key("mass"), m)?;
+            let t = nalgebra::Matrix3::from_fn(|r, q| i[r][q]);
+            if !t.iter().all(|v| v.is_finite()) {
+                return Err(err(&key("inertia"), "must be finite (kg m^2)".into()));
+            }
+            Some(MassSpec {
+                mass: m,
+                inertia: t,
+                centroid: finite3(f, &key("centroid"), c.centroid.unwrap_or([0.0; 3]))?,
+            })
+        }
+        (Some(_), None) => {
+            return Err(err(
+                &key("inertia"),
+                "missing: give `mass` and `inertia` together".into(),
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(err(
+                &key("mass"),
+                "missing: give `mass` and `inertia` together".into(),
+            ))
+        }
+    })
 }
 
 /// The first overlapping pair in which at least one ball has index >= `first_new`.

@@ -305,192 +305,250 @@ fn contact_model(
     c: &ContactSection,
     pair: Option<(&Material, &Material)>,
 ) -> Result<ContactModel, CaseError> {
-    let key = |s: &str| format!("contact[{k}].{s}");
-    let err = |s: &str, r: String| CaseError::new(f, key(s), r);
-    let allowed: &[&str] = match c.model.as_str() {
-        "linear" => &["kn", "ks", "kn_rot", "ks_rot", "friction", "damp_n", "damp_s", "friction_limit"],
-        "linear-dashpot" => &["kn", "ks", "friction", "restitution", "clamp", "damp_s", "friction_limit"],
-        "hysteretic" => &["kn", "ks", "k_unload", "friction"],
-        "hertz" => &["friction", "restitution", "clamp", "friction_limit"],
-        "linearbond" => &["kn", "ks", "friction", "tensile", "shear_strength", "bond_gap"],
-        "hertz-history" => &["friction", "restitution", "friction_limit"],
-        "hooke-history" => &["kn", "ks", "gamma_n", "gamma_t", "friction", "friction_limit"],
-        m => {
-            return Err(err(
-                "model",
-                format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond, hertz-history, hooke-history)"),
-            ))
-        }
-    };
-    let given = [
-        ("kn", c.kn.is_some()),
-        ("ks", c.ks.is_some()),
-        ("kn_rot", c.kn_rot.is_some()),
-        ("ks_rot", c.ks_rot.is_some()),
-        ("friction", c.friction.is_some()),
-        ("damp_n", c.damp_n.is_some()),
-        ("damp_s", c.damp_s.is_some()),
-        ("restitution", c.restitution.is_some()),
-        ("k_unload", c.k_unload.is_some()),
-        ("clamp", c.clamp.is_some()),
-        ("tensile", c.tensile.is_some()),
-        ("shear_strength", c.shear_strength.is_some()),
-        ("bond_gap", c.bond_gap.is_some()),
-        ("gamma_n", c.gamma_n.is_some()),
-        ("gamma_t", c.gamma_t.is_some()),
-        ("friction_limit", c.friction_limit.is_some()),
-    ];
-    for (name, is_given) in given {
-        if is_given && !allowed.contains(&name) {
-            return Err(err(
-                name,
-                format!("does not apply to model \"{}\"", c.model),
-            ));
-        }
-    }
+    let rule = Rule { f, k, c };
+    rule.refuse_other_keys()?;
     let soft = c.softening.unwrap_or(1.0);
-    positive(f, &key("softening"), soft)?;
-    let nonneg = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
-        let v = v.unwrap_or(0.0);
-        if v.is_finite() && v >= 0.0 {
-            Ok(v)
-        } else {
-            Err(err(
-                name,
-                format!("{v}: must be a non-negative finite number"),
-            ))
-        }
-    };
-    let ratio = |name: &str, v: Option<Real>| -> Result<Real, CaseError> {
-        let v = nonneg(name, v)?;
-        if v < 1.0 {
-            Ok(v)
-        } else {
-            Err(err(
-                name,
-                format!("{v}: a critical-damping ratio must be below 1"),
-            ))
-        }
-    };
-    let needed = |name: &str, v: Option<Real>, unit: &str| -> Result<Real, CaseError> {
-        let v =
-            v.ok_or_else(|| err(name, format!("model \"{}\" needs {name} ({unit})", c.model)))?;
-        positive(f, &key(name), v)
-    };
-    let restitution = || -> Result<Real, CaseError> {
-        let e = c.restitution.unwrap_or(1.0);
-        if e > 0.0 && e <= 1.0 {
-            Ok(e)
-        } else {
-            Err(err("restitution", format!("{e}: must lie in (0, 1]")))
-        }
-    };
-    let friction = nonneg("friction", c.friction)?;
-    let limit = match c.friction_limit.as_deref() {
-        None | Some("total") => FrictionLimit::Total,
-        Some("spring") => FrictionLimit::Spring,
-        Some(other) => {
-            return Err(err(
-                "friction_limit",
-                format!("\"{other}\": expected \"total\" (spring plus dashpot within friction |F_n|, the default) or \"spring\" (the spring alone, as PFC's linear model and LIGGGHTS's tangential history)"),
-            ))
-        }
-    };
+    positive(f, &rule.key("softening"), soft)?;
+    let friction = rule.nonneg("friction", c.friction)?;
+    let limit = rule.friction_limit()?;
     Ok(match c.model.as_str() {
         "linear" => ContactModel::Linear(Linear {
-            kn: needed("kn", c.kn, "N/m")? * soft,
-            ks: nonneg("ks", c.ks)? * soft,
-            kn_rot: nonneg("kn_rot", c.kn_rot)? * soft,
-            ks_rot: nonneg("ks_rot", c.ks_rot)? * soft,
+            kn: rule.needed("kn", c.kn, "N/m")? * soft,
+            ks: rule.nonneg("ks", c.ks)? * soft,
+            kn_rot: rule.nonneg("kn_rot", c.kn_rot)? * soft,
+            ks_rot: rule.nonneg("ks_rot", c.ks_rot)? * soft,
             friction,
-            damp_n: ratio("damp_n", c.damp_n)?,
-            damp_s: ratio("damp_s", c.damp_s)?,
+            damp_n: rule.ratio("damp_n", c.damp_n)?,
+            damp_s: rule.ratio("damp_s", c.damp_s)?,
             limit,
         }),
         "linear-dashpot" => ContactModel::LinearDashpot(
             LinearDashpot::new(
-                needed("kn", c.kn, "N/m")? * soft,
-                nonneg("ks", c.ks)? * soft,
+                rule.needed("kn", c.kn, "N/m")? * soft,
+                rule.nonneg("ks", c.ks)? * soft,
                 friction,
-                restitution()?,
+                rule.restitution()?,
                 c.clamp.unwrap_or(false),
-                ratio("damp_s", c.damp_s)?,
+                rule.ratio("damp_s", c.damp_s)?,
             )
             .with_limit(limit),
         ),
-        "hysteretic" => {
-            let kn = needed("kn", c.kn, "N/m")?;
-            let k_unload = needed("k_unload", c.k_unload, "N/m")?;
-            if k_unload < kn {
-                return Err(err(
-                    "k_unload",
-                    format!("{k_unload}: must be at least kn = {kn} (restitution sqrt(kn/k_unload) <= 1)"),
-                ));
-            }
-            ContactModel::Hysteretic(Hysteretic {
-                kn: kn * soft,
-                k_unload: k_unload * soft,
-                ks: nonneg("ks", c.ks)? * soft,
-                friction,
-            })
-        }
+        "hysteretic" => rule.hysteretic(soft, friction)?,
         "hooke-history" => ContactModel::HookeHistory(HookeHistory {
-            kn: needed("kn", c.kn, "N/m")? * soft,
-            kt: nonneg("ks", c.ks)? * soft,
-            gamma_n: nonneg("gamma_n", c.gamma_n)?,
-            gamma_t: nonneg("gamma_t", c.gamma_t)?,
+            kn: rule.needed("kn", c.kn, "N/m")? * soft,
+            kt: rule.nonneg("ks", c.ks)? * soft,
+            gamma_n: rule.nonneg("gamma_n", c.gamma_n)?,
+            gamma_t: rule.nonneg("gamma_t", c.gamma_t)?,
             friction,
             limit,
         }),
-        "hertz" | "hertz-history" => {
-            let e = restitution()?;
-            let clamp = c.clamp.unwrap_or(true);
-            let make = |p: HertzPair, e: Real| {
-                if c.model == "hertz" {
-                    ContactModel::Hertz(Hertz::new(p, friction, e, clamp).with_limit(limit))
-                } else {
-                    ContactModel::HertzHistory(HertzHistory::new(p, friction, e).with_limit(limit))
-                }
-            };
-            let Some((a, b)) = pair else {
-                return Ok(make(
-                    HertzPair {
-                        e_star: 1.0,
-                        g_star: 1.0,
-                    },
-                    1.0,
-                ));
-            };
-            for m in [a, b] {
-                if m.young.is_nan() || m.young <= 0.0 {
-                    return Err(CaseError::new(
-                        f,
-                        format!("material.{}.young", m.name),
-                        format!("model \"{}\" (contact[{k}]) needs Young's modulus (Pa) of material \"{}\"", c.model, m.name),
-                    ));
-                }
-            }
-            if a.young.is_infinite() && b.young.is_infinite() {
-                return Err(err(
-                    "between",
-                    format!("materials \"{}\" and \"{}\" are both rigid (young = inf): no Hertz contact", a.name, b.name),
-                ));
-            }
-            let mut p = HertzPair::of(a.young, a.poisson, b.young, b.poisson);
-            p.e_star *= soft;
-            p.g_star *= soft;
-            make(p, e)
-        }
+        "hertz" | "hertz-history" => rule.hertz(pair, soft, (friction, limit))?,
         _ => {
-            let bond_gap = nonneg("bond_gap", c.bond_gap)?;
+            let bond_gap = rule.nonneg("bond_gap", c.bond_gap)?;
             ContactModel::LinearBond(LinearBond {
-                kn: needed("kn", c.kn, "N/m")? * soft,
-                ks: nonneg("ks", c.ks)? * soft,
+                kn: rule.needed("kn", c.kn, "N/m")? * soft,
+                ks: rule.nonneg("ks", c.ks)? * soft,
                 friction,
-                tensile: nonneg("tensile", c.tensile)?,
-                shear_strength: nonneg("shear_strength", c.shear_strength)?,
+                tensile: rule.nonneg("tensile", c.tensile)?,
+                shear_strength: rule.nonneg("shear_strength", c.shear_strength)?,
                 bond_gap,
             })
         }
     })
+}
+
+/// Rule `k` (`[[contact]]` number `k` from 1) of file `f`, and the checks of its keys.
+struct Rule<'a> {
+    f: &'a str,
+    k: usize,
+    c: &'a ContactSection,
+}
+
+impl Rule<'_> {
+    /// The full name of key `s` of the rule.
+    fn key(&self, s: &str) -> String {
+        format!("contact[{}].{s}", self.k)
+    }
+
+    /// An error at key `s` of the rule.
+    fn err(&self, s: &str, r: String) -> CaseError {
+        CaseError::new(self.f, self.key(s), r)
+    }
+
+    /// Refuses an unknown model, and a key its model does not take.
+    fn refuse_other_keys(&self) -> Result<(), CaseError> {
+        let c = self.c;
+        let allowed: &[&str] = match c.model.as_str() {
+            "linear" => &["kn", "ks", "kn_rot", "ks_rot", "friction", "damp_n", "damp_s", "friction_limit"],
+            "linear-dashpot" => &["kn", "ks", "friction", "restitution", "clamp", "damp_s", "friction_limit"],
+            "hysteretic" => &["kn", "ks", "k_unload", "friction"],
+            "hertz" => &["friction", "restitution", "clamp", "friction_limit"],
+            "linearbond" => &["kn", "ks", "friction", "tensile", "shear_strength", "bond_gap"],
+            "hertz-history" => &["friction", "restitution", "friction_limit"],
+            "hooke-history" => &["kn", "ks", "gamma_n", "gamma_t", "friction", "friction_limit"],
+            m => {
+                return Err(self.err(
+                    "model",
+                    format!("unknown model \"{m}\" (expected linear, linear-dashpot, hysteretic, hertz, linearbond, hertz-history, hooke-history)"),
+                ))
+            }
+        };
+        let given = [
+            ("kn", c.kn.is_some()),
+            ("ks", c.ks.is_some()),
+            ("kn_rot", c.kn_rot.is_some()),
+            ("ks_rot", c.ks_rot.is_some()),
+            ("friction", c.friction.is_some()),
+            ("damp_n", c.damp_n.is_some()),
+            ("damp_s", c.damp_s.is_some()),
+            ("restitution", c.restitution.is_some()),
+            ("k_unload", c.k_unload.is_some()),
+            ("clamp", c.clamp.is_some()),
+            ("tensile", c.tensile.is_some()),
+            ("shear_strength", c.shear_strength.is_some()),
+            ("bond_gap", c.bond_gap.is_some()),
+            ("gamma_n", c.gamma_n.is_some()),
+            ("gamma_t", c.gamma_t.is_some()),
+            ("friction_limit", c.friction_limit.is_some()),
+        ];
+        for (name, is_given) in given {
+            if is_given && !allowed.contains(&name) {
+                return Err(self.err(name, format!("does not apply to model \"{}\"", c.model)));
+            }
+        }
+        Ok(())
+    }
+
+    /// A non-negative finite number (0 when not given).
+    fn nonneg(&self, name: &str, v: Option<Real>) -> Result<Real, CaseError> {
+        let v = v.unwrap_or(0.0);
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(self.err(name, format!("{v}: must be a non-negative finite number")))
+        }
+    }
+
+    /// A critical-damping ratio in [0, 1) (0 when not given).
+    fn ratio(&self, name: &str, v: Option<Real>) -> Result<Real, CaseError> {
+        let v = self.nonneg(name, v)?;
+        if v < 1.0 {
+            Ok(v)
+        } else {
+            Err(self.err(
+                name,
+                format!("{v}: a critical-damping ratio must be below 1"),
+            ))
+        }
+    }
+
+    /// A positive finite number the model needs, in `unit`.
+    fn needed(&self, name: &str, v: Option<Real>, unit: &str) -> Result<Real, CaseError> {
+        let v = v.ok_or_else(|| {
+            self.err(
+                name,
+                format!("model \"{}\" needs {name} ({unit})", self.c.model),
+            )
+        })?;
+        positive(self.f, &self.key(name), v)
+    }
+
+    /// The restitution, in (0, 1] (1 when not given).
+    fn restitution(&self) -> Result<Real, CaseError> {
+        let e = self.c.restitution.unwrap_or(1.0);
+        if e > 0.0 && e <= 1.0 {
+            Ok(e)
+        } else {
+            Err(self.err("restitution", format!("{e}: must lie in (0, 1]")))
+        }
+    }
+
+    /// `friction_limit`: "total" (the default) or "spring".
+    fn friction_limit(&self) -> Result<FrictionLimit, CaseError> {
+        Ok(match self.c.friction_limit.as_deref() {
+            None | Some("total") => FrictionLimit::Total,
+            Some("spring") => FrictionLimit::Spring,
+            Some(other) => {
+                return Err(self.err(
+                    "friction_limit",
+                    format!("\"{other}\": expected \"total\" (spring plus dashpot within friction |F_n|, the default) or \"spring\" (the spring alone, as PFC's linear model and LIGGGHTS's tangential history)"),
+                ))
+            }
+        })
+    }
+
+    /// The hysteretic model: `k_unload` at least `kn`.
+    fn hysteretic(&self, soft: Real, friction: Real) -> Result<ContactModel, CaseError> {
+        let c = self.c;
+        let kn = self.needed("kn", c.kn, "N/m")?;
+        let k_unload = self.needed("k_unload", c.k_unload, "N/m")?;
+        if k_unload < kn {
+            return Err(self.err(
+                "k_unload",
+                format!(
+                    "{k_unload}: must be at least kn = {kn} (restitution sqrt(kn/k_unload) <= 1)"
+                ),
+            ));
+        }
+        Ok(ContactModel::Hysteretic(Hysteretic {
+            kn: kn * soft,
+            k_unload: k_unload * soft,
+            ks: self.nonneg("ks", c.ks)? * soft,
+            friction,
+        }))
+    }
+
+    /// `hertz` or `hertz-history` for the pair of materials (without one, placeholder moduli:
+    /// the keys alone are checked): both need Young's modulus, not both rigid.
+    fn hertz(
+        &self,
+        pair: Option<(&Material, &Material)>,
+        soft: Real,
+        (friction, limit): (Real, FrictionLimit),
+    ) -> Result<ContactModel, CaseError> {
+        let (c, k) = (self.c, self.k);
+        let e = self.restitution()?;
+        let clamp = c.clamp.unwrap_or(true);
+        let make = |p: HertzPair, e: Real| {
+            if c.model == "hertz" {
+                ContactModel::Hertz(Hertz::new(p, friction, e, clamp).with_limit(limit))
+            } else {
+                ContactModel::HertzHistory(HertzHistory::new(p, friction, e).with_limit(limit))
+            }
+        };
+        let Some((a, b)) = pair else {
+            return Ok(make(
+                HertzPair {
+                    e_star: 1.0,
+                    g_star: 1.0,
+                },
+                1.0,
+            ));
+        };
+        for m in [a, b] {
+            if m.young.is_nan() || m.young <= 0.0 {
+                return Err(CaseError::new(
+                    self.f,
+                    format!("material.{}.young", m.name),
+                    format!(
+                        "model \"{}\" (contact[{k}]) needs Young's modulus (Pa) of material \"{}\"",
+                        c.model, m.name
+                    ),
+                ));
+            }
+        }
+        if a.young.is_infinite() && b.young.is_infinite() {
+            return Err(self.err(
+                "between",
+                format!(
+                    "materials \"{}\" and \"{}\" are both rigid (young = inf): no Hertz contact",
+                    a.name, b.name
+                ),
+            ));
+        }
+        let mut p = HertzPair::of(a.young, a.poisson, b.young, b.poisson);
+        p.e_star *= soft;
+        p.g_star *= soft;
+        Ok(make(p, e))
+    }
 }

@@ -82,41 +82,7 @@ pub(super) fn parse_flow_name(
 fn parse_radii(r: &Reader, key: &str, s: &RadiusSection) -> Result<Radii, CaseError> {
     let f = r.f;
     let k = |x: &str| format!("{key}.{x}");
-    let given: [(&str, bool); 9] = [
-        ("min", s.min.is_some()),
-        ("max", s.max.is_some()),
-        ("mean", s.mean.is_some()),
-        ("std", s.std.is_some()),
-        ("median", s.median.is_some()),
-        ("sigma", s.sigma.is_some()),
-        ("radii", s.radii.is_some()),
-        ("fractions", s.fractions.is_some()),
-        ("by", s.by.is_some()),
-    ];
-    let keys: &[&str] = match s.kind.as_str() {
-        "uniform" => &["min", "max"],
-        "normal" => &["mean", "std", "min", "max"],
-        "lognormal" => &["median", "sigma", "min", "max"],
-        "discrete" => &["radii", "fractions", "by"],
-        other => {
-            return Err(r.err(
-                &k("kind"),
-                format!("unknown kind \"{other}\" (uniform, normal, lognormal, discrete)"),
-            ))
-        }
-    };
-    for (name, present) in given {
-        if present && !keys.contains(&name) {
-            return Err(r.err(
-                &k(name),
-                format!(
-                    "not a key of kind \"{}\" (its keys: {})",
-                    s.kind,
-                    keys.join(", ")
-                ),
-            ));
-        }
-    }
+    let keys = radius_keys(r, key, s)?;
     let need = |name: &str, v: Option<f64>| -> Result<Real, CaseError> {
         let v = v.ok_or_else(|| {
             r.err(
@@ -158,50 +124,7 @@ fn parse_radii(r: &Reader, key: &str, s: &RadiusSection) -> Result<Radii, CaseEr
                 max,
             }
         }
-        _ => {
-            let radii = s
-                .radii
-                .clone()
-                .ok_or_else(|| r.err(&k("radii"), "missing".into()))?;
-            let fr = s
-                .fractions
-                .clone()
-                .ok_or_else(|| r.err(&k("fractions"), "missing".into()))?;
-            if radii.is_empty() || radii.len() != fr.len() {
-                return Err(r.err(
-                    &k("fractions"),
-                    format!(
-                        "{} fractions for {} radii: give one per radius (at least one)",
-                        fr.len(),
-                        radii.len()
-                    ),
-                ));
-            }
-            for (j, &x) in radii.iter().enumerate() {
-                positive(f, &format!("{}[{}]", k("radii"), j + 1), x)?;
-            }
-            for (j, &x) in fr.iter().enumerate() {
-                if !(x.is_finite() && x >= 0.0) {
-                    return Err(r.err(
-                        &format!("{}[{}]", k("fractions"), j + 1),
-                        format!("{x}: must be a finite number >= 0"),
-                    ));
-                }
-            }
-            if fr.iter().sum::<f64>() <= 0.0 {
-                return Err(r.err(&k("fractions"), "must not all be 0".into()));
-            }
-            match s.by.as_deref().unwrap_or("number") {
-                "number" => Radii::discrete(radii, fr),
-                "mass" => Radii::discrete_by_mass(radii, &fr),
-                other => {
-                    return Err(r.err(
-                        &k("by"),
-                        format!("\"{other}\": expected \"number\" or \"mass\""),
-                    ))
-                }
-            }
-        }
+        _ => discrete_radii(r, key, s)?,
     };
     let kept = radii.kept_fraction();
     if kept.is_nan() || kept < 1e-3 {
@@ -211,6 +134,99 @@ fn parse_radii(r: &Reader, key: &str, s: &RadiusSection) -> Result<Radii, CaseEr
         ));
     }
     Ok(radii)
+}
+
+/// The keys of the distribution's kind; an unknown kind, or a key of another kind, refused.
+fn radius_keys(
+    r: &Reader,
+    key: &str,
+    s: &RadiusSection,
+) -> Result<&'static [&'static str], CaseError> {
+    let k = |x: &str| format!("{key}.{x}");
+    let given: [(&str, bool); 9] = [
+        ("min", s.min.is_some()),
+        ("max", s.max.is_some()),
+        ("mean", s.mean.is_some()),
+        ("std", s.std.is_some()),
+        ("median", s.median.is_some()),
+        ("sigma", s.sigma.is_some()),
+        ("radii", s.radii.is_some()),
+        ("fractions", s.fractions.is_some()),
+        ("by", s.by.is_some()),
+    ];
+    let keys: &[&str] = match s.kind.as_str() {
+        "uniform" => &["min", "max"],
+        "normal" => &["mean", "std", "min", "max"],
+        "lognormal" => &["median", "sigma", "min", "max"],
+        "discrete" => &["radii", "fractions", "by"],
+        other => {
+            return Err(r.err(
+                &k("kind"),
+                format!("unknown kind \"{other}\" (uniform, normal, lognormal, discrete)"),
+            ))
+        }
+    };
+    for (name, present) in given {
+        if present && !keys.contains(&name) {
+            return Err(r.err(
+                &k(name),
+                format!(
+                    "not a key of kind \"{}\" (its keys: {})",
+                    s.kind,
+                    keys.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(keys)
+}
+
+/// `kind = "discrete"`: radii with their fractions, by number or by mass.
+fn discrete_radii(r: &Reader, key: &str, s: &RadiusSection) -> Result<Radii, CaseError> {
+    let f = r.f;
+    let k = |x: &str| format!("{key}.{x}");
+    let radii = s
+        .radii
+        .clone()
+        .ok_or_else(|| r.err(&k("radii"), "missing".into()))?;
+    let fr = s
+        .fractions
+        .clone()
+        .ok_or_else(|| r.err(&k("fractions"), "missing".into()))?;
+    if radii.is_empty() || radii.len() != fr.len() {
+        return Err(r.err(
+            &k("fractions"),
+            format!(
+                "{} fractions for {} radii: give one per radius (at least one)",
+                fr.len(),
+                radii.len()
+            ),
+        ));
+    }
+    for (j, &x) in radii.iter().enumerate() {
+        positive(f, &format!("{}[{}]", k("radii"), j + 1), x)?;
+    }
+    for (j, &x) in fr.iter().enumerate() {
+        if !(x.is_finite() && x >= 0.0) {
+            return Err(r.err(
+                &format!("{}[{}]", k("fractions"), j + 1),
+                format!("{x}: must be a finite number >= 0"),
+            ));
+        }
+    }
+    if fr.iter().sum::<f64>() <= 0.0 {
+        return Err(r.err(&k("fractions"), "must not all be 0".into()));
+    }
+    Ok(match s.by.as_deref().unwrap_or("number") {
+        "number" => Radii::discrete(radii, fr),
+        "mass" => Radii::discrete_by_mass(radii, &fr),
+        other => {
+            return Err(r.err(
+                &k("by"),
+                format!("\"{other}\": expected \"number\" or \"mass\""),
+            ))
+        }
+    })
 }
 
 /// Every `[[insert]]`.

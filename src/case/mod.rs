@@ -27,6 +27,7 @@ pub use file::*;
 pub use parsed::Case;
 
 use crate::detect::SortOrder;
+use crate::math::Real;
 use crate::model::Model;
 use reader::Reader;
 
@@ -51,50 +52,11 @@ pub fn load(path: &Path) -> Result<Case, CaseError> {
 pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let label = path.display().to_string();
     let f = label.as_str();
-    // (a file of many plain [[ball]] tables reads them directly: case/fast_balls.rs)
-    let fast = fast_balls::split(source).and_then(|(rest, balls)| {
-        let mut file: CaseFile = toml::from_str(&rest).ok()?;
-        file.ball.is_empty().then(|| {
-            file.ball = balls;
-            file
-        })
-    });
-    let mut file: CaseFile = match fast {
-        Some(file) => file,
-        None => toml::from_str(source).map_err(|e| CaseError::from_toml(f, source, &e, ""))?,
-    };
+    let mut file = read_file(f, source)?;
     let err = |key: &str, reason: String| CaseError::new(f, key, reason);
-
-    let dim = match file.dim.unwrap_or(3) {
-        d @ (2 | 3) => d as usize,
-        d => return Err(err("dim", format!("{d}: must be 3 (spheres) or 2 (disks)"))),
-    };
-    if dim == 2 {
-        for (what, present) in [
-            ("clump", !file.clump.is_empty()),
-            ("generate", !file.generate.is_empty()),
-        ] {
-            if present {
-                return Err(err(what, format!("[[{what}]] is not available in the 2D mode (dim = 2): give the disks one by one with [[ball]]")));
-            }
-        }
-    }
+    let dim = parse_dim(f, &file)?;
     let r = Reader { f, dim };
-    let name = file.name.clone().unwrap_or_else(|| {
-        path.file_stem()
-            .map_or("case".into(), |s| s.to_string_lossy().into_owned())
-    });
-    if let Some(why) = unsafe_folder_name(&name) {
-        let key = if file.name.is_some() {
-            "name"
-        } else {
-            "name (the file's stem)"
-        };
-        return Err(err(
-            key,
-            format!("{name:?}: {why} (the name is the case's folder under reports/cases/)"),
-        ));
-    }
+    let name = case_name(f, &file, path)?;
     let gravity = run::parse_run(&r, &file.run)?;
     let materials = materials::parse_materials(&r, &file)?;
     let (contact_models, extras) = contact::parse_contacts(&r, &file, &materials)?;
@@ -111,13 +73,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
     let out = output::parse_output(&r, &file, &balls, &walls)?;
     contact::refuse_hertz_in_2d(&r, &contact_models)?;
-    let largest = (balls.iter().map(|b| b.radius))
-        .chain(inserts.iter().map(|i| i.radii.range().1))
-        .fold(0.0, crate::math::Real::max);
+    let largest = largest_radius(&balls, &inserts);
     contact::refuse_short_margin(&r, &cohesion, largest, margin)?;
     // (the balls as written are in `balls` now: the file keeps the rest, not a second copy)
     file.ball = Vec::new();
-
     let mut case = Case {
         path: path.to_path_buf(),
         name,
@@ -148,6 +107,85 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     // Building once validates what only the model can tell (e.g. material pairs without model,
     // balls that start inside each other or in a wall).
     let mut model = case.build_model(None)?;
+    check_start(f, &case, &mut model)?;
+    refuse_unstable_dt(&case, &model).map_err(|r| err("timestep.dt", r))?;
+    for (k, s) in case.series.iter().enumerate() {
+        crate::output::Source::parse(s, &model)
+            .map_err(|r| err(&format!("output.series[{}]", k + 1), r))?;
+    }
+    checks::validate_checks(f, &case, &model)?;
+    check_run_length(&case).map_err(|(key, reason)| err(key, reason))?;
+    check_renumbering(&case, &model).map_err(|(key, reason)| err(key, reason))?;
+    Ok(case)
+}
+
+/// The case file's tables, read from `source` (file `f`).
+fn read_file(f: &str, source: &str) -> Result<CaseFile, CaseError> {
+    // (a file of many plain [[ball]] tables reads them directly: case/fast_balls.rs)
+    let fast = fast_balls::split(source).and_then(|(rest, balls)| {
+        let mut file: CaseFile = toml::from_str(&rest).ok()?;
+        file.ball.is_empty().then(|| {
+            file.ball = balls;
+            file
+        })
+    });
+    match fast {
+        Some(file) => Ok(file),
+        None => toml::from_str(source).map_err(|e| CaseError::from_toml(f, source, &e, "")),
+    }
+}
+
+/// `dim`: 3 (spheres, the default) or 2 (disks, without clumps and generators).
+fn parse_dim(f: &str, file: &CaseFile) -> Result<usize, CaseError> {
+    let err = |key: &str, reason: String| CaseError::new(f, key, reason);
+    let dim = match file.dim.unwrap_or(3) {
+        d @ (2 | 3) => d as usize,
+        d => return Err(err("dim", format!("{d}: must be 3 (spheres) or 2 (disks)"))),
+    };
+    if dim == 2 {
+        for (what, present) in [
+            ("clump", !file.clump.is_empty()),
+            ("generate", !file.generate.is_empty()),
+        ] {
+            if present {
+                return Err(err(what, format!("[[{what}]] is not available in the 2D mode (dim = 2): give the disks one by one with [[ball]]")));
+            }
+        }
+    }
+    Ok(dim)
+}
+
+/// The case's name: `name`, else the file's stem; it must be a folder name of its own.
+fn case_name(f: &str, file: &CaseFile, path: &Path) -> Result<String, CaseError> {
+    let name = file.name.clone().unwrap_or_else(|| {
+        path.file_stem()
+            .map_or("case".into(), |s| s.to_string_lossy().into_owned())
+    });
+    if let Some(why) = unsafe_folder_name(&name) {
+        let key = if file.name.is_some() {
+            "name"
+        } else {
+            "name (the file's stem)"
+        };
+        return Err(CaseError::new(
+            f,
+            key,
+            format!("{name:?}: {why} (the name is the case's folder under reports/cases/)"),
+        ));
+    }
+    Ok(name)
+}
+
+/// The largest radius of a ball given or inserted.
+fn largest_radius(balls: &[crate::body::BallSpec], inserts: &[crate::flow::InsertSpec]) -> Real {
+    (balls.iter().map(|b| b.radius))
+        .chain(inserts.iter().map(|i| i.radii.range().1))
+        .fold(0.0, Real::max)
+}
+
+/// The model of `case` (file `f`) at the start: no ball in a wall, none deep inside another.
+fn check_start(f: &str, case: &Case, model: &mut Model) -> Result<(), CaseError> {
+    let err = |key: &str, reason: String| CaseError::new(f, key, reason);
     model.check_start().map_err(|e| {
         use crate::model::ModelError;
         match &e {
@@ -161,43 +199,41 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
             ),
             _ => err("", format!("at the start: {e}")),
         }
-    })?;
-    refuse_unstable_dt(&case, &model).map_err(|r| err("timestep.dt", r))?;
-    for (k, s) in case.series.iter().enumerate() {
-        crate::output::Source::parse(s, &model)
-            .map_err(|r| err(&format!("output.series[{}]", k + 1), r))?;
-    }
-    checks::validate_checks(f, &case, &model)?;
-    check_run_length(&case).map_err(|(key, reason)| err(key, reason))?;
+    })
+}
+
+/// `[run] sort_every` (3D only, no series or check following a ball by its index),
+/// `sort_order`, and `[[outlet]]` (no such series or check either).
+fn check_renumbering(case: &Case, model: &Model) -> Result<(), (&'static str, String)> {
     if model.sort_every > 0 {
         if !model.can_sort_balls() {
-            return Err(err(
+            return Err((
                 "run.sort_every",
                 "the balls can be renumbered only in 3D".into(),
             ));
         }
-        refuse_followers(&case, &model, "renumbering", "sort_every")
-            .map_err(|r| err("run.sort_every", r))?;
+        refuse_followers(case, model, "renumbering", "sort_every")
+            .map_err(|r| ("run.sort_every", r))?;
     }
     if !case.outlets.is_empty() {
-        refuse_followers(&case, &model, "removing balls in an outlet", "the outlet")
-            .map_err(|r| err("outlet[1]", r))?;
+        refuse_followers(case, model, "removing balls in an outlet", "the outlet")
+            .map_err(|r| ("outlet[1]", r))?;
     }
     if let Some(o) = &case.file.run.sort_order {
         if SortOrder::parse(o).is_none() {
-            return Err(err(
+            return Err((
                 "run.sort_order",
                 format!("unknown order \"{o}\" (expected \"rows\" or \"morton\")"),
             ));
         }
         if model.sort_every == 0 {
-            return Err(err(
+            return Err((
                 "run.sort_order",
                 "applies only when the balls are renumbered: set sort_every".into(),
             ));
         }
     }
-    Ok(case)
+    Ok(())
 }
 
 /// The run's length, when it is known before the run (`steps`, or `duration` over a fixed

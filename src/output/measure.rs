@@ -66,16 +66,51 @@ pub fn measure(model: &Model, m: &Measure) -> Measured {
     let zone = region_of(model, m);
     let volume = zone.volume();
     // the body of each piece: its reference point, and whether it is in the region
-    let reference = |i: usize| -> Vec3 {
-        if b.is_pebble(i) {
-            model.clumps.pos[b.clump[i] as usize]
-        } else {
-            b.pos[i]
-        }
-    };
     let inside: Vec<bool> = (0..b.len())
-        .map(|i| m.zone.is_none() || zone.contains(&reference(i)))
+        .map(|i| m.zone.is_none() || zone.contains(&reference(model, i)))
         .collect();
+    let (sigma, fabric, contacts) = contact_sums(model, &inside);
+    let (bodies, mass, solid) = bodies_inside(model, m, &inside);
+    Measured {
+        stress: sym(&sigma, if volume > 0.0 { 1.0 / volume } else { 0.0 }),
+        coordination: if bodies > 0 {
+            contacts as Real / bodies as Real
+        } else {
+            0.0
+        },
+        fabric: sym(
+            &fabric,
+            if contacts > 0 {
+                1.0 / contacts as Real
+            } else {
+                0.0
+            },
+        ),
+        porosity: if volume > 0.0 {
+            1.0 - solid / volume
+        } else {
+            0.0
+        },
+        mass,
+    }
+}
+
+/// The reference point of the body of piece `i`: a ball's centre, a clump's centroid.
+fn reference(model: &Model, i: usize) -> Vec3 {
+    let b = &model.balls;
+    if b.is_pebble(i) {
+        model.clumps.pos[b.clump[i] as usize]
+    } else {
+        b.pos[i]
+    }
+}
+
+/// Over the active contacts of the bodies `inside` the region: the sum of `-f (x) l` (the
+/// stress times the volume), the sum of `n (x) n` (the fabric times the count), and their
+/// count.
+fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 3], usize) {
+    let b = &model.balls;
+    let reference = |i: usize| reference(model, i);
     let mut sigma = [[0.0; 3]; 3];
     let mut fabric = [[0.0; 3]; 3];
     let mut contacts = 0usize;
@@ -119,6 +154,13 @@ pub fn measure(model: &Model, m: &Measure) -> Measured {
             add(&c.force, &(c.point - reference(i)));
         }
     }
+    (sigma, fabric, contacts)
+}
+
+/// The bodies `inside` the region (a clump once), their mass, and the volume of the balls
+/// and pebbles inside it (each cut by its boundary; all of them for the whole model).
+fn bodies_inside(model: &Model, m: &Measure, inside: &[bool]) -> (usize, Real, Real) {
+    let b = &model.balls;
     let mut bodies = 0usize;
     let mut mass = 0.0;
     let mut solid = 0.0;
@@ -142,36 +184,17 @@ pub fn measure(model: &Model, m: &Measure) -> Measured {
             mass += b.mass[i];
         }
     }
-    let sym = |t: &[[Real; 3]; 3], scale: Real| {
-        [
-            t[0][0] * scale,
-            t[1][1] * scale,
-            t[2][2] * scale,
-            0.5 * (t[0][1] + t[1][0]) * scale,
-            0.5 * (t[1][2] + t[2][1]) * scale,
-            0.5 * (t[0][2] + t[2][0]) * scale,
-        ]
-    };
-    Measured {
-        stress: sym(&sigma, if volume > 0.0 { 1.0 / volume } else { 0.0 }),
-        coordination: if bodies > 0 {
-            contacts as Real / bodies as Real
-        } else {
-            0.0
-        },
-        fabric: sym(
-            &fabric,
-            if contacts > 0 {
-                1.0 / contacts as Real
-            } else {
-                0.0
-            },
-        ),
-        porosity: if volume > 0.0 {
-            1.0 - solid / volume
-        } else {
-            0.0
-        },
-        mass,
-    }
+    (bodies, mass, solid)
+}
+
+/// The symmetric part of `t` times `scale`: xx, yy, zz, xy, yz, xz.
+fn sym(t: &[[Real; 3]; 3], scale: Real) -> [Real; 6] {
+    [
+        t[0][0] * scale,
+        t[1][1] * scale,
+        t[2][2] * scale,
+        0.5 * (t[0][1] + t[1][0]) * scale,
+        0.5 * (t[1][2] + t[2][1]) * scale,
+        0.5 * (t[0][2] + t[2][0]) * scale,
+    ]
 }

@@ -1,15 +1,17 @@
 //! What a run writes: recorded series (`series.csv`), the run summary (`summary.json`), and
 //! VTK files for ParaView.
 
+mod column;
 mod measure;
+mod sample;
 mod series;
 mod source;
 mod vtk;
 
+pub use column::{axis_title, base_series, series_unit};
 pub use measure::{measure, region_of, Measured};
 pub use series::{Recorder, SeriesTable};
 pub use source::{
-    axis_title, base_series, series_unit, BallQuantity, MeasureQuantity, PairQuantity, Source,
-    WallQuantity, TENSOR_COLUMNS,
+    BallQuantity, MeasureQuantity, PairQuantity, Source, WallQuantity, TENSOR_COLUMNS,
 };
 pub use vtk::VtkWriter;

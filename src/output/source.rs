@@ -1,6 +1,7 @@
-//! Named series (docs/CASES.md, section 13) and how each is read from a model.
+//! Named series (docs/CASES.md, section 13): what each names, resolved against a model
+//! ([`Source::parse`]); `sample.rs` reads their values.
 
-use crate::math::Real;
+use super::column::base_series;
 use crate::model::Model;
 
 /// A quantity of one ball.
@@ -182,136 +183,15 @@ impl Source {
     /// An unknown name or a body that does not exist, as a sentence.
     pub fn parse(name: &str, model: &Model) -> Result<Source, String> {
         let parts: Vec<&str> = name.split('/').collect();
-        let ball = |s: &str| -> Result<usize, String> {
-            let id: u64 = s
-                .parse()
-                .map_err(|_| format!("\"{name}\": \"{s}\" is not a ball id"))?;
-            model
-                .ball_index(id)
-                .ok_or_else(|| format!("\"{name}\": there is no ball with id {id}"))
-        };
-        let clump =
-            |s: &str| -> Option<usize> { s.parse().ok().and_then(|id| model.clump_index(id)) };
-        let pieces = |c: usize| -> Pieces {
-            let first = model.clumps.first[c] as usize;
-            (first, first + model.clumps.count[c] as usize)
-        };
-        let body_quantity = |q: &str| -> Option<BallQuantity> {
-            Some(match q {
-                "pos" => BallQuantity::Pos,
-                "vel" => BallQuantity::Vel,
-                "spin" => BallQuantity::Spin,
-                "force" => BallQuantity::Force,
-                "moment" => BallQuantity::Moment,
-                _ => return None,
-            })
-        };
+        let clump = |s: &str| clump_index(model, s);
         Ok(match parts.as_slice() {
-            ["clump", id, rest @ ..] => {
-                let c = clump(id)
-                    .ok_or_else(|| format!("\"{name}\": there is no clump with id {id}"))?;
-                let q = match rest {
-                    ["angmom"] => ClumpQuantity::AngMom,
-                    [q] if body_quantity(q).is_some() => {
-                        ClumpQuantity::Body(body_quantity(q).unwrap_or(BallQuantity::Pos))
-                    }
-                    ["pebble", k, q @ ("pos" | "force")] => {
-                        let n = model.clumps.count[c] as usize;
-                        match k.parse::<usize>() {
-                            Ok(k) if (1..=n).contains(&k) && *q == "pos" => ClumpQuantity::Pebble(k - 1),
-                            Ok(k) if (1..=n).contains(&k) => ClumpQuantity::PebbleForce(k - 1),
-                            _ => return Err(format!("\"{name}\": pebble \"{k}\": the clump has pebbles 1 to {n}")),
-                        }
-                    }
-                    _ => return Err(format!("\"{name}\": unknown clump quantity (pos, vel, spin, force, moment, angmom, pebble/<k>/pos, pebble/<k>/force)")),
-                };
-                Source::Clump(c, q)
-            }
+            ["clump", id, rest @ ..] => parse_clump(name, model, id, rest)?,
             ["interaction", a, b, q] if clump(a).is_some() || clump(b).is_some() => {
-                let q = pair_quantity(name, q)?;
-                let body = |s: &str| -> Result<Pieces, String> {
-                    match clump(s) {
-                        Some(c) => Ok(pieces(c)),
-                        None => ball(s).map(|i| (i, i + 1)),
-                    }
-                };
-                let pa = body(a)?;
-                if clump(b).is_none() {
-                    if let Some(w) = b
-                        .parse::<u64>()
-                        .map_or(true, |id| model.ball_index(id).is_none())
-                        .then(|| model.wall_index(b))
-                        .flatten()
-                    {
-                        return Ok(Source::GroupWall(pa, w, q));
-                    }
-                }
-                let pb =
-                    body(b).map_err(|e| format!("{e} (nor a clump, nor a wall named \"{b}\")"))?;
-                if q == PairQuantity::Touching {
-                    return Err(format!(
-                        "\"{name}\": touching applies to interactions with a wall"
-                    ));
-                }
-                if pa == pb {
-                    return Err(format!("\"{name}\": a body does not interact with itself"));
-                }
-                Source::Group(pa, pb, q)
+                return parse_group(name, model, (a, b), q);
             }
-            ["ball", id, q] => {
-                let q = match *q {
-                    "pos" => BallQuantity::Pos,
-                    "vel" => BallQuantity::Vel,
-                    "spin" => BallQuantity::Spin,
-                    "force" => BallQuantity::Force,
-                    "moment" => BallQuantity::Moment,
-                    _ => {
-                        return Err(format!(
-                        "\"{name}\": unknown ball quantity \"{q}\" (pos, vel, spin, force, moment)"
-                    ))
-                    }
-                };
-                Source::Ball(ball(id)?, q)
-            }
-            ["interaction", a, b, q] => {
-                let q = pair_quantity(name, q)?;
-                let a = ball(a)?;
-                if b.parse::<u64>()
-                    .map_or(true, |id| model.ball_index(id).is_none())
-                {
-                    if let Some(w) = model.wall_index(b) {
-                        return Ok(Source::BallWall(a, w, q));
-                    }
-                }
-                let b = ball(b).map_err(|e| format!("{e} (nor a wall named \"{b}\")"))?;
-                if q == PairQuantity::Touching {
-                    return Err(format!(
-                        "\"{name}\": touching applies to ball-wall interactions"
-                    ));
-                }
-                if a == b {
-                    return Err(format!("\"{name}\": a ball does not interact with itself"));
-                }
-                Source::Pair(a, b, q)
-            }
-            ["wall", w, q] => {
-                let w = model
-                    .wall_index(w)
-                    .ok_or_else(|| format!("\"{name}\": there is no wall named \"{w}\""))?;
-                let q = match *q {
-                    "force" => WallQuantity::Force,
-                    "moment" => WallQuantity::Moment,
-                    "rotation" => WallQuantity::Rotation,
-                    "pos" => WallQuantity::Pos,
-                    "vel" => WallQuantity::Vel,
-                    _ => {
-                        return Err(format!(
-                            "\"{name}\": unknown wall quantity \"{q}\" (force, moment, rotation, pos, vel)"
-                        ))
-                    }
-                };
-                Source::Wall(w, q)
-            }
+            ["ball", id, q] => parse_ball(name, model, id, q)?,
+            ["interaction", a, b, q] => return parse_interaction(name, model, (a, b), q),
+            ["wall", w, q] => parse_wall(name, model, w, q)?,
             ["contacts", "active"] => Source::ContactsActive,
             ["contacts", "handovers"] => Source::Handovers,
             ["contacts", "balls"] => Source::BallContacts,
@@ -333,65 +213,9 @@ impl Source {
             ["energy", "exchanged"] => Source::Exchanged,
             ["balls", "count"] => Source::BallsCount,
             ["balls", "mass"] => Source::BallsMass,
-            ["insert", n, q] => {
-                let names: Vec<&str> = (model.flow.inserts.iter())
-                    .map(|i| i.spec.name.as_str())
-                    .collect();
-                let k = names.iter().position(|x| x == n).ok_or_else(|| {
-                    format!(
-                        "\"{name}\": no insertion named \"{n}\" (defined: {})",
-                        names.join(", ")
-                    )
-                })?;
-                match *q {
-                    "count" => Source::InsertCount(k),
-                    "mass" => Source::InsertMass(k),
-                    "pending" => Source::InsertPending(k),
-                    _ => {
-                        return Err(format!(
-                            "\"{name}\": unknown quantity \"{q}\" (count, mass, pending)"
-                        ))
-                    }
-                }
-            }
-            ["outlet", n, q] => {
-                let names: Vec<&str> = (model.flow.outlets.iter())
-                    .map(|o| o.name.as_str())
-                    .collect();
-                let k = names.iter().position(|x| x == n).ok_or_else(|| {
-                    format!(
-                        "\"{name}\": no outlet named \"{n}\" (defined: {})",
-                        names.join(", ")
-                    )
-                })?;
-                match *q {
-                    "count" => Source::OutletCount(k),
-                    "mass" => Source::OutletMass(k),
-                    _ => {
-                        return Err(format!(
-                            "\"{name}\": unknown quantity \"{q}\" (count, mass)"
-                        ))
-                    }
-                }
-            }
-            ["measure", n, q] => {
-                let names: Vec<&str> = model.measures.iter().map(|m| m.name.as_str()).collect();
-                let k = names.iter().position(|x| x == n).ok_or_else(|| {
-                    format!(
-                        "\"{name}\": no measurement region named \"{n}\" (defined: {})",
-                        names.join(", ")
-                    )
-                })?;
-                let q = match *q {
-                    "stress" => MeasureQuantity::Stress,
-                    "coordination" => MeasureQuantity::Coordination,
-                    "fabric" => MeasureQuantity::Fabric,
-                    "porosity" => MeasureQuantity::Porosity,
-                    "mass" => MeasureQuantity::Mass,
-                    _ => return Err(format!("\"{name}\": unknown quantity \"{q}\" (stress, coordination, fabric, porosity, mass)")),
-                };
-                Source::Measure(k, q)
-            }
+            ["insert", n, q] => parse_insert(name, model, n, q)?,
+            ["outlet", n, q] => parse_outlet(name, model, n, q)?,
+            ["measure", n, q] => parse_measure(name, model, n, q)?,
             ["dt"] => Source::Dt,
             ["force", "unbalanced_ratio"] => Source::UnbalancedRatio,
             _ => {
@@ -502,210 +326,230 @@ impl Source {
                 | Source::GroupWall(..)
         )
     }
-
-    /// Appends the current value(s) to `out`.
-    pub fn sample(&self, model: &Model, out: &mut Vec<Real>) {
-        let b = &model.balls;
-        match *self {
-            Source::Ball(i, q) => {
-                let v = match q {
-                    BallQuantity::Pos => b.pos[i],
-                    BallQuantity::Vel => model.synchronized_velocity(i),
-                    BallQuantity::Spin => model.synchronized_spin(i),
-                    BallQuantity::Force => b.force[i],
-                    BallQuantity::Moment => b.moment[i],
-                };
-                out.extend_from_slice(v.as_slice());
-            }
-            Source::Pair(i, j, q) => {
-                let contacts = &model.contacts;
-                // the force and the normal of the active contact
-                let contact = contacts.find_active(i as u32, j as u32).map(|k| {
-                    (
-                        contacts.contact_force(k, b, &model.laws),
-                        contacts.geometry(k, b).normal,
-                    )
-                });
-                let d = b.pos[j] - b.pos[i];
-                match q {
-                    PairQuantity::Active => out.push(contact.is_some() as u8 as Real),
-                    PairQuantity::NormalForce => {
-                        out.push(contact.map_or(0.0, |(f, n)| f.dot(&n).abs()))
-                    }
-                    PairQuantity::ShearForce => {
-                        out.push(contact.map_or(0.0, |(f, n)| (f - n * f.dot(&n)).norm()))
-                    }
-                    PairQuantity::Normal => {
-                        let n = d.try_normalize(0.0).unwrap_or_default();
-                        out.extend_from_slice(n.as_slice());
-                    }
-                    PairQuantity::Overlap => out.push(b.radius[i] + b.radius[j] - d.norm()),
-                    // Refused by `parse`.
-                    PairQuantity::Touching => out.push(Real::NAN),
-                }
-            }
-            Source::BallWall(i, w, q) => sample_ball_wall(model, (i, i + 1), w, q, out),
-            Source::GroupWall(p, w, q) => sample_ball_wall(model, p, w, q, out),
-            Source::Group(pa, pb, q) => sample_group(model, pa, pb, q, out),
-            Source::Clump(c, q) => {
-                let cl = &model.clumps;
-                let v = match q {
-                    ClumpQuantity::Body(BallQuantity::Pos) => cl.pos[c],
-                    ClumpQuantity::Body(BallQuantity::Vel) => model.clump_velocity(c),
-                    ClumpQuantity::Body(BallQuantity::Spin) => {
-                        cl.synchronized_spin(c, model.last_dt)
-                    }
-                    ClumpQuantity::Body(BallQuantity::Force) => cl.force[c],
-                    ClumpQuantity::Body(BallQuantity::Moment) => cl.moment[c],
-                    ClumpQuantity::AngMom => cl.synchronized_angmom(c, model.last_dt),
-                    ClumpQuantity::Pebble(k) => b.pos[cl.first[c] as usize + k],
-                    ClumpQuantity::PebbleForce(k) => b.force[cl.first[c] as usize + k],
-                };
-                out.extend_from_slice(v.as_slice());
-            }
-            Source::Wall(w, q) => {
-                let v = match q {
-                    WallQuantity::Force => model.wall_resultant(w).0,
-                    WallQuantity::Moment => model.wall_resultant(w).1,
-                    WallQuantity::Rotation => model.walls[w].rotation.scaled_axis(),
-                    WallQuantity::Pos => model.walls[w].pivot,
-                    WallQuantity::Vel => match &model.walls[w].motion {
-                        crate::body::WallMotion::Rigid { vel, .. } => *vel,
-                        crate::body::WallMotion::Deformable { .. } => crate::math::Vec3::zeros(),
-                    },
-                };
-                out.extend_from_slice(v.as_slice());
-            }
-            Source::ContactsActive => out.push(
-                (model.contacts.active_count() + model.facet_contacts.active_count()) as Real,
-            ),
-            Source::Handovers => out.push(model.facet_contacts.handovers as Real),
-            Source::BallContacts => out.push(model.contacts.active_count() as Real),
-            Source::WallContacts => out.push(model.facet_contacts.active_count() as Real),
-            Source::MeanPos => {
-                let sum = b
-                    .pos
-                    .iter()
-                    .fold(crate::math::Vec3::zeros(), |acc, p| acc + p);
-                let mean = sum / (b.len().max(1) as Real);
-                out.extend_from_slice(mean.as_slice());
-            }
-            Source::Top => {
-                let up = if model.planar { 1 } else { 2 };
-                let top = (0..b.len())
-                    .map(|i| b.pos[i][up] + b.radius[i])
-                    .fold(Real::NEG_INFINITY, Real::max);
-                out.push(top);
-            }
-            Source::Hidden => out.push(model.facet_contacts.hidden as Real),
-            Source::Proximity => out.push(model.facet_contacts.proximity as Real),
-            Source::FixedForce => {
-                let all = crate::body::dof::TRANSLATION;
-                let f = (0..b.len())
-                    .filter(|&i| b.fixed[i] & all == all && !b.is_pebble(i))
-                    .fold(crate::math::Vec3::zeros(), |acc, i| acc + b.force[i]);
-                out.extend_from_slice(f.as_slice());
-            }
-            Source::Kinetic => out.push(model.kinetic_energy()),
-            Source::Strain => out.push(model.strain_energy()),
-            Source::Potential => out.push(model.potential_energy()),
-            Source::Dissipated => out.push(model.energy_books().map_or(0.0, |b| b.dissipated())),
-            Source::Work => out.push(model.energy_books().map_or(0.0, |b| b.work())),
-            Source::Balance => out.push(model.energy_balance()),
-            Source::Integrator => out.push(model.energy_books().map_or(0.0, |b| b.integrator)),
-            Source::Dashpots => out.push(model.energy_books().map_or(0.0, |b| b.dashpots)),
-            Source::Models => out.push(model.energy_books().map_or(0.0, |b| b.contacts)),
-            Source::Exchanged => out.push(model.flow.exchanged),
-            Source::InsertCount(k) => out.push(model.flow.inserts[k].placed as Real),
-            Source::InsertMass(k) => out.push(model.flow.inserts[k].placed_mass),
-            Source::InsertPending(k) => out.push(model.flow.inserts[k].pending),
-            Source::OutletCount(k) => out.push(model.flow.outlets[k].count as Real),
-            Source::OutletMass(k) => out.push(model.flow.outlets[k].mass),
-            Source::BallsCount => out.push(model.ball_count_and_mass().0 as Real),
-            Source::BallsMass => out.push(model.ball_count_and_mass().1),
-            Source::Measure(k, q) => {
-                let m = super::measure::measure(model, &model.measures[k]);
-                match q {
-                    MeasureQuantity::Stress => out.extend_from_slice(&m.stress),
-                    MeasureQuantity::Fabric => out.extend_from_slice(&m.fabric),
-                    MeasureQuantity::Coordination => out.push(m.coordination),
-                    MeasureQuantity::Porosity => out.push(m.porosity),
-                    MeasureQuantity::Mass => out.push(m.mass),
-                }
-            }
-            Source::Dt => out.push(model.last_dt),
-            Source::UnbalancedRatio => out.push(model.unbalanced_ratio()),
-        }
-    }
 }
 
-/// An interaction between ball `i` and wall `w`. With active contacts: their number, the
-/// resultant normal `N = sum U_k n_k / |sum U_k n_k|` (overlap-weighted, from the ball towards
-/// the wall), the normal and shear parts of the resultant force on the ball along `N`, and the
-/// largest overlap. Without: zeros, the direction to the nearest facet, and the (negative)
-/// overlap `R - d` to it, found over every facet of the wall.
-/// For a clump, the interactions of all its pebbles with the wall count as one; the nearest
-/// facet is the one closest to a pebble's surface.
-fn sample_ball_wall(model: &Model, p: Pieces, w: usize, q: PairQuantity, out: &mut Vec<Real>) {
-    use crate::math::Vec3;
-    let fc = &model.facet_contacts;
-    let runs = || (p.0..p.1).filter_map(|i| fc.interaction(i as u32, w as u32));
-    let active: Vec<&crate::contact::FacetContact> = runs()
-        .flat_map(|it| fc.contacts_of(it).iter().filter(|c| c.active))
+/// The index of the ball with id `s`, for series `name`.
+fn ball(name: &str, model: &Model, s: &str) -> Result<usize, String> {
+    let id: u64 = s
+        .parse()
+        .map_err(|_| format!("\"{name}\": \"{s}\" is not a ball id"))?;
+    model
+        .ball_index(id)
+        .ok_or_else(|| format!("\"{name}\": there is no ball with id {id}"))
+}
+
+/// The index of the clump with id `s`, if there is one.
+fn clump_index(model: &Model, s: &str) -> Option<usize> {
+    s.parse().ok().and_then(|id| model.clump_index(id))
+}
+
+/// The pieces (pebbles) of clump `c`.
+fn pieces(model: &Model, c: usize) -> Pieces {
+    let first = model.clumps.first[c] as usize;
+    (first, first + model.clumps.count[c] as usize)
+}
+
+/// A quantity that balls and clumps both have.
+fn body_quantity(q: &str) -> Option<BallQuantity> {
+    Some(match q {
+        "pos" => BallQuantity::Pos,
+        "vel" => BallQuantity::Vel,
+        "spin" => BallQuantity::Spin,
+        "force" => BallQuantity::Force,
+        "moment" => BallQuantity::Moment,
+        _ => return None,
+    })
+}
+
+/// `clump/<id>/<quantity>`: `rest` is the name after the id.
+fn parse_clump(name: &str, model: &Model, id: &str, rest: &[&str]) -> Result<Source, String> {
+    let c = clump_index(model, id)
+        .ok_or_else(|| format!("\"{name}\": there is no clump with id {id}"))?;
+    let q = match rest {
+        ["angmom"] => ClumpQuantity::AngMom,
+        [q] if body_quantity(q).is_some() => {
+            ClumpQuantity::Body(body_quantity(q).unwrap_or(BallQuantity::Pos))
+        }
+        ["pebble", k, q @ ("pos" | "force")] => {
+            let n = model.clumps.count[c] as usize;
+            match k.parse::<usize>() {
+                Ok(k) if (1..=n).contains(&k) && *q == "pos" => ClumpQuantity::Pebble(k - 1),
+                Ok(k) if (1..=n).contains(&k) => ClumpQuantity::PebbleForce(k - 1),
+                _ => return Err(format!("\"{name}\": pebble \"{k}\": the clump has pebbles 1 to {n}")),
+            }
+        }
+        _ => return Err(format!("\"{name}\": unknown clump quantity (pos, vel, spin, force, moment, angmom, pebble/<k>/pos, pebble/<k>/force)")),
+    };
+    Ok(Source::Clump(c, q))
+}
+
+/// `interaction/<id>/<id or wall>/<quantity>` where one body at least is a clump.
+fn parse_group(name: &str, model: &Model, (a, b): (&str, &str), q: &str) -> Result<Source, String> {
+    let q = pair_quantity(name, q)?;
+    let body = |s: &str| -> Result<Pieces, String> {
+        match clump_index(model, s) {
+            Some(c) => Ok(pieces(model, c)),
+            None => ball(name, model, s).map(|i| (i, i + 1)),
+        }
+    };
+    let pa = body(a)?;
+    if clump_index(model, b).is_none() {
+        if let Some(w) = b
+            .parse::<u64>()
+            .map_or(true, |id| model.ball_index(id).is_none())
+            .then(|| model.wall_index(b))
+            .flatten()
+        {
+            return Ok(Source::GroupWall(pa, w, q));
+        }
+    }
+    let pb = body(b).map_err(|e| format!("{e} (nor a clump, nor a wall named \"{b}\")"))?;
+    if q == PairQuantity::Touching {
+        return Err(format!(
+            "\"{name}\": touching applies to interactions with a wall"
+        ));
+    }
+    if pa == pb {
+        return Err(format!("\"{name}\": a body does not interact with itself"));
+    }
+    Ok(Source::Group(pa, pb, q))
+}
+
+/// `ball/<id>/<quantity>`.
+fn parse_ball(name: &str, model: &Model, id: &str, q: &str) -> Result<Source, String> {
+    let q = match q {
+        "pos" => BallQuantity::Pos,
+        "vel" => BallQuantity::Vel,
+        "spin" => BallQuantity::Spin,
+        "force" => BallQuantity::Force,
+        "moment" => BallQuantity::Moment,
+        _ => {
+            return Err(format!(
+                "\"{name}\": unknown ball quantity \"{q}\" (pos, vel, spin, force, moment)"
+            ))
+        }
+    };
+    Ok(Source::Ball(ball(name, model, id)?, q))
+}
+
+/// `interaction/<id>/<id or wall>/<quantity>` between balls, or a ball and a wall.
+fn parse_interaction(
+    name: &str,
+    model: &Model,
+    (a, b): (&str, &str),
+    q: &str,
+) -> Result<Source, String> {
+    let q = pair_quantity(name, q)?;
+    let a = ball(name, model, a)?;
+    if b.parse::<u64>()
+        .map_or(true, |id| model.ball_index(id).is_none())
+    {
+        if let Some(w) = model.wall_index(b) {
+            return Ok(Source::BallWall(a, w, q));
+        }
+    }
+    let b = ball(name, model, b).map_err(|e| format!("{e} (nor a wall named \"{b}\")"))?;
+    if q == PairQuantity::Touching {
+        return Err(format!(
+            "\"{name}\": touching applies to ball-wall interactions"
+        ));
+    }
+    if a == b {
+        return Err(format!("\"{name}\": a ball does not interact with itself"));
+    }
+    Ok(Source::Pair(a, b, q))
+}
+
+/// `wall/<name>/<quantity>`.
+fn parse_wall(name: &str, model: &Model, w: &str, q: &str) -> Result<Source, String> {
+    let w = model
+        .wall_index(w)
+        .ok_or_else(|| format!("\"{name}\": there is no wall named \"{w}\""))?;
+    let q = match q {
+        "force" => WallQuantity::Force,
+        "moment" => WallQuantity::Moment,
+        "rotation" => WallQuantity::Rotation,
+        "pos" => WallQuantity::Pos,
+        "vel" => WallQuantity::Vel,
+        _ => {
+            return Err(format!(
+                "\"{name}\": unknown wall quantity \"{q}\" (force, moment, rotation, pos, vel)"
+            ))
+        }
+    };
+    Ok(Source::Wall(w, q))
+}
+
+/// `insert/<name>/<quantity>`.
+fn parse_insert(name: &str, model: &Model, n: &str, q: &str) -> Result<Source, String> {
+    let names: Vec<&str> = (model.flow.inserts.iter())
+        .map(|i| i.spec.name.as_str())
         .collect();
-    // (vector from the piece's centre to the nearest point, that piece's index)
-    let nearest_of = || {
-        let wall = &model.walls[w];
-        (p.0..p.1)
-            .flat_map(|i| {
-                let x = model.balls.pos[i];
-                (0..wall.mesh.len()).map(move |f| {
-                    (
-                        crate::geom::closest_point(&x, &wall.mesh.corners(f)).point - x,
-                        i,
-                    )
-                })
-            })
-            .min_by(|a, b| {
-                (a.0.norm() - model.balls.radius[a.1])
-                    .total_cmp(&(b.0.norm() - model.balls.radius[b.1]))
-            })
-            .unwrap_or((Vec3::zeros(), p.0))
-    };
-    let nearest = || nearest_of().0;
-    let normal = || {
-        let s = active
-            .iter()
-            .fold(Vec3::zeros(), |a, c| a + c.normal * c.overlap);
-        s.try_normalize(0.0)
-            .unwrap_or_else(|| nearest().try_normalize(0.0).unwrap_or_else(Vec3::zeros))
-    };
-    let force = || active.iter().fold(Vec3::zeros(), |a, c| a + c.force);
-    match q {
-        PairQuantity::Active => out.push(active.len() as Real),
-        PairQuantity::Touching => out.push(
-            runs()
-                .map(|it| fc.contacts_of(it).iter().filter(|c| c.touching).count())
-                .sum::<usize>() as Real,
-        ),
-        PairQuantity::NormalForce => out.push(force().dot(&normal()).abs()),
-        PairQuantity::ShearForce => {
-            let (f, n) = (force(), normal());
-            out.push((f - n * f.dot(&n)).norm())
+    let k = names.iter().position(|x| *x == n).ok_or_else(|| {
+        format!(
+            "\"{name}\": no insertion named \"{n}\" (defined: {})",
+            names.join(", ")
+        )
+    })?;
+    Ok(match q {
+        "count" => Source::InsertCount(k),
+        "mass" => Source::InsertMass(k),
+        "pending" => Source::InsertPending(k),
+        _ => {
+            return Err(format!(
+                "\"{name}\": unknown quantity \"{q}\" (count, mass, pending)"
+            ))
         }
-        PairQuantity::Normal => out.extend_from_slice(normal().as_slice()),
-        PairQuantity::Overlap => {
-            out.push(match active.iter().map(|c| c.overlap).reduce(Real::max) {
-                Some(u) => u,
-                None => {
-                    let (d, i) = nearest_of();
-                    model.balls.radius[i] - d.norm()
-                }
-            })
-        }
-    }
+    })
 }
 
+/// `outlet/<name>/<quantity>`.
+fn parse_outlet(name: &str, model: &Model, n: &str, q: &str) -> Result<Source, String> {
+    let names: Vec<&str> = (model.flow.outlets.iter())
+        .map(|o| o.name.as_str())
+        .collect();
+    let k = names.iter().position(|x| *x == n).ok_or_else(|| {
+        format!(
+            "\"{name}\": no outlet named \"{n}\" (defined: {})",
+            names.join(", ")
+        )
+    })?;
+    Ok(match q {
+        "count" => Source::OutletCount(k),
+        "mass" => Source::OutletMass(k),
+        _ => {
+            return Err(format!(
+                "\"{name}\": unknown quantity \"{q}\" (count, mass)"
+            ))
+        }
+    })
+}
+
+/// `measure/<name>/<quantity>`.
+fn parse_measure(name: &str, model: &Model, n: &str, q: &str) -> Result<Source, String> {
+    let names: Vec<&str> = model.measures.iter().map(|m| m.name.as_str()).collect();
+    let k = names.iter().position(|x| *x == n).ok_or_else(|| {
+        format!(
+            "\"{name}\": no measurement region named \"{n}\" (defined: {})",
+            names.join(", ")
+        )
+    })?;
+    let q = match q {
+        "stress" => MeasureQuantity::Stress,
+        "coordination" => MeasureQuantity::Coordination,
+        "fabric" => MeasureQuantity::Fabric,
+        "porosity" => MeasureQuantity::Porosity,
+        "mass" => MeasureQuantity::Mass,
+        _ => {
+            return Err(format!(
+            "\"{name}\": unknown quantity \"{q}\" (stress, coordination, fabric, porosity, mass)"
+        ))
+        }
+    };
+    Ok(Source::Measure(k, q))
+}
+
+/// An interaction quantity, for series `name`.
 fn pair_quantity(name: &str, q: &str) -> Result<PairQuantity, String> {
     Ok(match q {
         "active" => PairQuantity::Active,
@@ -716,99 +560,4 @@ fn pair_quantity(name: &str, q: &str) -> Result<PairQuantity, String> {
         "touching" => PairQuantity::Touching,
         _ => return Err(format!("\"{name}\": unknown interaction quantity \"{q}\" (active, normal_force, shear_force, normal, overlap, touching)")),
     })
-}
-
-/// The interaction of two bodies of which one at least is a clump: every contact between a
-/// piece of `a` and a piece of `b`. With active contacts: their number, the overlap-weighted
-/// resultant normal from `a` towards `b`, the normal and shear parts of the resultant force on
-/// `b` along it, the largest overlap. Without: zeros, the direction of the closest pair of
-/// pieces and their (negative) overlap.
-fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut Vec<Real>) {
-    use crate::math::Vec3;
-    let balls = &model.balls;
-    let mut active = Vec::new();
-    // closest pair of pieces: (overlap, unit vector from a's piece to b's)
-    let mut closest = (Real::NEG_INFINITY, Vec3::zeros());
-    for i in a.0..a.1 {
-        for j in b.0..b.1 {
-            let g = crate::contact::ball_ball::geometry(
-                &balls.pos[i],
-                &balls.pos[j],
-                balls.radius[i],
-                balls.radius[j],
-            );
-            if g.overlap > closest.0 {
-                closest = (g.overlap, g.normal);
-            }
-            if let Some(k) = model.contacts.find_active(i as u32, j as u32) {
-                let f = model.contacts.contact_force(k, balls, &model.laws);
-                // the contact's force acts on its higher index (`g` is from i to j already)
-                let sign = if i < j { 1.0 } else { -1.0 };
-                active.push((g.overlap, g.normal, f * sign));
-            }
-        }
-    }
-    let normal = active
-        .iter()
-        .fold(Vec3::zeros(), |s, (u, n, _)| s + n * *u)
-        .try_normalize(0.0)
-        .unwrap_or(closest.1);
-    let force = active.iter().fold(Vec3::zeros(), |s, (_, _, f)| s + f);
-    match q {
-        PairQuantity::Active => out.push(active.len() as Real),
-        PairQuantity::NormalForce => out.push(force.dot(&normal).abs()),
-        PairQuantity::ShearForce => out.push((force - normal * force.dot(&normal)).norm()),
-        PairQuantity::Normal => out.extend_from_slice(normal.as_slice()),
-        PairQuantity::Overlap => out.push(
-            active
-                .iter()
-                .map(|x| x.0)
-                .reduce(Real::max)
-                .unwrap_or(closest.0),
-        ),
-        // Refused by `parse`.
-        PairQuantity::Touching => out.push(Real::NAN),
-    }
-}
-
-/// The unit of a series or column (docs/CASES.md, "Series"), "" for a count or a ratio:
-/// `ball/1/pos.z` -> "m", `energy/kinetic` -> "J", `interaction/1/2/active` -> "".
-pub fn series_unit(column: &str) -> &'static str {
-    let base = base_series(column);
-    if base == "dt" {
-        return "s";
-    }
-    if base.starts_with("energy/") {
-        return "J";
-    }
-    match base.rsplit('/').next().unwrap_or("") {
-        "pos" | "overlap" | "mean_pos" | "top" => "m",
-        "vel" => "m/s",
-        "spin" => "rad/s",
-        "rotation" => "rad",
-        "force" | "normal_force" | "shear_force" => "N",
-        "moment" => "N m",
-        "angmom" => "kg m²/s",
-        "mass" => "kg",
-        "stress" => "Pa",
-        _ => "",
-    }
-}
-
-/// An axis title for a series: its name and unit, `ball/1/pos.z (m)`.
-pub fn axis_title(column: &str) -> String {
-    match series_unit(column) {
-        "" => format!("{column} (-)"),
-        u => format!("{column} ({u})"),
-    }
-}
-
-/// The series a vector, tensor or scalar column name belongs to: `ball/1/pos.z` -> `ball/1/pos`.
-pub fn base_series(column: &str) -> &str {
-    for suffix in [".xx", ".yy", ".zz", ".xy", ".yz", ".xz", ".x", ".y", ".z"] {
-        if let Some(base) = column.strip_suffix(suffix) {
-            return base;
-        }
-    }
-    column
 }

@@ -6,7 +6,7 @@ use super::html::*;
 use super::plot::svg;
 use crate::math::Real;
 use crate::output::{axis_title, base_series, series_unit, SeriesTable};
-use crate::record::{Curve, Plot, Summary};
+use crate::record::{CheckOutcome, Curve, Plot, Summary};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -16,6 +16,23 @@ use std::path::Path;
 /// I/O errors.
 pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
+    let mut h = header(dir, s);
+    h.push_str(&scene_section(dir, s));
+    h.push_str("<h2>Checks</h2>");
+    let mut plotted = Vec::new();
+    for (k, c) in s.checks.iter().enumerate() {
+        h.push_str(&check_section(dir, k, c, series, &mut plotted));
+    }
+    h.push_str(&recorded_series(series, &plotted));
+    h.push_str(
+        "<h2>Files</h2><p><a href=\"series.csv\">series.csv</a> (every recorded series), \
+                <a href=\"summary.json\">summary.json</a> (this page's data).</p></body></html>",
+    );
+    crate::storage::write_atomic(&dir.join("index.html"), h)
+}
+
+/// The page's title and verdict, how the run went, and the timestep in force.
+fn header(dir: &Path, s: &Summary) -> String {
     let mut h = String::new();
     let _ = write!(
         h,
@@ -49,27 +66,43 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         s.wall_contacts,
         s.wall_seconds
     );
-    if !s.dt.set_by.is_empty() {
-        let total: u64 = s.dt.set_by.iter().map(|x| x.1).sum();
-        let mut parts: Vec<String> =
-            s.dt.set_by
-                .iter()
-                .take(6)
-                .map(|(what, n)| format!("{} ({} of {} cycles)", esc(what), n, total))
-                .collect();
-        if s.dt.set_by.len() > 6 {
-            parts.push(format!("{} other limits", s.dt.set_by.len() - 6));
-        }
-        let _ = write!(
-            h,
-            "<p><b>Timestep in force:</b> {} s at the end ({} to {} s over the run); set by {}. Every cycle's value is the series <code>dt</code>; {} chooses it.</p>",
-            fmt_num(Some(s.dt.last)),
-            fmt_num(Some(s.dt.min)),
-            fmt_num(Some(s.dt.max)),
-            parts.join(", "),
-            code_link(dir, "src/timestep/stage.rs::choose")
-        );
+    h.push_str(&timestep_in_force(dir, s));
+    h
+}
+
+/// The timestep at the end and over the run, and the limits that set it (empty when none was
+/// recorded).
+fn timestep_in_force(dir: &Path, s: &Summary) -> String {
+    if s.dt.set_by.is_empty() {
+        return String::new();
     }
+    let mut h = String::new();
+    let total: u64 = s.dt.set_by.iter().map(|x| x.1).sum();
+    let mut parts: Vec<String> =
+        s.dt.set_by
+            .iter()
+            .take(6)
+            .map(|(what, n)| format!("{} ({} of {} cycles)", esc(what), n, total))
+            .collect();
+    if s.dt.set_by.len() > 6 {
+        parts.push(format!("{} other limits", s.dt.set_by.len() - 6));
+    }
+    let _ = write!(
+        h,
+        "<p><b>Timestep in force:</b> {} s at the end ({} to {} s over the run); set by {}. Every cycle's value is the series <code>dt</code>; {} chooses it.</p>",
+        fmt_num(Some(s.dt.last)),
+        fmt_num(Some(s.dt.min)),
+        fmt_num(Some(s.dt.max)),
+        parts.join(", "),
+        code_link(dir, "src/timestep/stage.rs::choose")
+    );
+    h
+}
+
+/// "What is simulated": the settings, materials, contact models, walls and balls of the
+/// scene, and the cycle's code.
+fn scene_section(dir: &Path, s: &Summary) -> String {
+    let mut h = String::new();
     h.push_str("<h2>What is simulated</h2>");
     let settings: Vec<Vec<String>> = std::iter::once(vec!["setting".into(), "value".into()])
         .chain(
@@ -103,43 +136,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         );
         h.push_str(&table(&s.scene.contact_models));
     }
-    if s.scene.walls.len() > 1 {
-        let _ = write!(
-            h,
-            "<h3>Walls</h3><p>Faceted walls (seed 001): meshes and adjacency in {}, closest point and region in {}, ball-facet contacts in {}, the associative logic in {}, wall motion in {}. Facets are numbered from 0; the normal of each facet follows the right-hand rule.</p>",
-            code_link(dir, "src/geom/mesh.rs::Mesh::new"),
-            code_link(dir, "src/geom/triangle.rs::closest_point"),
-            code_link(dir, "src/contact/ball_facet.rs::update_force"),
-            code_link(dir, "src/contact/associative.rs::resolve"),
-            code_link(dir, "src/body/wall.rs::Wall::step")
-        );
-        let resolution = s
-            .scene
-            .walls
-            .first()
-            .and_then(|r| r.iter().position(|c| c == "resolution"));
-        if resolution.is_some_and(|k| {
-            s.scene
-                .walls
-                .iter()
-                .skip(1)
-                .any(|r| r.get(k).is_some_and(|c| c == "full"))
-        }) {
-            let _ = write!(
-                h,
-                "<p>Full resolution mode (line of sight, continuity of contact state, proximity contacts) in {}; the \
-                 <a href=\"../../full_mode.html\">Full wall resolution mode</a> page compares it with the reduced mode.</p>",
-                code_link(dir, "src/contact/full.rs::resolve")
-            );
-        }
-        h.push_str(&table(&s.scene.walls));
-        if !s.scene.geometry.is_empty() {
-            let _ = write!(h, "<figure>{}<figcaption>Initial geometry: walls (facet numbers when there are few) and balls (ids), drawn back to front.</figcaption></figure>", s.scene.geometry);
-        }
-        if dir.join("vtk").join("run.pvd").exists() {
-            h.push_str("<p>VTK files of this run: <a href=\"vtk/run.pvd\">vtk/run.pvd</a> (open in ParaView).</p>");
-        }
-    }
+    h.push_str(&walls_section(dir, s));
     if s.scene.balls.len() > 1 {
         h.push_str("<h3>Balls</h3>");
         h.push_str(&table(&s.scene.balls));
@@ -154,99 +151,172 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
         code_link(dir, "src/cycle/mod.rs::cycle"), code_link(dir, "src/timestep/stage.rs::choose"), code_link(dir, "src/motion/balls.rs::step"),
         code_link(dir, "src/detect/stage.rs::run"), code_link(dir, "src/force/stage.rs::run")
     );
-    h.push_str("<h2>Checks</h2>");
-    let mut plotted = Vec::new();
-    for (k, c) in s.checks.iter().enumerate() {
-        let _ = write!(
-            h,
-            "<section class=check><h3>{}. <code>{}</code> {}</h3>",
-            k + 1,
-            esc(&c.kind),
-            verdict(c.passed)
-        );
-        let _ = write!(h, "<p><b>Measured:</b> {}</p>", esc(&c.what));
-        let _ = write!(
-            h,
-            "<p><b>Reference:</b> <span class=formula>{}</span></p>",
-            esc(&c.formula)
-        );
-        let err = match (c.value, c.expected) {
-            _ if c.tolerance_kind == "range" => "—".into(),
-            (Some(v), Some(e)) if c.tolerance_kind == "relative" && e != 0.0 => {
-                format!("{:.3e} (relative)", (v - e).abs() / e.abs())
-            }
-            (Some(v), Some(e)) => format!("{:.3e}", (v - e).abs()),
-            _ => "—".into(),
-        };
-        h.push_str(&table(&[
-            ["measured", "expected", "difference", "tolerance"]
-                .map(String::from)
-                .to_vec(),
-            vec![
-                fmt_num(c.value),
-                fmt_num(c.expected),
-                err,
-                if c.tolerance_kind == "range" {
-                    format!("accepted: {}", c.accepted)
-                } else {
-                    format!(
-                        "{} ({})",
-                        fmt_num(c.tolerance),
-                        if c.tolerance_kind.is_empty() {
-                            "relative"
-                        } else {
-                            &c.tolerance_kind
-                        }
-                    )
-                },
-            ],
-        ]));
-        if !c.message.is_empty() {
-            let _ = write!(h, "<p>{}</p>", esc(&c.message));
-        }
-        if !c.table.is_empty() {
-            h.push_str(&table(&c.table));
-        }
-        if let Some(col) = &c.series {
-            if let Some(y) = series.column(col) {
-                let mut curves = vec![Curve {
-                    label: format!("{col} (ballast)"),
-                    x: series.t.clone(),
-                    y: y.to_vec(),
-                    markers: false,
-                }];
-                curves.extend(c.reference.clone());
-                h.push_str(&svg(&Plot {
-                    title: col.clone(),
-                    x_label: "t (s)".into(),
-                    y_label: axis_title(col),
-                    curves,
-                    ..Default::default()
-                }));
-                // where run and reference coincide on the plot, their difference is the evidence
-                if let Some(d) = c.reference.as_ref().and_then(|r| residual(&series.t, y, r)) {
-                    let unit = series_unit(col);
-                    h.push_str(&svg(&Plot {
-                        title: format!("{col}: ballast − reference"),
-                        x_label: "t (s)".into(),
-                        y_label: if unit.is_empty() {
-                            "difference (-)".into()
-                        } else {
-                            format!("difference ({unit})")
-                        },
-                        curves: vec![d],
-                        ..Default::default()
-                    }));
-                }
-                plotted.push(col.clone());
-            }
-        }
-        for p in &c.plots {
-            h.push_str(&svg(p));
-        }
-        let links: Vec<String> = c.code.iter().map(|f| code_link(dir, f)).collect();
-        let _ = write!(h, "<p>Code: {}</p></section>", links.join(", "));
+    h
+}
+
+/// The walls of the scene, their code, and their drawing (empty without walls).
+fn walls_section(dir: &Path, s: &Summary) -> String {
+    if s.scene.walls.len() <= 1 {
+        return String::new();
     }
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<h3>Walls</h3><p>Faceted walls (seed 001): meshes and adjacency in {}, closest point and region in {}, ball-facet contacts in {}, the associative logic in {}, wall motion in {}. Facets are numbered from 0; the normal of each facet follows the right-hand rule.</p>",
+        code_link(dir, "src/geom/mesh.rs::Mesh::new"),
+        code_link(dir, "src/geom/triangle.rs::closest_point"),
+        code_link(dir, "src/contact/ball_facet.rs::update_force"),
+        code_link(dir, "src/contact/associative.rs::resolve"),
+        code_link(dir, "src/body/wall.rs::Wall::step")
+    );
+    let resolution = s
+        .scene
+        .walls
+        .first()
+        .and_then(|r| r.iter().position(|c| c == "resolution"));
+    if resolution.is_some_and(|k| {
+        s.scene
+            .walls
+            .iter()
+            .skip(1)
+            .any(|r| r.get(k).is_some_and(|c| c == "full"))
+    }) {
+        let _ = write!(
+            h,
+            "<p>Full resolution mode (line of sight, continuity of contact state, proximity contacts) in {}; the \
+             <a href=\"../../full_mode.html\">Full wall resolution mode</a> page compares it with the reduced mode.</p>",
+            code_link(dir, "src/contact/full.rs::resolve")
+        );
+    }
+    h.push_str(&table(&s.scene.walls));
+    if !s.scene.geometry.is_empty() {
+        let _ = write!(h, "<figure>{}<figcaption>Initial geometry: walls (facet numbers when there are few) and balls (ids), drawn back to front.</figcaption></figure>", s.scene.geometry);
+    }
+    if dir.join("vtk").join("run.pvd").exists() {
+        h.push_str("<p>VTK files of this run: <a href=\"vtk/run.pvd\">vtk/run.pvd</a> (open in ParaView).</p>");
+    }
+    h
+}
+
+/// Check number `k` (from 0): what it measured, against what, its numbers, its plots (the
+/// judged series is added to `plotted`) and its code.
+fn check_section(
+    dir: &Path,
+    k: usize,
+    c: &CheckOutcome,
+    series: &SeriesTable,
+    plotted: &mut Vec<String>,
+) -> String {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<section class=check><h3>{}. <code>{}</code> {}</h3>",
+        k + 1,
+        esc(&c.kind),
+        verdict(c.passed)
+    );
+    let _ = write!(h, "<p><b>Measured:</b> {}</p>", esc(&c.what));
+    let _ = write!(
+        h,
+        "<p><b>Reference:</b> <span class=formula>{}</span></p>",
+        esc(&c.formula)
+    );
+    h.push_str(&check_numbers(c));
+    if !c.message.is_empty() {
+        let _ = write!(h, "<p>{}</p>", esc(&c.message));
+    }
+    if !c.table.is_empty() {
+        h.push_str(&table(&c.table));
+    }
+    if let Some(col) = &c.series {
+        if let Some(y) = series.column(col) {
+            h.push_str(&series_plots(c, col, y, series));
+            plotted.push(col.clone());
+        }
+    }
+    for p in &c.plots {
+        h.push_str(&svg(p));
+    }
+    let links: Vec<String> = c.code.iter().map(|f| code_link(dir, f)).collect();
+    let _ = write!(h, "<p>Code: {}</p></section>", links.join(", "));
+    h
+}
+
+/// The table of a check's measured and expected values, their difference and the tolerance.
+fn check_numbers(c: &CheckOutcome) -> String {
+    let err = match (c.value, c.expected) {
+        _ if c.tolerance_kind == "range" => "—".into(),
+        (Some(v), Some(e)) if c.tolerance_kind == "relative" && e != 0.0 => {
+            format!("{:.3e} (relative)", (v - e).abs() / e.abs())
+        }
+        (Some(v), Some(e)) => format!("{:.3e}", (v - e).abs()),
+        _ => "—".into(),
+    };
+    table(&[
+        ["measured", "expected", "difference", "tolerance"]
+            .map(String::from)
+            .to_vec(),
+        vec![
+            fmt_num(c.value),
+            fmt_num(c.expected),
+            err,
+            if c.tolerance_kind == "range" {
+                format!("accepted: {}", c.accepted)
+            } else {
+                format!(
+                    "{} ({})",
+                    fmt_num(c.tolerance),
+                    if c.tolerance_kind.is_empty() {
+                        "relative"
+                    } else {
+                        &c.tolerance_kind
+                    }
+                )
+            },
+        ],
+    ])
+}
+
+/// The plot of a check's judged series `col` (values `y`) against its reference, and where
+/// they coincide, their difference.
+fn series_plots(c: &CheckOutcome, col: &str, y: &[Real], series: &SeriesTable) -> String {
+    let mut h = String::new();
+    let mut curves = vec![Curve {
+        label: format!("{col} (ballast)"),
+        x: series.t.clone(),
+        y: y.to_vec(),
+        markers: false,
+    }];
+    curves.extend(c.reference.clone());
+    h.push_str(&svg(&Plot {
+        title: col.to_string(),
+        x_label: "t (s)".into(),
+        y_label: axis_title(col),
+        curves,
+        ..Default::default()
+    }));
+    // where run and reference coincide on the plot, their difference is the evidence
+    if let Some(d) = c.reference.as_ref().and_then(|r| residual(&series.t, y, r)) {
+        let unit = series_unit(col);
+        h.push_str(&svg(&Plot {
+            title: format!("{col}: ballast − reference"),
+            x_label: "t (s)".into(),
+            y_label: if unit.is_empty() {
+                "difference (-)".into()
+            } else {
+                format!("difference ({unit})")
+            },
+            curves: vec![d],
+            ..Default::default()
+        }));
+    }
+    h
+}
+
+/// The plots of the series no check judged (`plotted`), the columns of a vector or tensor
+/// together, at most 24.
+fn recorded_series(series: &SeriesTable, plotted: &[String]) -> String {
+    let mut h = String::new();
     h.push_str("<h2>Recorded series</h2>");
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (k, col) in series.columns.iter().enumerate() {
@@ -285,11 +355,7 @@ pub fn write_case_page(dir: &Path, s: &Summary, series: &SeriesTable) -> std::io
             groups.len() - MAX_PLOTS
         );
     }
-    h.push_str(
-        "<h2>Files</h2><p><a href=\"series.csv\">series.csv</a> (every recorded series), \
-                <a href=\"summary.json\">summary.json</a> (this page's data).</p></body></html>",
-    );
-    crate::storage::write_atomic(&dir.join("index.html"), h)
+    h
 }
 
 /// The run minus the reference at the run's records within the reference's span (the

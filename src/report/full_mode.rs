@@ -35,42 +35,26 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
             ),
         ],
     ));
-    // Figure 9: reduced and full side by side.
-    let shear = "interaction/1/floor/shear_force";
-    let curve = |case: &str, label: &str| {
-        column_of(reports, case, shear).map(|(x, y)| Curve {
-            label: label.into(),
-            x,
-            y,
-            markers: false,
-        })
-    };
-    let panel = |title: &str, cases: &[(&str, &str)]| -> String {
-        let curves: Vec<Curve> = cases.iter().filter_map(|(c, l)| curve(c, l)).collect();
-        if curves.is_empty() {
-            return format!(
-                "<p>({title}: run <code>ballast verify cases/walls</code> to draw this plot.)</p>"
-            );
-        }
-        // Two plots side by side: let each scale to its column (the SVG has a viewBox).
-        super::plot::svg(&Plot {
-            title: title.into(),
-            x_label: "t (s)".into(),
-            y_label: "|shear force| (N)".into(),
-            curves,
-            ..Default::default()
-        })
-        .replacen(
-            "<svg width=\"760\" height=\"380\"",
-            "<svg width=\"100%\"",
-            1,
-        )
-    };
-    let worst = check_value(summaries, "fig9_full", "same_series", Some(shear));
+    h.push_str(&figure9(reports, summaries));
+    h.push_str(&counts(summaries));
+    std::fs::write(
+        reports.join("full_mode.html"),
+        link_cases(&page("Full wall resolution mode", &h), summaries),
+    )
+}
+
+/// The series of Figure 9: the shear force between ball 1 and the floor.
+const SHEAR: &str = "interaction/1/floor/shear_force";
+
+/// Figure 9: the shear-force series in reduced and full mode side by side, with a hole and
+/// with a kink, and the drops each run shows.
+fn figure9(reports: &Path, summaries: &[Summary]) -> String {
+    let panel = |title: &str, cases: &[(&str, &str)]| panel(reports, title, cases);
+    let worst = check_value(summaries, "fig9_full", "same_series", Some(SHEAR));
     let drops = |case: &str| {
-        check_value(summaries, case, "drops", Some(shear)).map_or("-".into(), |v| format!("{v}"))
+        check_value(summaries, case, "drops", Some(SHEAR)).map_or("-".into(), |v| format!("{v}"))
     };
-    h.push_str(&render(
+    render(
         include_str!("text/full_mode_figure9.md"),
         &[
             (
@@ -129,23 +113,84 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
             ("v9", drops("fig9_kink_within").to_string()),
             ("v10", drops("fig9_kink_beyond").to_string()),
         ],
-    ));
-    // Active counts and stiffness, reduced against full.
-    let active = |case: &str| {
-        check_value(summaries, case, "active_count", None).map_or("-".into(), |v| format!("{v}"))
+    )
+}
+
+/// One plot of Figure 9: the shear force of each of `cases` (case, label) that ran, scaled to
+/// its column; a sentence when none ran.
+fn panel(reports: &Path, title: &str, cases: &[(&str, &str)]) -> String {
+    let curve = |case: &str, label: &str| {
+        column_of(reports, case, SHEAR).map(|(x, y)| Curve {
+            label: label.into(),
+            x,
+            y,
+            markers: false,
+        })
     };
-    let fin = |case: &str, series: &str| {
-        check_value(summaries, case, "final_value", Some(series))
-            .map_or("-".into(), |v| format!("{v:.6e}"))
-    };
-    let period = |case: &str| {
-        summaries
-            .iter()
-            .find(|s| s.case == case)
-            .and_then(|s| s.checks.iter().find(|c| c.kind == "harmonic"))
-            .and_then(|c| c.value)
-            .map_or("-".into(), |v| format!("{v:.6e} s"))
-    };
+    let curves: Vec<Curve> = cases.iter().filter_map(|(c, l)| curve(c, l)).collect();
+    if curves.is_empty() {
+        return format!(
+            "<p>({title}: run <code>ballast verify cases/walls</code> to draw this plot.)</p>"
+        );
+    }
+    // Two plots side by side: let each scale to its column (the SVG has a viewBox).
+    super::plot::svg(&Plot {
+        title: title.into(),
+        x_label: "t (s)".into(),
+        y_label: "|shear force| (N)".into(),
+        curves,
+        ..Default::default()
+    })
+    .replacen(
+        "<svg width=\"760\" height=\"380\"",
+        "<svg width=\"100%\"",
+        1,
+    )
+}
+
+/// The active count of the check of `case`, or "-".
+fn active(summaries: &[Summary], case: &str) -> String {
+    check_value(summaries, case, "active_count", None).map_or("-".into(), |v| format!("{v}"))
+}
+
+/// The final value of `series` in `case`, or "-".
+fn fin(summaries: &[Summary], case: &str, series: &str) -> String {
+    check_value(summaries, case, "final_value", Some(series))
+        .map_or("-".into(), |v| format!("{v:.6e}"))
+}
+
+/// The period of the harmonic check of `case`, or "-".
+fn period(summaries: &[Summary], case: &str) -> String {
+    summaries
+        .iter()
+        .find(|s| s.case == case)
+        .and_then(|s| s.checks.iter().find(|c| c.kind == "harmonic"))
+        .and_then(|c| c.value)
+        .map_or("-".into(), |v| format!("{v:.6e} s"))
+}
+
+/// Active counts and stiffness of Figures 6, 7 and 8, reduced against full.
+fn counts(summaries: &[Summary]) -> String {
+    render(
+        include_str!("text/full_mode_counts.md"),
+        &[
+            ("v1", table(&counts_rows(summaries))),
+            (
+                "v2",
+                check_value(summaries, "fig6_valley_drag_pc", "same_series", None)
+                    .map_or("(not run)".into(), |v| format!("{v:.3e}"))
+                    .to_string(),
+            ),
+        ],
+    )
+}
+
+/// The rows of the counts table: for each figure, the case, active count and result in each
+/// mode.
+fn counts_rows(summaries: &[Summary]) -> Vec<Vec<String>> {
+    let active = |case: &str| active(summaries, case);
+    let fin = |case: &str, series: &str| fin(summaries, case, series);
+    let period = |case: &str| period(summaries, case);
     let flat = period("fig7_flat");
     let overlap = |case: &str, wall: &str, note: &str| {
         fin(case, &format!("interaction/1/{wall}/overlap")) + " m" + note
@@ -163,7 +208,7 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
             full.1,
         ]
     };
-    let rows = vec![
+    vec![
         [
             "figure",
             "what",
@@ -218,21 +263,5 @@ pub fn write_full_mode_page(reports: &Path, summaries: &[Summary]) -> std::io::R
             ("fig7_rough", period("fig7_rough")),
             ("fig7_rough_pc", period("fig7_rough_pc")),
         ),
-    ];
-    h.push_str(&render(
-        include_str!("text/full_mode_counts.md"),
-        &[
-            ("v1", table(&rows)),
-            (
-                "v2",
-                check_value(summaries, "fig6_valley_drag_pc", "same_series", None)
-                    .map_or("(not run)".into(), |v| format!("{v:.3e}"))
-                    .to_string(),
-            ),
-        ],
-    ));
-    std::fs::write(
-        reports.join("full_mode.html"),
-        link_cases(&page("Full wall resolution mode", &h), summaries),
-    )
+    ]
 }

@@ -1,9 +1,9 @@
 //! HTML report: one page per case (`case_page.rs`), the index (`index.rs`: the coverage matrix
 //! of `coverage.rs`, read from docs/REFERENCES.md, and the cases by topic) and one file per
-//! topic page (stiffness, timestep, chung_ooi, full_mode, clumps, planar, experiments, rolling,
-//! performance), built from `html.rs` (style, tables), `code.rs` (links to the code by item and
-//! line), `plot.rs` (SVG plots) and `geometry.rs` (scene drawings). Long prose lives in Markdown
-//! files under `text/`.
+//! topic page (stiffness, timestep, full_mode, clumps, planar, experiments, rolling) or a folder
+//! of one file per section (`chung_ooi/`, `performance/`), built from `html.rs` (style, tables),
+//! `code.rs` (links to the code by item and line), `plot.rs` (SVG plots) and `geometry.rs`
+//! (scene drawings). Long prose lives in Markdown files under `text/`.
 
 mod case_page;
 mod chung_ooi;

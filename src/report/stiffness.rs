@@ -12,7 +12,6 @@ use crate::stiffness::printed::{
 };
 use crate::stiffness::*;
 use nalgebra::{DMatrix, Vector2};
-use std::fmt::Write as _;
 use std::path::Path;
 
 /// The generic contact of the page: an oblique normal, unequal radii, overlapping balls, the
@@ -62,11 +61,46 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
             ),
         ],
     ));
+    h.push_str(&two_spheres(&s, &n));
+    // Entry-by-entry comparison, 3D.
+    let t = Triad::from_normal(&n);
+    let derived = contact_matrix_3d(&s, &n, &r_a, &r_b);
+    let printed = printed_matrix_3d(&s, &t, &r_a, &r_b);
+    let scale = derived.amax();
+    h.push_str(&entries_3d(&s, (&r_a, &r_b), &printed, &derived));
+    // 2D.
+    let n2 = Vector2::new(0.6, -0.8);
+    let (ra2, rb2) = (
+        n2 * 0.0129 + Vector2::new(1e-4, -2e-4),
+        -n2 * 0.0069 + Vector2::new(1e-4, -2e-4),
+    );
+    let d2 = contact_matrix_2d(&s, &n2, &ra2, &rb2);
+    let p2 = printed_matrix_2d(&s, &n2, &ra2, &rb2);
+    let scale2 = d2.amax();
+    h.push_str(&entries_2d(&s, &n2, (&ra2, &rb2), &p2, &d2));
+    h.push_str(&entries_plot(
+        printed_entries_3d()
+            .iter()
+            .map(|&(_, i, j)| (printed[(i - 1, j - 1)] - derived[(i - 1, j - 1)]).abs() / scale)
+            .collect(),
+        printed_entries_2d()
+            .iter()
+            .map(|&(_, i, j)| (p2[(i - 1, j - 1)] - d2[(i - 1, j - 1)]).abs() / scale2)
+            .collect(),
+    ));
 
-    // Closed-form spectrum of two equal spheres.
+    h.push_str(&errata(&p2, &d2));
+    std::fs::write(
+        reports.join("stiffness.html"),
+        page("Stiffness matrix (seed 000, eqs. 12-27)", &h),
+    )
+}
+
+/// Two equal touching spheres: the eigenvalues of M^-1/2 K M^-1/2 against their closed forms.
+fn two_spheres(s: &ContactStiffness, n: &Vec3) -> String {
     let (r, m) = (0.01, 2500.0 * 4.0 / 3.0 * crate::math::PI * 1e-6);
     let i = 0.4 * m * r * r;
-    let k2 = contact_matrix_3d(&s, &n, &(n * r), &(-n * r));
+    let k2 = contact_matrix_3d(s, n, &(n * r), &(-n * r));
     let a = DMatrix::from_fn(12, 12, |p, q| {
         let mp = if p % 6 < 3 { m } else { i };
         let mq = if q % 6 < 3 { m } else { i };
@@ -111,14 +145,18 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
         ),
         "—".into(),
     ]);
-    let _ = write!(h, "<h2>Two equal touching spheres</h2><p>r = 1 cm, m = {} kg, I = ⅖mr², kₙ = {} N/m, kₛ = {} N/m, kₙθ = {} N m/rad, \
+    format!("<h2>Two equal touching spheres</h2><p>r = 1 cm, m = {} kg, I = ⅖mr², kₙ = {} N/m, kₛ = {} N/m, kₙθ = {} N m/rad, \
         kₛθ = {} N m/rad, contact point in the middle, normal n = (0.36, −0.48, 0.8). Eigenvalues of M^-1/2 K M^-1/2 against the closed forms \
-        (relative motion of the pair: reduced mass m/2 and I/2):</p>{}", num(m), num(s.kn), num(s.ks), num(s.kn_rot), num(s.ks_rot), table(&rows));
+        (relative motion of the pair: reduced mass m/2 and I/2):</p>{}", num(m), num(s.kn), num(s.ks), num(s.kn_rot), num(s.ks_rot), table(&rows))
+}
 
-    // Entry-by-entry comparison, 3D.
-    let t = Triad::from_normal(&n);
-    let derived = contact_matrix_3d(&s, &n, &r_a, &r_b);
-    let printed = printed_matrix_3d(&s, &t, &r_a, &r_b);
+/// 3D: every printed entry of eqs. 15-22 against the derivation, for the generic contact.
+fn entries_3d(
+    s: &ContactStiffness,
+    (r_a, r_b): (&Vec3, &Vec3),
+    printed: &Matrix12,
+    derived: &Matrix12,
+) -> String {
     let scale = derived.amax();
     let (rows, wrong) = compare_entries(
         &printed_entries_3d(),
@@ -127,20 +165,22 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
         scale,
     );
     let wrong3 = wrong.len();
-    let _ = write!(h, "<h2>3D: every printed entry (eqs. 15-22)</h2><p>Contact: n₃ = (0.36, −0.48, 0.8), n₁, n₂ completing a right-handed triad, \
+    format!("<h2>3D: every printed entry (eqs. 15-22)</h2><p>Contact: n₃ = (0.36, −0.48, 0.8), n₁, n₂ completing a right-handed triad, \
         R_a = {} m, R_b = {} m (balls of 13 and 7 mm overlapping by 0.2 mm), kₙ = {}, kₛ = {}, kₙθ = {}, kₛθ = {}. \
         <b>{} of {} printed entries differ from the derivation.</b></p><details><summary>all 78 entries</summary>{}</details>",
-        vec_words(&r_a), vec_words(&r_b), num(s.kn), num(s.ks), num(s.kn_rot), num(s.ks_rot), wrong3, printed_entries_3d().len(), table(&rows));
+        vec_words(r_a), vec_words(r_b), num(s.kn), num(s.ks), num(s.kn_rot), num(s.ks_rot), wrong3, printed_entries_3d().len(), table(&rows))
+}
 
-    // 2D.
-    let n2 = Vector2::new(0.6, -0.8);
-    let (ra2, rb2) = (
-        n2 * 0.0129 + Vector2::new(1e-4, -2e-4),
-        -n2 * 0.0069 + Vector2::new(1e-4, -2e-4),
-    );
-    let d2 = contact_matrix_2d(&s, &n2, &ra2, &rb2);
-    let p2 = printed_matrix_2d(&s, &n2, &ra2, &rb2);
-    let c2 = corrected_matrix_2d(&s, &n2, &ra2, &rb2);
+/// 2D: every printed entry of eqs. 26-27 against the derivation, and the largest difference
+/// once k(6,1) is corrected.
+fn entries_2d(
+    s: &ContactStiffness,
+    n2: &Vector2<Real>,
+    (ra2, rb2): (&Vector2<Real>, &Vector2<Real>),
+    p2: &Matrix6,
+    d2: &Matrix6,
+) -> String {
+    let c2 = corrected_matrix_2d(s, n2, ra2, rb2);
     let scale2 = d2.amax();
     let (rows, wrong2) = compare_entries(
         &printed_entries_2d(),
@@ -148,41 +188,34 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
         |i, j| d2[(i, j)],
         scale2,
     );
-    let _ = write!(h, "<h2>2D: every printed entry (eqs. 26-27)</h2><p>n₃ = (0.6, −0.8), n₁ = (−n_y3, n_x3) (eq. 24), R_a = ({}, {}) m, \
+    format!("<h2>2D: every printed entry (eqs. 26-27)</h2><p>n₃ = (0.6, −0.8), n₁ = (−n_y3, n_x3) (eq. 24), R_a = ({}, {}) m, \
         R_b = ({}, {}) m (the lever arms need not be along the normal), same stiffnesses. <b>Entries that differ: {}.</b> With k(6,1) \
         corrected, the largest difference of any entry is {:.1e} of max |k|.</p>{}",
-        num(ra2.x), num(ra2.y), num(rb2.x), num(rb2.y), wrong2.join(", "), (c2 - d2).amax() / scale2, table(&rows));
+        num(ra2.x), num(ra2.y), num(rb2.x), num(rb2.y), wrong2.join(", "), (c2 - d2).amax() / scale2, table(&rows))
+}
 
-    h.push_str(&entries_plot(
-        printed_entries_3d()
-            .iter()
-            .map(|&(_, i, j)| (printed[(i - 1, j - 1)] - derived[(i - 1, j - 1)]).abs() / scale)
-            .collect(),
-        printed_entries_2d()
-            .iter()
-            .map(|&(_, i, j)| (p2[(i - 1, j - 1)] - d2[(i - 1, j - 1)]).abs() / scale2)
-            .collect(),
-    ));
+/// Two disks of 13 and 7 mm, 1 m thick, density 2500, joined by the 2D contact matrix `k`:
+/// their exact critical timestep and the smallest eigenvalue of M^-1/2 K M^-1/2.
+fn disk_critical(k: &DMatrix<Real>) -> (Real, Real) {
+    let (ma, mb) = (
+        2500.0 * crate::math::PI * 0.013f64.powi(2),
+        2500.0 * crate::math::PI * 0.007f64.powi(2),
+    );
+    let (ia, ib) = (0.5 * ma * 0.013f64.powi(2), 0.5 * mb * 0.007f64.powi(2));
+    let mass = [ma, ma, ia, mb, mb, ib];
+    let a = DMatrix::from_fn(6, 6, |i, j| k[(i, j)] / (mass[i] * mass[j]).sqrt());
+    let l = a.symmetric_eigenvalues();
+    (2.0 / l.max().sqrt(), l.min())
+}
 
-    // Errata with their consequences.
+/// The errata of the print with their numeric consequences.
+fn errata(p2: &Matrix6, d2: &Matrix6) -> String {
     let rigid_x = nalgebra::SVector::<Real, 6>::from_row_slice(&[1e-3, 0.0, 0.0, 1e-3, 0.0, 0.0]);
     let spurious = p2 * rigid_x;
     let pd = DMatrix::from_fn(6, 6, |i, j| p2[(i, j)]);
     let dd = DMatrix::from_fn(6, 6, |i, j| d2[(i, j)]);
     let (ep, ed) = (pd.symmetric_eigenvalues(), dd.symmetric_eigenvalues());
-    let disk = |k: &DMatrix<Real>| {
-        // Two disks of 13 and 7 mm, 1 m thick, density 2500: the exact critical timestep.
-        let (ma, mb) = (
-            2500.0 * crate::math::PI * 0.013f64.powi(2),
-            2500.0 * crate::math::PI * 0.007f64.powi(2),
-        );
-        let (ia, ib) = (0.5 * ma * 0.013f64.powi(2), 0.5 * mb * 0.007f64.powi(2));
-        let mass = [ma, ma, ia, mb, mb, ib];
-        let a = DMatrix::from_fn(6, 6, |i, j| k[(i, j)] / (mass[i] * mass[j]).sqrt());
-        let l = a.symmetric_eigenvalues();
-        (2.0 / l.max().sqrt(), l.min())
-    };
-    let ((dtp, minp), (dtd, _)) = (disk(&pd), disk(&dd));
+    let ((dtp, minp), (dtd, _)) = (disk_critical(&pd), disk_critical(&dd));
     let n3 = vec3([0.6, 0.8, 0.0]);
     let n1 = vec3([-0.8, 0.6, 0.0]);
     let cross = n3.cross(&n1);
@@ -226,12 +259,8 @@ pub fn write_stiffness_page(reports: &Path) -> std::io::Result<()> {
                 .into(),
         ],
     ];
-    let _ = write!(h, "<h2>Errata</h2><p>The 3D entries are all right. In 2D one entry has a wrong sign and one inherits it; three more are \
-        typographic.</p>{}", table(&erratum_rows));
-    std::fs::write(
-        reports.join("stiffness.html"),
-        page("Stiffness matrix (seed 000, eqs. 12-27)", &h),
-    )
+    format!("<h2>Errata</h2><p>The 3D entries are all right. In 2D one entry has a wrong sign and one inherits it; three more are \
+        typographic.</p>{}", table(&erratum_rows))
 }
 
 /// One row per printed entry `(equation, row, column)` (1-based): printed and derived values,

@@ -45,7 +45,20 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
             ),
         ],
     ));
-    // Estimators on every timestep case.
+    h.push_str(&estimators_section(summaries));
+    h.push_str(&chains_section());
+    h.push_str(&clusters_section());
+    h.push_str(&scaling_section(summaries));
+    h.push_str(&kinematic_section());
+    std::fs::write(
+        reports.join("timestep.html"),
+        page("Timestep: estimates, exact critical timestep, scaling", &h),
+    )
+}
+
+/// Both estimators against the exact critical timestep on every timestep case.
+fn estimators_section(summaries: &[Summary]) -> String {
+    let mut h = String::new();
     let mut rows = vec![[
         "case",
         "DOFs",
@@ -83,8 +96,13 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
     }
     let _ = write!(h, "<h2>Both estimators on every timestep case</h2><p>Ratios below 1 are conservative. Each case's page has the \
         details and what sets each estimate.</p>{}", link_cases(&table(&rows), summaries));
+    h
+}
 
-    // Chains.
+/// Chains of N balls between two fixed balls: both estimators against the exact critical
+/// timestep and its closed form, along an axis and along the diagonal.
+fn chains_section() -> String {
+    let mut h = String::new();
     let (r, kn) = (0.01, 1e6);
     let mut rows = vec![[
         "N",
@@ -124,8 +142,13 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
         (ratio √(3/2) sin(Nπ/(2N+2)) → 1.22).</p>");
     h.push_str(&table(&rows));
     h.push_str(&chain_plot(r, kn));
+    h
+}
 
-    // Random clusters: where is the diagonal estimate not conservative?
+/// Seeded random clusters: the range of both estimators over the exact critical timestep, and
+/// the worst case of the diagonal estimate.
+fn clusters_section() -> String {
+    let mut h = String::new();
     let mut rows = vec![[
         "ks / kn",
         "rotational springs",
@@ -177,8 +200,13 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
         (20 µm overlaps, random directions), free in space; 20 seeds per row. In these tree-like clusters the diagonal estimate stayed below \
         the exact value: the largest ratio found is <b>{:.3}</b> ({}). It fails where many contacts share one oblique direction with soft \
         shear springs (the pair and the diagonal chains above: up to 1.22). The bound never exceeds 1.</p>{}", worst.0, esc(&worst.1), table(&rows));
+    h
+}
 
-    // Scaled against auto: each cycles_ratio check's own table, its header once.
+/// Timestep scaling against the automatic timestep: each `cycles_ratio` check's own table,
+/// its header once (empty without such checks).
+fn scaling_section(summaries: &[Summary]) -> String {
+    let mut h = String::new();
     let mut rows: Vec<Vec<String>> = Vec::new();
     for s in summaries {
         if let Some(c) = s
@@ -195,8 +223,12 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
             stiffnesses on a fixed ball, both runs stopped by the same solve ratio, both checked against the analytic equilibrium overlaps \
             (weight carried / kₙ).</p>{}", link_cases(&table(&rows), summaries));
     }
+    h
+}
 
-    // Eq. 4.
+/// The kinematic constraint (eq. 4): the printed form against the one ballast evaluates.
+fn kinematic_section() -> String {
+    let mut h = String::new();
     let (v, a, eps): (Real, Real, Real) = (1.0, 1e-12, 1e-5);
     let printed = (-v + (v * v + 2.0 * a * eps).sqrt()) / a;
     let stable = crate::timestep::kinematic_limit(v, a, eps);
@@ -205,10 +237,7 @@ pub fn write_timestep_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
         at a = 0 it divides zero by zero. ballast evaluates the same root as t = 2ε/(v + √(v² + 2aε)): {} s, exact for any a ≥ 0.</p>",
         num(printed), num(stable));
     h.push_str(&kinematic_plot());
-    std::fs::write(
-        reports.join("timestep.html"),
-        page("Timestep: estimates, exact critical timestep, scaling", &h),
-    )
+    h
 }
 
 /// Both estimators over the exact critical timestep of chains of 1 to 12 balls (markers),
