@@ -732,7 +732,6 @@ fn function_lengths(file: &syn::File, out: &mut Vec<(String, usize)>) {
 /// included) over [`LONG_FILE`] lines, each opening with a line `// NOTE: over 600 lines: <why>`
 /// among its first five; at most [`LONG_FNS_ALLOWED`] functions over [`LONG_FN`] lines.
 #[test]
-#[ignore = "the Craft issue's sizes are being reached: file by file"]
 fn few_long_files_and_few_long_functions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths: Vec<PathBuf> = files().into_values().map(|f| f.path).collect();
