@@ -37,12 +37,6 @@ impl<'a> Lap<'a> {
         Lap { phases, since }
     }
 
-    /// True when phases are measured.
-    #[inline]
-    pub fn on(&self) -> bool {
-        self.phases.is_some()
-    }
-
     /// Adds the time since the last lap (or the start) to one phase.
     #[inline]
     pub fn lap(&mut self, phase: impl Fn(&mut Phases) -> &mut f64) {

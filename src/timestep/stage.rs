@@ -194,7 +194,7 @@ impl Timestep<'_> {
     /// The smaller of `best` and the kinematic time limits of every ball and every moving wall
     /// (seed 000, eq. 4: a wall has no acceleration, its limit is `eps / v` with `v` the
     /// largest speed of its facets' peripheries, [`crate::body::Wall::max_speed`]).
-    pub fn kinematic(&self, eps: Real, mut best: (Real, Limit), cap: Real) -> (Real, Limit) {
+    fn kinematic(&self, eps: Real, mut best: (Real, Limit), cap: Real) -> (Real, Limit) {
         let b = &*self.balls;
         let g = &self.gravity;
         let h = 0.5 * self.last_dt;
