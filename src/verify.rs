@@ -431,30 +431,50 @@ fn wall_motion(w: &crate::body::WallSpec) -> String {
     }
 }
 
-/// Every `.toml` file under the given files and folders, sorted.
+/// Every `.toml` file under the given files and folders, each once: in the order of the paths,
+/// each folder's sorted; a file reached again (named twice, inside a folder also named, or
+/// through a symbolic link) is left out, and a folder reached again through a link is not
+/// walked again (a link to a folder that holds it ends there).
 pub fn collect_cases(paths: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
-        if p.is_dir() {
-            if let Ok(rd) = std::fs::read_dir(p) {
-                let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-                entries.sort();
-                for e in entries {
-                    walk(&e, out);
+    use std::collections::HashSet;
+    /// The files found, and the canonical paths of the files and folders already seen.
+    struct Walk {
+        out: Vec<PathBuf>,
+        seen: HashSet<PathBuf>,
+    }
+    impl Walk {
+        /// True the first time `p` (by its canonical path) is seen.
+        fn first(&mut self, p: &Path) -> bool {
+            self.seen
+                .insert(p.canonicalize().unwrap_or_else(|_| p.to_path_buf()))
+        }
+        fn walk(&mut self, p: &Path, named: bool) {
+            if p.is_dir() {
+                if !self.first(p) {
+                    return;
                 }
+                if let Ok(rd) = std::fs::read_dir(p) {
+                    let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+                    entries.sort();
+                    for e in entries {
+                        self.walk(&e, false);
+                    }
+                }
+            } else if (named && p.is_file() || p.extension().is_some_and(|e| e == "toml"))
+                && self.first(p)
+            {
+                self.out.push(p.to_path_buf());
             }
-        } else if p.extension().is_some_and(|e| e == "toml") {
-            out.push(p.to_path_buf());
         }
     }
-    let mut out = Vec::new();
+    let mut w = Walk {
+        out: Vec::new(),
+        seen: HashSet::new(),
+    };
     for p in paths {
-        if p.is_file() {
-            out.push(p.clone());
-        } else {
-            walk(p, &mut out);
-        }
+        w.walk(p, true);
     }
-    out
+    w.out
 }
 
 /// The summary of a case that could not run.

@@ -410,6 +410,17 @@ fn an_interrupted_run_writes_what_it_recorded() {
                 .is_file(),
             "{signal}: no checkpoint of cycle {steps}"
         );
+        // and the message says where it is and how to resume from it
+        let err = String::from_utf8_lossy(&result.stderr);
+        let ckpt = out.join(format!("checkpoints/cycle_{steps}.ckpt"));
+        let (c, o) = (ckpt.display(), out.display());
+        let resume = format!("ballast run {} --resume {c} --out {o}", case.display());
+        assert!(
+            err.contains(&format!(
+                "interrupted at cycle {steps}; checkpoint written to {c}; resume with: {resume}"
+            )),
+            "{signal}: {err}"
+        );
     }
 }
 
@@ -946,4 +957,135 @@ fn verify_on_several_jobs_gives_the_same_results() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A number out of its flag's limits is refused before anything runs or is written: exit 2,
+/// one line naming the flag (docs/CASES.md, section 1). `bench` runs in a scratch folder with
+/// the repository's cases: nothing may appear under its `reports/`.
+#[rstest::rstest]
+#[case::run_threads_0(&["run", "@case", "--threads", "0"], "--threads 0: a run needs at least one thread")]
+#[case::run_threads_huge(&["run", "@case", "--threads", "100000"], "--threads 100000: more than 1024 threads")]
+#[case::bench_one_threads_0(&["bench-one", "@case", "--threads", "0"], "--threads 0: a run needs at least one thread")]
+#[case::bench_one_threads_huge(&["bench-one", "@case", "--threads", "100000"], "--threads 100000: more than 1024 threads")]
+#[case::bench_threads_0(&["bench", "--threads", "1,0"], "--threads 0: a run needs at least one thread")]
+#[case::bench_one_steps_0(&["bench-one", "@case", "--steps", "0"], "--steps 0: no steps to run")]
+#[case::bench_steps_0(&["bench", "--steps", "0", "--n", "1000"], "--steps 0: no steps to run")]
+#[case::bench_one_steps_huge(&["bench-one", "@case", "--steps", "1000000000000000000"], "more than 10^12 steps")]
+#[case::bench_steps_huge(&["bench", "--steps", "1000000000000000000"], "more than 10^12 steps")]
+#[case::bench_selects_nothing(&["bench", "--scene", "drum", "--n", "1000"], "--scene drum --models hertz-history,hooke-history --n 1000: no case to run")]
+fn a_runaway_argument_is_refused_with_one_line(#[case] args: &[&str], #[case] says: &str) {
+    let d = scratch(&format!(
+        "runaway_{}",
+        args.join("_").replace(['-', ','], "")
+    ));
+    let _ = std::fs::remove_dir_all(d.join("reports"));
+    let case = d.join("rest.toml");
+    std::fs::write(&case, CASE).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = ballast();
+    cmd.current_dir(&d);
+    for a in args {
+        if *a == "@case" {
+            cmd.arg(&case);
+        } else {
+            cmd.arg(a);
+        }
+    }
+    if args[0] == "bench" {
+        cmd.arg("--cases").arg(repo.join("benches/cases"));
+    } else if args[0] == "run" {
+        cmd.arg("--out").arg(d.join("out"));
+    }
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(
+        err.starts_with("error: ") && err.contains(says),
+        "{args:?}: {err}"
+    );
+    assert!(!d.join("reports").exists(), "{args:?}: wrote reports/");
+    assert!(!d.join("out").exists(), "{args:?}: made --out");
+}
+
+/// `verify` refuses paths it cannot run as given, before any case runs: a missing path beside
+/// a good one, and two cases of the same name (each writes `reports/cases/<name>/`).
+#[test]
+fn verify_refuses_a_missing_path_and_two_cases_of_one_name() {
+    let d = scratch("verify_refusals");
+    let _ = std::fs::remove_dir_all(d.join("reports"));
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+        std::fs::write(d.join(sub).join("rest.toml"), CASE).unwrap();
+    }
+    let verify = |paths: &[&str]| ballast().current_dir(&d).arg("verify").args(paths).output();
+    let out = verify(&["a", "no_such_folder"]).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim(), "error: no_such_folder: no such file or folder");
+    let out = verify(&["a", "b"]).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("b/rest.toml: name \"rest\"") && err.contains("a/rest.toml"),
+        "{err}"
+    );
+    assert!(!d.join("reports").exists(), "a case ran");
+}
+
+/// A case reached several times (a folder and a file in it, the folder twice, a symbolic link
+/// to the folder that holds it) runs once, on one job or four.
+#[test]
+fn verify_runs_a_case_reached_twice_once() {
+    let d = scratch("verify_once");
+    let a = d.join("a");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::write(a.join("rest.toml"), CASE).unwrap();
+    #[cfg(unix)]
+    if !a.join("loop").exists() {
+        std::os::unix::fs::symlink(".", a.join("loop")).unwrap();
+    }
+    for (paths, jobs) in [(vec!["a", "a/rest.toml", "a"], "4"), (vec!["a"], "1")] {
+        let out = ballast()
+            .current_dir(&d)
+            .arg("verify")
+            .args(&paths)
+            .args(["--jobs", jobs])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{paths:?}: {text}");
+        let runs = text.lines().filter(|l| l.starts_with("PASS rest ")).count();
+        assert_eq!(runs, 1, "{paths:?}: {text}");
+        assert!(text.contains("1 passed, 0 failed"), "{paths:?}: {text}");
+    }
+}
+
+/// `run --threads T` runs on T threads with the same results as on one.
+#[test]
+fn run_takes_threads_with_the_same_results() {
+    let d = scratch("run_threads");
+    let case = d.join("drop.toml");
+    std::fs::write(&case, DROP).unwrap();
+    let series = |t: &str| {
+        let out = ballast()
+            .arg("run")
+            .arg(&case)
+            .args(["--threads", t, "--out"])
+            .arg(d.join(t))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "--threads {t}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(d.join(t).join("series.csv")).unwrap()
+    };
+    assert!(
+        series("1") == series("2"),
+        "series.csv differs on 2 threads"
+    );
 }

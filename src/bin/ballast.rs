@@ -1,6 +1,6 @@
 //! The `ballast` command line (docs/CASES.md, section 1).
 
-use ballast::verify::{collect_cases, failed_summary, run_case, RunOptions};
+use ballast::verify::{failed_summary, run_case, RunOptions};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,6 +26,11 @@ enum Command {
         /// case's end.
         #[arg(long)]
         resume: Option<PathBuf>,
+        /// Threads of the run's pool, 1 to 1024 (default: the number of processors); the
+        /// results are the same bits for any count. Scenes under 4,096 balls and contacts
+        /// run their loops on one thread (there, threads cost more than they save).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Run every case under the given files and folders (default: cases/) and write
     /// reports/index.html.
@@ -57,7 +62,7 @@ enum Command {
         /// hysteretic, linearbond (on the contact frame).
         #[arg(long, value_delimiter = ',', default_values_t = [String::from("hertz-history"), String::from("hooke-history")])]
         models: Vec<String>,
-        /// Thread counts.
+        /// Thread counts, each 1 to 1024.
         #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2])]
         threads: Vec<usize>,
         /// Scenes: settle-box (the peer benchmark), drum (the wall-heavy scene: 10,000 balls
@@ -65,7 +70,7 @@ enum Command {
         /// A model or N a scene has no case for is left out, and said so.
         #[arg(long, value_delimiter = ',', default_values_t = [String::from("settle-box")])]
         scene: Vec<String>,
-        /// Steps per run (default: the cases' 20,000).
+        /// Steps per run, 1 to 10^12 (default: the cases' 20,000).
         #[arg(long)]
         steps: Option<u64>,
         /// Folder of the settle-box case files.
@@ -87,10 +92,10 @@ enum Command {
     BenchOne {
         /// The case file.
         case: PathBuf,
-        /// Steps (default: the case's).
+        /// Steps, 1 to 10^12 (default: the case's).
         #[arg(long)]
         steps: Option<u64>,
-        /// Threads.
+        /// Threads, 1 to 1024.
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Timestep: fixed, diagonal or bound (see `bench --timestep`).
@@ -123,8 +128,12 @@ macro_rules! esay {
 }
 
 // (a file of src/bin/ would be a binary of its own: the command's modules are in src/bin/ballast/)
+#[path = "ballast/args.rs"]
+mod args;
 #[path = "ballast/bench.rs"]
 mod bench;
+#[path = "ballast/select.rs"]
+mod select;
 
 /// Exit code of a run stopped by SIGINT or SIGTERM (128 + 2, the shell's convention).
 const INTERRUPTED: u8 = 130;
@@ -145,7 +154,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     catch_interrupts();
     match cli.command {
-        Command::Run { case, out, resume } => run(&case, out, resume),
+        Command::Run {
+            case,
+            out,
+            resume,
+            threads,
+        } => run(&case, out, resume, threads),
         Command::Verify { paths, jobs } => verify(paths, jobs),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
@@ -167,35 +181,84 @@ fn main() -> ExitCode {
             scene,
             timestep,
             repeat,
-        } => bench::bench(
-            &n,
-            &models,
-            &threads,
-            (steps, repeat),
-            &cases,
-            &scene,
-            &timestep,
-        ),
+        } => match args::refuse(
+            (threads
+                .iter()
+                .map(|&t| args::threads("--threads", t).map(drop)))
+            .chain(steps.map(|s| args::steps("--steps", s).map(drop))),
+        ) {
+            Err(code) => code,
+            Ok(()) => bench::bench(
+                &n,
+                &models,
+                &threads,
+                (steps, repeat),
+                &cases,
+                &scene,
+                &timestep,
+            ),
+        },
         Command::BenchOne {
             case,
             steps,
             threads,
             timestep,
             resume,
-        } => match ballast::bench::run_one(&case, (steps, resume.as_deref()), threads, &timestep) {
-            Ok(r) => {
-                say!("{}", serde_json::to_string(&r).unwrap_or_default());
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                esay!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        } => bench_one(&case, (steps, resume.as_deref()), threads, &timestep),
     }
 }
 
-fn run(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
+/// `ballast bench-one`: its flags checked, then the run.
+fn bench_one(
+    case: &Path,
+    (steps, resume): (Option<u64>, Option<&Path>),
+    threads: usize,
+    timestep: &str,
+) -> ExitCode {
+    let checked = args::refuse([
+        args::threads("--threads", threads).map(drop),
+        steps.map_or(Ok(()), |s| args::steps("--steps", s).map(drop)),
+    ]);
+    if let Err(code) = checked {
+        return code;
+    }
+    match ballast::bench::run_one(case, (steps, resume), threads, timestep) {
+        Ok(r) => {
+            say!("{}", serde_json::to_string(&r).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            esay!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(
+    path: &Path,
+    out: Option<PathBuf>,
+    resume: Option<PathBuf>,
+    threads: Option<usize>,
+) -> ExitCode {
+    let pool = match threads.map(|t| args::threads("--threads", t)).transpose() {
+        Ok(t) => t.map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build()),
+        Err(e) => {
+            esay!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match pool {
+        None => run_on(path, out, resume),
+        Some(Ok(pool)) => pool.install(|| run_on(path, out, resume)),
+        Some(Err(e)) => {
+            esay!("error: --threads: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `ballast run` on the current thread pool.
+fn run_on(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
     let case = match ballast::case::load(path) {
         Ok(c) => c,
         Err(e) => {
@@ -223,6 +286,7 @@ fn run(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
             }
             say!("report: {}", dir.join("index.html").display());
             if s.interrupted {
+                say_resume(path, &dir, s.steps);
                 ExitCode::from(INTERRUPTED)
             } else if s.passed {
                 ExitCode::SUCCESS
@@ -234,6 +298,20 @@ fn run(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
             esay!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// After an interrupt: the cycle, the checkpoint written and the command that resumes from it.
+fn say_resume(case: &Path, dir: &Path, cycle: u64) {
+    let ckpt = dir.join("checkpoints").join(format!("cycle_{cycle}.ckpt"));
+    if ckpt.is_file() {
+        esay!(
+            "interrupted at cycle {cycle}; checkpoint written to {}; resume with: {}",
+            ckpt.display(),
+            args::resume_command(case, &ckpt, dir)
+        );
+    } else {
+        esay!("interrupted at cycle {cycle}; no checkpoint was written (see the line above)");
     }
 }
 
@@ -270,11 +348,13 @@ fn verify(paths: Vec<PathBuf>, jobs: Option<u16>) -> ExitCode {
     } else {
         paths
     };
-    let files = collect_cases(&paths);
-    if files.is_empty() {
-        esay!("error: no case files (*.toml) under {paths:?}");
-        return ExitCode::from(2);
-    }
+    let files = match select::cases(&paths) {
+        Ok(f) => f,
+        Err(e) => {
+            esay!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let jobs = jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,

@@ -25,6 +25,7 @@ pub use crate::check::CheckSpec;
 pub use error::CaseError;
 pub use file::*;
 pub use parsed::Case;
+pub use run::MAX_STEPS;
 
 use crate::detect::SortOrder;
 use crate::math::Real;

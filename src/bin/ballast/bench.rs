@@ -47,36 +47,27 @@ pub(crate) fn bench(
         Ok(p) => p,
         Err(code) => return code,
     };
+    let selected = match select(&plan, &chosen, ns, cases) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let mut runs = Vec::new();
     print_header();
-    for (scene, prefix, sizes) in chosen {
-        for &(model, stem, compared) in &plan {
-            for &n in ns {
-                let case = cases.join(format!("{prefix}_{stem}_{}k.toml", n / 1000));
-                if prefix != "settle_box" && (!sizes.contains(&n) || !case.is_file()) {
-                    say!("({scene}: no case {}: left out)", case.display());
-                    continue;
-                }
-                if !case.is_file() {
-                    esay!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
-                    return ExitCode::from(2);
-                }
-                let bench_case = BenchCase {
-                    exe: &exe,
-                    path: &case,
-                    scene,
-                    prefix,
-                    model,
-                    compared,
-                    n,
-                    steps,
-                    repeat,
-                };
-                match bench_case.run(threads, timesteps) {
-                    Ok(r) => runs.extend(r),
-                    Err(code) => return code,
-                }
-            }
+    for (scene, prefix, (model, _, compared), n, case) in selected {
+        let bench_case = BenchCase {
+            exe: &exe,
+            path: &case,
+            scene,
+            prefix,
+            model,
+            compared,
+            n,
+            steps,
+            repeat,
+        };
+        match bench_case.run(threads, timesteps) {
+            Ok(r) => runs.extend(r),
+            Err(code) => return code,
         }
     }
     write_results(&runs, ns, models, threads, steps, scenes)
@@ -125,6 +116,57 @@ fn plan<'a>(
         }
     }
     Ok((plan, chosen))
+}
+
+/// A case to bench: scene, case-file prefix, model, N and the case file.
+type Selected<'a> = (
+    &'a String,
+    &'static str,
+    Planned<'a>,
+    usize,
+    std::path::PathBuf,
+);
+
+/// The case files of each scene, model and N chosen, in the order run. A scene with no case
+/// for a model or N leaves it out and says so; a settle-box case missing from `cases` is an
+/// error; a selection that leaves out everything is refused before anything runs or is
+/// written (exit code 2).
+fn select<'a>(
+    plan: &[Planned<'a>],
+    chosen: &[Scene<'a>],
+    ns: &[usize],
+    cases: &Path,
+) -> Result<Vec<Selected<'a>>, ExitCode> {
+    let mut selected = Vec::new();
+    for &(scene, prefix, sizes) in chosen {
+        for &(model, stem, compared) in plan {
+            for &n in ns {
+                let case = cases.join(format!("{prefix}_{stem}_{}k.toml", n / 1000));
+                let settle = prefix == "settle_box";
+                if (!settle && (!sizes.contains(&n) || !case.is_file())) || n % 1000 != 0 {
+                    say!("({scene}, {model}: no case for N = {n}: left out)");
+                    continue;
+                }
+                if !case.is_file() {
+                    esay!("error: {}: no such case (benches/cases/make_cases.py writes N = 1,000, 10,000, 50,000)", case.display());
+                    return Err(ExitCode::from(2));
+                }
+                selected.push((scene, prefix, (model, stem, compared), n, case));
+            }
+        }
+    }
+    if selected.is_empty() {
+        let names = |v: Vec<String>| v.join(",");
+        esay!(
+            "error: --scene {} --models {} --n {}: no case to run (settle-box has N = 1000, \
+             10000, 50000 for every model; drum has N = 10000 for hertz-history and hertz)",
+            names(chosen.iter().map(|c| c.0.clone()).collect()),
+            names(plan.iter().map(|p| p.0.clone()).collect()),
+            names(ns.iter().map(|n| n.to_string()).collect())
+        );
+        return Err(ExitCode::from(2));
+    }
+    Ok(selected)
 }
 
 /// The header of the table the runs print.
@@ -204,11 +246,16 @@ impl BenchCase<'_> {
         let out = match cmd.output() {
             Ok(o) if o.status.success() => o,
             Ok(o) => {
-                esay!(
-                    "error: {}: {}",
-                    self.path.display(),
-                    String::from_utf8_lossy(&o.stderr).trim()
-                );
+                // (the child's line, named by the case once)
+                let child = String::from_utf8_lossy(&o.stderr);
+                let child = child.trim();
+                let child = child.strip_prefix("error: ").unwrap_or(child);
+                let path = self.path.display().to_string();
+                if child.contains(&path) {
+                    esay!("error: {child}");
+                } else {
+                    esay!("error: {path}: {child}");
+                }
                 return Err(ExitCode::from(1));
             }
             Err(e) => {
