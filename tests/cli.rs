@@ -1089,3 +1089,61 @@ fn run_takes_threads_with_the_same_results() {
         "series.csv differs on 2 threads"
     );
 }
+
+/// A run made outside the repository links its code into the source tree the program was
+/// built from: no link is "not found".
+#[test]
+fn code_links_resolve_from_another_working_directory() {
+    let d = scratch("links_elsewhere");
+    let case = d.join("rest.toml");
+    std::fs::write(&case, CASE).unwrap();
+    let out = ballast()
+        .current_dir(&d)
+        .args(["run", "rest.toml", "--out", "out"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let page = std::fs::read_to_string(d.join("out/index.html")).unwrap();
+    assert!(!page.contains("not found"), "a broken code link");
+    let href = "src/motion/balls.rs#L";
+    let k = page.find(href).expect("a link to the law of motion");
+    let start = page[..k].rfind("href=\"").unwrap() + 6;
+    let target = &page[start..k + href.len() - 2];
+    assert!(d.join("out").join(target).is_file(), "{target}");
+}
+
+/// The topic pages' tables of a case's checks give each check's tolerance beside its value
+/// and expected value.
+#[test]
+fn topic_pages_give_the_tolerance() {
+    let d = scratch("tolerance_column");
+    let _ = std::fs::remove_dir_all(d.join("reports"));
+    // (the Clumps page shows case tripod_rest's checks)
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/clumps/tripod_rest.toml");
+    std::fs::copy(case, d.join("tripod_rest.toml")).unwrap();
+    let out = ballast()
+        .current_dir(&d)
+        .args(["verify", "tripod_rest.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let page = std::fs::read_to_string(d.join("reports/clumps.html")).unwrap();
+    assert!(
+        page.contains("<th>expected</th><th>tolerance</th><th>verdict</th>"),
+        "no tolerance column"
+    );
+    assert!(page.contains(" (absolute)</td>") || page.contains(" (relative)</td>"));
+    // and the index says what the pages' "seed 000" to "seed 004" are
+    let index = std::fs::read_to_string(d.join("reports/index.html")).unwrap();
+    for k in 0..5 {
+        assert!(
+            index.contains(&format!("<li><b>seed 00{k}</b>: ")),
+            "seed 00{k}"
+        );
+    }
+}

@@ -130,11 +130,18 @@ fn opens_block_of(line: &str, name: &str) -> bool {
     head.rsplit("::").next() == Some(name)
 }
 
+/// The source tree this program was built from (its crate's folder, fixed at compile time):
+/// the files references name are read there, whatever the working directory of the run.
+pub fn source_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// Where a reference points: its file and, when it names an item, the item's line (None when
-/// the file or the item cannot be found from the working directory, the repository's root).
+/// the file or the item cannot be found in the source tree, [`source_root`]).
 pub fn resolve(reference: &str) -> Result<(String, Option<usize>), String> {
     let (file, item) = split(reference);
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let text =
+        std::fs::read_to_string(source_root().join(file)).map_err(|e| format!("{file}: {e}"))?;
     if item.is_empty() {
         return Ok((file.to_string(), None));
     }
@@ -145,15 +152,20 @@ pub fn resolve(reference: &str) -> Result<(String, Option<usize>), String> {
 }
 
 /// A link from the page in `page_dir` to the code `reference` names, shown as
-/// `file:line (item)`; a reference that does not resolve is shown with the reason.
+/// `file:line (item)`; a reference that does not resolve is shown with the reason. Without
+/// the source tree (the program run on another machine than the one that built it) the
+/// reference is shown as plain text: nothing is broken there, there is only no code to show.
 pub(super) fn code_link(page_dir: &Path, reference: &str) -> String {
     let (file, item) = split(reference);
     let shown = |line: Option<usize>| match (line, item.is_empty()) {
         (Some(l), false) => format!("<code>{}:{l}</code> ({})", esc(file), esc(item)),
         _ => format!("<code>{}</code>", esc(file)),
     };
-    let root = std::env::current_dir().ok();
-    let rel = root.as_deref().and_then(|r| relative(page_dir, r));
+    let root = source_root();
+    if !root.join("src").is_dir() {
+        return format!("<code>{}</code>", esc(reference));
+    }
+    let rel = relative(page_dir, root);
     match (resolve(reference), rel) {
         (Ok((file, line)), Some(rel)) => {
             let anchor = line.map_or(String::new(), |l| format!("#L{l}"));

@@ -126,20 +126,40 @@ pub(super) fn check_value(
         .value
 }
 
-/// A table of a case's checks: kind, series, value, expected, verdict.
+/// A check's tolerance in words: the number and its kind, the accepted range, or "-".
+pub(super) fn tolerance_text(c: &crate::record::CheckOutcome) -> String {
+    match (c.tolerance_kind.as_str(), c.tolerance) {
+        ("range", _) => format!("accepted: {}", c.accepted),
+        (kind, Some(t)) => format!(
+            "{t:.3e} ({})",
+            if kind.is_empty() { "relative" } else { kind }
+        ),
+        _ => "-".into(),
+    }
+}
+
+/// A table of a case's checks: kind, series, value, expected, tolerance, verdict.
 pub(super) fn case_table(summaries: &[Summary], case: &str) -> String {
     let Some(s) = summaries.iter().find(|s| s.case == case) else {
         return format!("<p>(run <code>ballast verify</code>: case {case} not found)</p>");
     };
-    let mut rows = vec![["check", "series", "value", "expected", "verdict"]
-        .map(String::from)
-        .to_vec()];
+    let mut rows = vec![[
+        "check",
+        "series",
+        "value",
+        "expected",
+        "tolerance",
+        "verdict",
+    ]
+    .map(String::from)
+    .to_vec()];
     for c in &s.checks {
         rows.push(vec![
             c.kind.clone(),
             c.series.clone().unwrap_or_default(),
             c.value.map_or("-".into(), |v| format!("{v:.9e}")),
             c.expected.map_or("-".into(), |v| format!("{v:.9e}")),
+            tolerance_text(c),
             if c.passed { "pass" } else { "FAIL" }.into(),
         ]);
     }

@@ -39,6 +39,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p>",
         summaries.len()
     );
+    h.push_str(SEEDS);
     h.push_str(&super::coverage::matrix(summaries));
     h.push_str(&cases_by_topic(summaries));
     h.push_str("</body></html>");
@@ -69,6 +70,22 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     super::timestep::write_timestep_page(reports, summaries)?;
     unlink_cases_not_run(reports)
 }
+
+/// What the pages mean by "seed 000" to "seed 004": the five source documents the engine was
+/// derived from (docs/REFERENCES.md says which of their equations are used, and where).
+const SEEDS: &str = "<p id=\"seeds\">\"Seed 000\" to \"seed 004\", on these pages and in the code, are \
+    the five source documents the engine was derived from (docs/REFERENCES.md says which of their \
+    equations we use, where, and where we depart from the print):</p><ul>\
+    <li><b>seed 000</b>: PFC (Itasca), \"Timestep Determination\": the kinematic constraint, the \
+    critical timestep of the stiffness matrix and its estimates, timestep scaling;</li>\
+    <li><b>seed 001</b>: PFC (Itasca), \"Faceted Walls\": walls of triangle meshes, the closest \
+    point of a facet, the associative logic and the full resolution mode;</li>\
+    <li><b>seed 002</b>: Woo (Šmilauer), \"Local contact coordinates\": a contact frame at the \
+    contact point, its x axis the normal, carried along from cycle to cycle;</li>\
+    <li><b>seed 003</b>: Rocky DEM (ESSS) technical manual, \"Timestep calculations\": a timestep \
+    from each contact model's own collision time;</li>\
+    <li><b>seed 004</b>: C. Zhao, <i>Fundamentals of Computational Geoscience</i> (2009), section \
+    8.1: the particle simulation method, the 2D contact force and the loop of a time step.</li></ul>";
 
 /// The cases grouped by topic (their folder under `cases/`), one table per topic under a
 /// heading the coverage matrix links to.
