@@ -171,7 +171,7 @@ pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> 
     let io = |e: std::io::Error| format!("{}: {e}", out_dir.display());
     std::fs::create_dir_all(out_dir).map_err(io)?;
     table.write_csv(&out_dir.join("series.csv")).map_err(io)?;
-    let json = serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?;
+    let json = summary.to_json().map_err(|e| e.to_string())?;
     crate::storage::write_atomic(&out_dir.join("summary.json"), json).map_err(io)?;
     crate::report::write_case_page(out_dir, summary, table).map_err(io)
 }

@@ -28,6 +28,7 @@ pub fn svg(plot: &Plot) -> String {
             super::html::esc(&plot.title)
         );
     }
+    out = squeeze_points(&out);
     out.push_str("<div class=legend>");
     for (k, c) in plot.curves.iter().enumerate() {
         let RGBColor(r, g, b) = COLORS[k % COLORS.len()];
@@ -38,6 +39,31 @@ pub fn svg(plot: &Plot) -> String {
         ));
     }
     out.push_str("</div></div>");
+    out
+}
+
+/// The SVG with each polyline's runs of one pixel (consecutive points that round to the same
+/// pixel, most of a curve of 2,000 records drawn 600 pixels wide) given once: the same drawing
+/// in about half the bytes.
+fn squeeze_points(svg: &str) -> String {
+    const OPEN: &str = " points=\"";
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(k) = rest.find(OPEN) {
+        let (head, tail) = rest.split_at(k + OPEN.len());
+        out.push_str(head);
+        let end = tail.find('"').unwrap_or(tail.len());
+        let mut last = None;
+        for p in tail[..end].split_whitespace() {
+            if last != Some(p) {
+                out.push_str(p);
+                out.push(' ');
+                last = Some(p);
+            }
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -160,7 +186,17 @@ fn draw(plot: &Plot, out: &mut String) -> Result<(), Box<dyn std::error::Error>>
 
 #[cfg(test)]
 mod tests {
-    use super::tick_label;
+    use super::{squeeze_points, tick_label};
+
+    /// A run of points on one pixel is drawn once; a point that comes back is kept.
+    #[test]
+    fn a_polyline_keeps_one_of_each_run_of_a_pixel() {
+        let svg = r#"<polyline a="1" points="1,2 1,2 1,2 2,3 1,2 "/><x points="" />"#;
+        assert_eq!(
+            squeeze_points(svg),
+            r#"<polyline a="1" points="1,2 2,3 1,2 "/><x points="" />"#
+        );
+    }
 
     /// Labels as a reader writes them: decimals for ordinary magnitudes, a shared exponent for
     /// tiny or huge ones, powers of ten on log axes (the issue's `2.0000e-4`, `1.2000e0`,
