@@ -34,7 +34,7 @@ pub(crate) fn threads(flag: &str, t: usize) -> Result<usize, String> {
 pub(crate) fn steps(flag: &str, s: u64) -> Result<u64, String> {
     let max = ballast::case::MAX_STEPS;
     if s == 0 {
-        Err(format!("{flag} 0: no steps to run (1 to 10^12)"))
+        Err(format!("{flag} 0: no steps to time (1 to 10^12)"))
     } else if s > max {
         Err(format!(
             "{flag} {s}: more than 10^12 steps, the cap on a case's run (1 to 10^12)"
