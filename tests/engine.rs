@@ -37,8 +37,12 @@ fn broad_phase_equals_all_pairs() {
             pos[0] = Vec3::new(1e3, -2e3, 5e2);
         }
         let mut bp = BroadPhase::default();
-        bp.build(&pos, &radius, 2e-4);
-        assert_eq!(bp.pairs, brute_force_pairs(&pos, &radius, 2e-4), "n = {n}");
+        bp.build(&pos, &radius, 2e-4, None);
+        assert_eq!(
+            bp.pairs,
+            brute_force_pairs(&pos, &radius, 2e-4, None),
+            "n = {n}"
+        );
     }
 }
 

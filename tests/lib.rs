@@ -13,6 +13,7 @@ mod full;
 mod history;
 mod house;
 mod models;
+mod periodic;
 mod planar;
 mod report;
 mod stiffness;

@@ -119,6 +119,9 @@ pub struct Balls {
     pub fixed: Vec<u8>,
     /// The clump a pebble belongs to, or [`NO_CLUMP`] for a ball.
     pub clump: Vec<u32>,
+    /// The periodic cell the positions live in (`[domain]`), if any: two balls then interact
+    /// through the nearest of their images ([`Balls::partner`]).
+    pub cell: Option<crate::geom::Cell>,
 }
 
 /// Applies `$f` (a closure-like `|v| expr`, generic over the element type) to every per-ball
@@ -142,6 +145,7 @@ macro_rules! for_each_array {
             applied_force,
             fixed,
             clump,
+            cell: _,
         } = $balls;
         {
             let $v = id;
@@ -392,7 +396,26 @@ impl Balls {
             inertial_mass: &self.inertial_mass[..n],
             fixed: &self.fixed[..n],
             clump: &self.clump[..n],
+            cell: self.cell.as_ref(),
         }
+    }
+
+    /// The position of ball `i` as outputs show it: in a periodic cell, brought into the cell
+    /// (the model wraps its balls at each build of the candidate pairs only, and a ball may lie
+    /// up to a margin outside between two builds).
+    pub fn shown(&self, i: usize) -> Vec3 {
+        let mut p = self.pos[i];
+        if let Some(c) = &self.cell {
+            c.wrap(&mut p);
+        }
+        p
+    }
+
+    /// The position of ball `b`, or in a periodic cell that of its image nearest to ball `a`:
+    /// where `b` is for a contact of `a` and `b`.
+    #[inline(always)]
+    pub fn partner(&self, a: usize, b: usize) -> Vec3 {
+        crate::geom::image(self.cell.as_ref(), &self.pos[a], &self.pos[b])
     }
 }
 
@@ -428,9 +451,17 @@ pub struct Rows<'a> {
     pub fixed: &'a [u8],
     /// [`Balls::clump`].
     pub clump: &'a [u32],
+    /// [`Balls::cell`].
+    pub cell: Option<&'a crate::geom::Cell>,
 }
 
 impl Rows<'_> {
+    /// [`Balls::partner`].
+    #[inline(always)]
+    pub fn partner(&self, a: usize, b: usize) -> Vec3 {
+        crate::geom::image(self.cell, &self.pos[a], &self.pos[b])
+    }
+
     /// [`Balls::contact_mass`].
     #[inline(always)]
     pub fn contact_mass(&self, i: usize) -> Option<Real> {

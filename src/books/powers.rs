@@ -38,7 +38,7 @@ fn motion(model: &Model, i: usize, x: &Vec3) -> (Vec3, Vec3) {
     if b.is_pebble(i) {
         let c = b.clump[i] as usize;
         let cl = &model.clumps;
-        let r = x - cl.pos[c];
+        let r = crate::geom::nearest(b.cell.as_ref(), x - cl.pos[c]);
         let w = cl.synchronized_spin(c, dt);
         let alpha = if cl.rotation_fixed(c) {
             Vec3::zeros()
@@ -48,7 +48,7 @@ fn motion(model: &Model, i: usize, x: &Vec3) -> (Vec3, Vec3) {
         let a = cl.acceleration(c, &model.settings.gravity);
         (model.clump_velocity(c) + w.cross(&r), a + alpha.cross(&r))
     } else {
-        let r = x - b.pos[i];
+        let r = crate::geom::nearest(b.cell.as_ref(), x - b.pos[i]);
         let alpha = crate::motion::angular_acceleration(b, i);
         (
             model.synchronized_velocity(i) + model.synchronized_spin(i).cross(&r),

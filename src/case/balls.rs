@@ -183,7 +183,7 @@ pub(super) fn parse_generate(
     }
     let touching_on_purpose = file.generate.iter().any(|g| g.kind != "lattice");
     if balls.len() > explicit && !touching_on_purpose {
-        if let Some((i, j)) = first_overlap(balls, explicit) {
+        if let Some((i, j)) = first_overlap(balls, explicit, r.cell.as_ref()) {
             return Err(err(
                 "generate",
                 format!(
@@ -439,13 +439,22 @@ fn clump_mass(r: &Reader, k: usize, c: &ClumpSection) -> Result<Option<MassSpec>
 }
 
 /// The first overlapping pair in which at least one ball has index >= `first_new`.
-fn first_overlap(balls: &[BallSpec], first_new: usize) -> Option<(usize, usize)> {
-    let pos: Vec<Vec3> = balls.iter().map(|b| b.pos).collect();
+/// (In a periodic cell, at the nearest images, the balls brought into the cell first.)
+fn first_overlap(
+    balls: &[BallSpec],
+    first_new: usize,
+    cell: Option<&crate::geom::Cell>,
+) -> Option<(usize, usize)> {
+    let mut pos: Vec<Vec3> = balls.iter().map(|b| b.pos).collect();
+    if let Some(c) = cell {
+        pos.iter_mut().for_each(|p| _ = c.wrap(p));
+    }
     let rad: Vec<Real> = balls.iter().map(|b| b.radius).collect();
     let mut bp = crate::detect::BroadPhase::default();
-    bp.build(&pos, &rad, 0.0);
+    bp.build(&pos, &rad, 0.0, cell);
+    let gap = |i: usize, j: usize| crate::geom::nearest(cell, pos[i] - pos[j]).norm();
     bp.pairs
         .iter()
         .map(|&(i, j)| (i as usize, j as usize))
-        .find(|&(i, j)| i.max(j) >= first_new && (pos[i] - pos[j]).norm() < rad[i] + rad[j])
+        .find(|&(i, j)| i.max(j) >= first_new && gap(i, j) < rad[i] + rad[j])
 }

@@ -67,6 +67,7 @@ impl Case {
         if self.dim() == 2 {
             model.set_planar();
         }
+        model.balls.cell = self.cell.clone();
         model.sort_every = self.file.run.sort_every.unwrap_or(0);
         // (checked when the case was read)
         model.sort_order = (self.file.run.sort_order.as_deref())

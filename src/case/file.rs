@@ -45,6 +45,8 @@ pub struct CaseFile {
     /// Measurement regions.
     #[serde(default)]
     pub measure: Vec<MeasureSection>,
+    /// The periodic cell.
+    pub domain: Option<super::domain::DomainSection>,
     /// Local contact frame options (project extension, seed 002).
     pub frame: Option<FrameSection>,
     /// What to record.

@@ -6,6 +6,7 @@ mod balls;
 mod build;
 mod checks;
 mod contact;
+mod domain;
 mod error;
 mod exact;
 mod fast_balls;
@@ -56,7 +57,8 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let mut file = read_file(f, source)?;
     let err = |key: &str, reason: String| CaseError::new(f, key, reason);
     let dim = parse_dim(f, &file)?;
-    let r = Reader { f, dim };
+    let cell = domain::parse_domain(&Reader { f, dim, cell: None }, file.domain.as_ref())?;
+    let r = Reader { f, dim, cell };
     let name = case_name(f, &file, path)?;
     let gravity = run::parse_run(&r, &file.run)?;
     let materials = materials::parse_materials(&r, &file)?;
@@ -76,6 +78,15 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     contact::refuse_hertz_in_2d(&r, &contact_models)?;
     let largest = largest_radius(&balls, &inserts);
     contact::refuse_short_margin(&r, &cohesion, largest, margin)?;
+    domain::refuse_short_cell(&r, r.cell.as_ref(), largest, margin)?;
+    domain::refuse_walls_outside(&r, r.cell.as_ref(), &walls)?;
+    if r.cell.is_some() && !inserts.is_empty() {
+        return Err(err(
+            "insert",
+            "not available in a periodic cell yet: give the balls with [[ball]] or [[generate]]"
+                .into(),
+        ));
+    }
     // (the balls as written are in `balls` now: the file keeps the rest, not a second copy)
     file.ball = Vec::new();
     let mut case = Case {
@@ -102,6 +113,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         series: out.series,
         checks: Vec::new(),
         checkpoint_every: out.checkpoint_every,
+        cell: r.cell.clone(),
         source_hash: crate::storage::fnv1a(source.as_bytes()),
     };
     case.checks = checks::parse_checks(f, &case.file.check)?;

@@ -58,6 +58,8 @@ pub struct Case {
     pub checks: Vec<CheckSpec>,
     /// Write a checkpoint every N cycles and at the end (0: only on an interrupt).
     pub checkpoint_every: u64,
+    /// The periodic cell (`[domain]`), if any.
+    pub cell: Option<crate::geom::Cell>,
     /// A hash of the case file's text (FNV-1a, 64 bits): a checkpoint names the case it
     /// belongs to by it.
     pub source_hash: u64,

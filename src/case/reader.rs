@@ -11,6 +11,8 @@ pub(super) struct Reader<'a> {
     pub(super) f: &'a str,
     /// 3 or 2.
     pub(super) dim: usize,
+    /// The periodic cell (`[domain]`), if any.
+    pub(super) cell: Option<crate::geom::Cell>,
 }
 
 impl Reader<'_> {

@@ -42,7 +42,7 @@ fn deactivate(c: &mut Contact, out: &mut Out) {
 /// from which the last law of motion moved them (exactly, to round-off: it added `v dt`).
 #[inline]
 pub(crate) fn previous_overlap(balls: &Balls, a: usize, b: usize, dt: Real) -> Real {
-    let d = (balls.pos[b] - balls.vel[b] * dt) - (balls.pos[a] - balls.vel[a] * dt);
+    let d = (balls.partner(a, b) - balls.vel[b] * dt) - (balls.pos[a] - balls.vel[a] * dt);
     balls.radius[a] + balls.radius[b] - d.norm()
 }
 
@@ -123,7 +123,7 @@ pub fn update(
     }
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
     let radius = ra * rb / (ra + rb);
     let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
     // (for the books: the contact at the end of the previous cycle, and what it applied)
@@ -266,7 +266,7 @@ pub fn update(
     let (ba, bb) = if flags.no_ratch {
         (n * ra, -n * rb)
     } else {
-        (g.point - balls.pos[a], g.point - balls.pos[b])
+        (g.point - pa, g.point - pb)
     };
     let v_rel =
         (balls.vel[b] + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
@@ -352,7 +352,7 @@ pub fn held_force(c: &Contact, balls: &Balls, law: &ContactModel) -> Vec3 {
     }
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    let g = geometry(&balls.pos[a], &balls.pos[b], ra, rb);
+    let g = geometry(&balls.pos[a], &balls.partner(a, b), ra, rb);
     let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
     let Some((coef, mu, rule)) = law.history(g.overlap, g.radius, m_eff) else {
         debug_assert!(false, "not a history model");

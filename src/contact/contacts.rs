@@ -170,7 +170,7 @@ impl Contacts {
         let (a, b) = (self.list[k].a as usize, self.list[k].b as usize);
         super::ball_ball::geometry(
             &balls.pos[a],
-            &balls.pos[b],
+            &balls.partner(a, b),
             balls.radius[a],
             balls.radius[b],
         )

@@ -42,7 +42,7 @@ pub fn update_2d(
 ) -> Updated {
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
     let g = geometry(pa, pb, ra, rb);
     let previous = std::mem::replace(normal, g.normal);
     let d_prev = previous_overlap(balls, a, b, dt);

@@ -91,7 +91,7 @@ impl Ledger<'_> {
 pub(crate) fn previous_positions(balls: &Balls, a: usize, b: usize, dt: Real) -> (Vec3, Vec3) {
     (
         balls.pos[a] - balls.vel[a] * dt,
-        balls.pos[b] - balls.vel[b] * dt,
+        balls.partner(a, b) - balls.vel[b] * dt,
     )
 }
 
@@ -130,7 +130,7 @@ pub(crate) fn applied_now(
     Applied {
         force: g.normal * law.elastic_normal(g.overlap, g.radius, state) + spring,
         arm_a: g.point - balls.pos[a],
-        arm_b: g.point - balls.pos[b],
+        arm_b: g.point - balls.partner(a, b),
     }
 }
 

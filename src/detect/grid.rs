@@ -11,6 +11,7 @@
 //! half the skin). The physics does not depend on the margin: only inactive candidates come
 //! and go (the settle-box scene ends with the same bits for a margin of 0.1 and 0.2 mm).
 
+use crate::geom::Cell;
 use crate::math::{Real, Vec3};
 
 /// Cells per piece at most; a sparse scene gets larger cells instead of a huge grid.
@@ -28,8 +29,8 @@ pub struct BroadPhase {
     pub pairs: Vec<(u32, u32)>,
     /// Candidate ball-facet contacts of the last build, sorted: (ball, wall, facet).
     pub facet_pairs: Vec<(u32, u32, u32)>,
-    /// Grid of the last build: lower corner, cell size, cells per axis.
-    grid: (Vec3, Real, [usize; 3]),
+    /// Grid of the last build: lower corner, cell size along each axis, cells per axis.
+    grid: (Vec3, Vec3, [usize; 3]),
     /// Number of builds so far.
     pub builds: u64,
 }
@@ -71,8 +72,10 @@ impl BroadPhase {
         crate::storage::room(&mut self.order, n);
     }
 
-    /// Rebuilds the candidate pairs: every pair of spheres whose extents overlap.
-    pub fn build(&mut self, pos: &[Vec3], radius: &[Real], margin: Real) {
+    /// Rebuilds the candidate pairs: every pair of spheres whose extents overlap (in a
+    /// periodic `cell`, through the nearest image: the grid then spans the cell along its
+    /// periodic axes, the positions inside it, and wraps).
+    pub fn build(&mut self, pos: &[Vec3], radius: &[Real], margin: Real, cell: Option<&Cell>) {
         self.builds += 1;
         self.ref_pos.clear();
         self.ref_pos.extend_from_slice(pos);
@@ -92,9 +95,21 @@ impl BroadPhase {
         // A cell at least as wide as the widest extent: overlapping extents sit in the same or
         // adjacent cells.
         let mut h = 2.0 * (rmax + margin);
+        let wraps = |k: usize| cell.is_some_and(|c| c.periodic[k]);
+        if let Some(c) = cell {
+            for k in (0..3).filter(|&k| wraps(k)) {
+                lo[k] = c.min[k];
+                hi[k] = c.min[k] + c.len[k];
+            }
+        }
         let span = hi - lo;
+        // (along a periodic axis the cells divide the cell's length exactly, none narrower
+        // than h)
         let dims = |h: Real| -> [usize; 3] {
-            [0, 1, 2].map(|k| ((span[k] / h).floor() as usize).saturating_add(1))
+            [0, 1, 2].map(|k| match wraps(k) {
+                true => ((span[k] / h).floor() as usize).max(1),
+                false => ((span[k] / h).floor() as usize).saturating_add(1),
+            })
         };
         let mut nc = dims(h);
         let limit = MAX_CELLS_PER_PIECE * n;
@@ -104,10 +119,17 @@ impl BroadPhase {
             nc = dims(h);
         }
         let ncells = total(nc);
-        self.grid = (lo, h, nc);
-        let inv_h = 1.0 / h;
+        let hk = Vec3::from([0, 1, 2].map(|k| match wraps(k) {
+            true => span[k] / nc[k] as Real,
+            false => h,
+        }));
+        self.grid = (lo, hk, nc);
+        let inv_h = Vec3::from([0, 1, 2].map(|k| match wraps(k) {
+            true => nc[k] as Real / span[k],
+            false => 1.0 / h,
+        }));
         let cell3 = |p: &Vec3| -> [usize; 3] {
-            [0, 1, 2].map(|k| (((p[k] - lo[k]) * inv_h) as usize).min(nc[k] - 1))
+            [0, 1, 2].map(|k| (((p[k] - lo[k]) * inv_h[k]) as usize).min(nc[k] - 1))
         };
         let index = |c: [usize; 3]| (c[2] * nc[1] + c[1]) * nc[0] + c[0];
         self.cell_of.clear();
@@ -150,7 +172,16 @@ impl BroadPhase {
         // corners, up to 1.7 times as far: about a third more pairs in a dense packing).
         let overlaps = |i: usize, j: usize| -> bool {
             let reach = radius[i] + radius[j] + 2.0 * margin;
-            (pos[j] - pos[i]).norm_squared() <= reach * reach
+            crate::geom::nearest(cell, pos[j] - pos[i]).norm_squared() <= reach * reach
+        };
+        // a neighbour's index along axis k, wrapped along a periodic axis (None: off the grid)
+        let along = |k: usize, x: i64| -> Option<usize> {
+            let n = nc[k] as i64;
+            match (wraps(k), x) {
+                (true, x) => Some(x.rem_euclid(n) as usize),
+                (false, x) if x < 0 || x >= n => None,
+                (false, x) => Some(x as usize),
+            }
         };
         let push = |pairs: &mut Vec<(u32, u32)>, i: u32, j: u32| {
             pairs.push((i.min(j), i.max(j)));
@@ -175,18 +206,18 @@ impl BroadPhase {
                         }
                     }
                     for off in FORWARD {
-                        let x = cx as i64 + off[0];
-                        let y = cy as i64 + off[1];
-                        let z = cz as i64 + off[2];
-                        if x < 0
-                            || y < 0
-                            || x >= nc[0] as i64
-                            || y >= nc[1] as i64
-                            || z >= nc[2] as i64
-                        {
+                        let (Some(x), Some(y), Some(z)) = (
+                            along(0, cx as i64 + off[0]),
+                            along(1, cy as i64 + off[1]),
+                            along(2, cz as i64 + off[2]),
+                        ) else {
+                            continue;
+                        };
+                        let d = index([x, y, z]);
+                        if d == c {
+                            // (a periodic axis of one cell: the cell is its own neighbour)
                             continue;
                         }
-                        let d = index([x as usize, y as usize, z as usize]);
                         let other = &order[cell_start[d] as usize..cell_start[d + 1] as usize];
                         for &i in own {
                             for &j in other {
@@ -215,12 +246,17 @@ impl BroadPhase {
                 .collect();
             self.pairs.extend(layers.into_iter().flatten());
             self.pairs.par_sort_unstable();
-            return;
+        } else {
+            for cz in 0..nc[2] {
+                layer(cz, &mut self.pairs);
+            }
+            self.pairs.sort_unstable();
         }
-        for cz in 0..nc[2] {
-            layer(cz, &mut self.pairs);
+        if cell.is_some() {
+            // (along a periodic axis of two cells, both forward and backward neighbours are
+            // the same cell: its pairs come twice)
+            self.pairs.dedup();
         }
-        self.pairs.sort_unstable();
     }
 }
 
@@ -257,8 +293,8 @@ impl BroadPhase {
                 let mut range = [(0usize, 0usize); 3];
                 let mut empty = false;
                 for k in 0..3 {
-                    let a = ((flo[k] - reach - lo[k]) / h).floor();
-                    let b = ((fhi[k] + reach - lo[k]) / h).floor();
+                    let a = ((flo[k] - reach - lo[k]) / h[k]).floor();
+                    let b = ((fhi[k] + reach - lo[k]) / h[k]).floor();
                     if b < 0.0 || a > (nc[k] - 1) as Real {
                         empty = true;
                         break;
@@ -296,13 +332,42 @@ impl BroadPhase {
     }
 }
 
-/// Every pair with overlapping extents by testing all pairs: O(N^2), the reference for tests.
-pub fn brute_force_pairs(pos: &[Vec3], radius: &[Real], margin: Real) -> Vec<(u32, u32)> {
+/// Every pair with overlapping extents by testing all pairs: O(N^2), the reference for tests
+/// (in a periodic `cell`, each pair at its nearest image, written out here apart from
+/// [`Cell::nearest`]: each offset of -1, 0, 1 cell length along each periodic axis tried).
+pub fn brute_force_pairs(
+    pos: &[Vec3],
+    radius: &[Real],
+    margin: Real,
+    cell: Option<&Cell>,
+) -> Vec<(u32, u32)> {
+    let shifts: Vec<Vec3> = match cell {
+        None => vec![Vec3::zeros()],
+        Some(c) => {
+            let steps = |k: usize| if c.periodic[k] { -1..=1 } else { 0..=0 };
+            let mut v = Vec::new();
+            for x in steps(0) {
+                for y in steps(1) {
+                    for z in steps(2) {
+                        v.push(Vec3::new(
+                            x as Real * c.len.x,
+                            y as Real * c.len.y,
+                            z as Real * c.len.z,
+                        ));
+                    }
+                }
+            }
+            v
+        }
+    };
     let mut pairs = Vec::new();
     for i in 0..pos.len() {
         for j in i + 1..pos.len() {
             let reach = radius[i] + radius[j] + 2.0 * margin;
-            if (pos[j] - pos[i]).norm_squared() <= reach * reach {
+            let d2 = (shifts.iter())
+                .map(|s| (pos[j] + s - pos[i]).norm_squared())
+                .fold(Real::INFINITY, Real::min);
+            if d2 <= reach * reach {
                 pairs.push((i as u32, j as u32));
             }
         }

@@ -7,7 +7,7 @@ use super::{spatial_order, BroadPhase, Scratch, SortOrder};
 use crate::body::{Balls, Clumps, Wall};
 use crate::contact::{Contacts, FacetContacts};
 use crate::law::{Cohesion, ContactModel, Rolling};
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 
 /// What contact detection reads and writes.
 pub struct Detection<'a> {
@@ -49,6 +49,9 @@ pub struct Detection<'a> {
     pub books: bool,
     /// Cycles run so far.
     pub cycles: u64,
+    /// In a periodic cell, the sum of mass times displacement of the jumps back into the cell
+    /// (added to here when balls are brought back, at each build).
+    pub wrapped: &'a mut Vec3,
 }
 
 impl Detection<'_> {
@@ -115,8 +118,10 @@ impl Detection<'_> {
             *self.last_sort = Some(self.cycles);
         }
         self.make_room();
+        self.wrap();
+        let cell = self.balls.cell.as_ref();
         self.broad_phase
-            .build(&self.balls.pos, &self.balls.radius, margin);
+            .build(&self.balls.pos, &self.balls.radius, margin, cell);
         if !self.clumps.is_empty() {
             // pebbles of one clump never touch each other
             let clump = &self.balls.clump;
@@ -154,6 +159,37 @@ impl Detection<'_> {
             self.has_rolling(),
         );
     }
+    /// In a periodic cell, brings every ball and clump that has left the cell back in through
+    /// the opposite face (a clump with its pebbles, by the jump of its centroid), before the
+    /// candidate pairs are built: between two builds a ball lies at most a margin outside.
+    fn wrap(&mut self) {
+        let Some(cell) = self.balls.cell.clone() else {
+            return;
+        };
+        let b = &mut *self.balls;
+        let mut jumps = Vec3::zeros();
+        for i in 0..b.len() {
+            let before = b.pos[i];
+            if b.clump[i] == crate::body::NO_CLUMP && cell.wrap(&mut b.pos[i]) {
+                jumps += (b.pos[i] - before) * b.mass[i];
+            }
+        }
+        let cl = &mut *self.clumps;
+        for c in 0..cl.len() {
+            let before = cl.pos[c];
+            if cell.wrap(&mut cl.pos[c]) {
+                let d = cl.pos[c] - before;
+                jumps += d * cl.mass[c];
+                let first = cl.first[c] as usize;
+                for p in first..first + cl.count[c] as usize {
+                    b.pos[p] += d;
+                    jumps += d * b.mass[p];
+                }
+            }
+        }
+        *self.wrapped += jumps;
+    }
+
     /// True when the balls may be renumbered: in 3D (the 2D mode keeps its disks' normals in
     /// a side array the renumbering does not carry). A clump's pebbles move as one block, in
     /// their order ([`super::keep_clumps_whole`]). A contact whose balls swap roles is

@@ -153,8 +153,13 @@ impl Forces<'_> {
         // Each ball sums its contacts in list order (see `Contacts::incidence`): the same
         // result as one sequential pass over the list, for any number of threads.
         let crate::body::Balls {
-            force, moment, pos, ..
+            force,
+            moment,
+            pos,
+            cell,
+            ..
         } = &mut *self.balls;
+        let cell = cell.as_ref();
         let (cforce, cpoint, inc, start) = (
             &self.contacts.force,
             &self.contacts.point,
@@ -170,7 +175,7 @@ impl Forces<'_> {
             let (mut fi, mut mi) = (Vec3::zeros(), Vec3::zeros());
             for &e in &inc[start[i] as usize..start[i + 1] as usize] {
                 let (force, point) = (cforce[(e >> 1) as usize], cpoint[(e >> 1) as usize]);
-                let arm = point - pos[i];
+                let arm = crate::geom::nearest(cell, point - pos[i]);
                 if e & 1 == 0 {
                     fi -= force;
                     mi -= arm.cross(&force);

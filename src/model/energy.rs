@@ -108,7 +108,7 @@ impl Model {
         let balls = (self.contacts.list.iter().filter(|c| c.active)).map(|c| {
             of(c.law).map_or(0.0, |coh| {
                 let (i, j) = (c.a as usize, c.b as usize);
-                let overlap = b.radius[i] + b.radius[j] - (b.pos[j] - b.pos[i]).norm();
+                let overlap = b.radius[i] + b.radius[j] - (b.partner(i, j) - b.pos[i]).norm();
                 coh.energy(Pieces::Spheres(b.radius[i], b.radius[j]), overlap)
             })
         });
@@ -164,6 +164,7 @@ impl Model {
         (0..self.balls.len())
             .map(|i| -self.balls.mass[i] * g.dot(&self.balls.pos[i]))
             .chain((0..cl.len()).map(|c| -cl.mass[c] * g.dot(&cl.pos[c])))
+            .chain(self.balls.cell.is_some().then(|| g.dot(&self.wrapped)))
             .fold(0.0, |a, b| a + b)
     }
 

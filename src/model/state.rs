@@ -109,6 +109,10 @@ pub struct Model {
     pub flow: crate::flow::Flow,
     /// Measurement regions (`[[measure]]`; what they measure: `output/measure.rs`).
     pub measures: Vec<Measure>,
+    /// In a periodic cell, the sum of mass times displacement of every jump of a body back into
+    /// the cell (kg m): the potential energy adds `g . wrapped`, so that a ball falling
+    /// through a face along gravity keeps the energy it had ([`Model::potential_energy`]).
+    pub(crate) wrapped: Vec3,
 }
 
 /// A measurement region: the bodies whose reference point (a ball's centre, a clump's
@@ -154,6 +158,7 @@ impl Model {
             ids: Default::default(),
             flow: Default::default(),
             measures: Vec::new(),
+            wrapped: Vec3::zeros(),
         }
     }
 

@@ -103,6 +103,7 @@ impl Model {
             planar: self.planar,
             books: self.books.is_some(),
             cycles: self.cycles,
+            wrapped: &mut self.wrapped,
         }
     }
 

@@ -11,7 +11,8 @@ pub fn series_unit(column: &str) -> &'static str {
         return "J";
     }
     match base.rsplit('/').next().unwrap_or("") {
-        "pos" | "overlap" | "mean_pos" | "top" => "m",
+        "pos" | "overlap" | "mean_pos" | "top" | "size" => "m",
+        "momentum" => "kg m/s",
         "vel" => "m/s",
         "spin" => "rad/s",
         "rotation" => "rad",

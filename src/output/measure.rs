@@ -131,6 +131,7 @@ fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 
         contacts += 1;
     };
     let list = &model.contacts;
+    let (nearest, cell) = (crate::geom::nearest, model.balls.cell.as_ref());
     for (k, c) in list.list.iter().enumerate() {
         let (a, bb) = (c.a as usize, c.b as usize);
         if !(c.active && (inside[a] || inside[bb])) {
@@ -142,10 +143,10 @@ fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 
         }
         let point = list.contact_point(k, b);
         if inside[bb] {
-            add(&f, &(point - reference(bb)));
+            add(&f, &nearest(cell, point - reference(bb)));
         }
         if inside[a] {
-            add(&-f, &(point - reference(a)));
+            add(&-f, &nearest(cell, point - reference(a)));
         }
     }
     for c in &model.facet_contacts.list {

@@ -32,6 +32,32 @@ impl Source {
                 let mean = sum / (b.len().max(1) as Real);
                 out.extend_from_slice(mean.as_slice());
             }
+            Source::Momentum => {
+                let cl = &model.clumps;
+                let balls = (0..b.len()).filter(|&i| !b.is_pebble(i));
+                let sum = (balls.map(|i| b.vel[i] * b.inertial_mass[i]))
+                    .chain((0..cl.len()).map(|c| cl.vel[c] * cl.inertial_mass[c]))
+                    .fold(crate::math::Vec3::zeros(), |acc, p| acc + p);
+                out.extend_from_slice(sum.as_slice());
+            }
+            Source::DomainSize => {
+                let len = b
+                    .cell
+                    .as_ref()
+                    .map_or(crate::math::Vec3::zeros(), |c| c.len);
+                out.extend_from_slice(len.as_slice());
+            }
+            Source::SolidFraction => {
+                let cell = b.cell.as_ref();
+                let pi = std::f64::consts::PI;
+                let solid = (0..b.len())
+                    .map(|i| match model.planar {
+                        true => pi * b.radius[i] * b.radius[i],
+                        false => 4.0 / 3.0 * pi * b.radius[i].powi(3),
+                    })
+                    .fold(0.0, |a, v| a + v);
+                out.push(cell.map_or(Real::NAN, |c| solid / c.volume(model.planar)));
+            }
             Source::Top => {
                 let up = if model.planar { 1 } else { 2 };
                 let top = (0..b.len())
@@ -76,7 +102,7 @@ impl Source {
 fn sample_ball(model: &Model, i: usize, q: BallQuantity, out: &mut Vec<Real>) {
     let b = &model.balls;
     let v = match q {
-        BallQuantity::Pos => b.pos[i],
+        BallQuantity::Pos => b.shown(i),
         BallQuantity::Vel => model.synchronized_velocity(i),
         BallQuantity::Spin => model.synchronized_spin(i),
         BallQuantity::Force => b.force[i],
@@ -96,7 +122,7 @@ fn sample_pair(model: &Model, (i, j): (usize, usize), q: PairQuantity, out: &mut
             contacts.geometry(k, b).normal,
         )
     });
-    let d = b.pos[j] - b.pos[i];
+    let d = b.partner(i, j) - b.pos[i];
     match q {
         PairQuantity::Active => out.push(contact.is_some() as u8 as Real),
         PairQuantity::NormalForce => out.push(contact.map_or(0.0, |(f, n)| f.dot(&n).abs())),
@@ -239,7 +265,7 @@ fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut 
         for j in b.0..b.1 {
             let g = crate::contact::ball_ball::geometry(
                 &balls.pos[i],
-                &balls.pos[j],
+                &balls.partner(i, j),
                 balls.radius[i],
                 balls.radius[j],
             );

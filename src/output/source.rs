@@ -110,6 +110,15 @@ pub enum Source {
     WallContacts,
     /// `balls/mean_pos`: mean centre of all balls, m (project extension).
     MeanPos,
+    /// `balls/momentum`: the sum of inertial mass times velocity over the balls and clumps,
+    /// kg m/s, with the velocities half a step behind the positions, as the law of motion
+    /// keeps them (project extension: with no gravity, walls or fixed balls, contact forces
+    /// come in opposite pairs and it stays constant to round-off).
+    Momentum,
+    /// `domain/size`: the periodic cell's lengths, m.
+    DomainSize,
+    /// `domain/solid_fraction`: the volume of the balls over the cell's (areas in 2D).
+    SolidFraction,
     /// `balls/top`: the highest point of any ball, `z + r` (2D: `y + r`), m (project
     /// extension; the height of a heap or a bed).
     Top,
@@ -197,6 +206,18 @@ impl Source {
             ["contacts", "balls"] => Source::BallContacts,
             ["contacts", "walls"] => Source::WallContacts,
             ["balls", "mean_pos"] => Source::MeanPos,
+            ["balls", "momentum"] => Source::Momentum,
+            ["domain", q @ ("size" | "solid_fraction")] => {
+                if model.balls.cell.is_none() {
+                    return Err(format!(
+                        "\"{name}\": the case has no periodic cell ([domain])"
+                    ));
+                }
+                match *q {
+                    "size" => Source::DomainSize,
+                    _ => Source::SolidFraction,
+                }
+            }
             ["balls", "top"] => Source::Top,
             ["contacts", "hidden"] => Source::Hidden,
             ["contacts", "proximity"] => Source::Proximity,
@@ -239,6 +260,8 @@ impl Source {
                 | Source::Wall(..)
                 | Source::FixedForce
                 | Source::MeanPos
+                | Source::Momentum
+                | Source::DomainSize
         )
     }
 

@@ -51,7 +51,7 @@ impl VtkWriter {
         let mut s = String::from("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n");
         let _ = writeln!(s, "<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">");
         s.push_str("<Points>\n");
-        vectors(&mut s, "position", b.pos.iter().copied());
+        vectors(&mut s, "position", (0..n).map(|i| b.shown(i)));
         s.push_str(
             "</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">",
         );

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 /// contact frame keeps its normal and first tangential axis, the second being their cross
 /// product; 6: the automatic timestep's settings carry `every`; 7: each check's probe saves its
 /// own state, without the number of its kind in the former list of probes).
-pub const FORMAT: u32 = 7;
+pub const FORMAT: u32 = 8;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 

@@ -157,7 +157,7 @@ pub fn contact_diagonal_3d(s: &ContactStiffness, n: &Vec3, r_a: &Vec3, r_b: &Vec
 pub(crate) fn ball_diagonal(springs: &Springs, c: &Contact, foresee: bool) -> [Real; 12] {
     let (a, b) = (c.a as usize, c.b as usize);
     let balls = springs.balls;
-    let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+    let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
     let g = geometry(pa, pb, balls.radius[a], balls.radius[b]);
     let s = ball_stiffness(springs, c.law, a, b, &g, foresee);
     contact_diagonal_3d(&s, &g.normal, &(g.point - pa), &(g.point - pb))

@@ -49,13 +49,14 @@ pub(crate) fn ball_term(model: &Model, k: usize, with_inactive: bool) -> Term {
     let (a, b) = (c.a as usize, c.b as usize);
     let g = model.contacts.geometry(k, &model.balls);
     let (ba, bb) = (model.body_of(a), model.body_of(b));
+    let cell = model.balls.cell.as_ref();
     Term {
         a: Some(ba),
         b: bb,
         s: ball_stiffness(&model.springs(), c.law, a, b, &g, with_inactive),
         normal: g.normal,
-        r_a: g.point - model.body_pos(ba),
-        r_b: g.point - model.body_pos(bb),
+        r_a: crate::geom::nearest(cell, g.point - model.body_pos(ba)),
+        r_b: crate::geom::nearest(cell, g.point - model.body_pos(bb)),
     }
 }
 

@@ -74,7 +74,8 @@ impl ProbeState for CollisionProbe {
         let bl = &model.balls;
         let (overlap, n, v_other) = match self.b {
             Body::Ball(b) => {
-                let d = bl.pos[self.a] - bl.pos[b];
+                // (in a periodic cell, to the nearest image of b)
+                let d = crate::geom::nearest(bl.cell.as_ref(), bl.pos[self.a] - bl.pos[b]);
                 let dist = d.norm();
                 (
                     bl.radius[self.a] + bl.radius[b] - dist,

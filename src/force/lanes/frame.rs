@@ -274,7 +274,7 @@ fn exert(
         s.add(a, &f, &(p - balls.pos[a]).cross(&f), true);
     }
     if s.holds(b) {
-        s.add(b, &f, &(p - balls.pos[b]).cross(&f), false);
+        s.add(b, &f, &(p - balls.partner(a, b)).cross(&f), false);
     }
     overlap > balls.radius[a].min(balls.radius[b]) || overlap.is_nan()
 }

@@ -358,7 +358,7 @@ impl Input {
         } else {
             Vec3::zeros()
         };
-        let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+        let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
         let (va, vb) = (&balls.vel[a], &balls.vel[b]);
         let (wa, wb) = (&balls.spin[a], &balls.spin[b]);
         for d in 0..3 {

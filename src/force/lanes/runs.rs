@@ -125,7 +125,7 @@ pub fn near(c: &Contact, balls: &Balls) -> bool {
     c.active
         | !clearly_apart(
             &balls.pos[a],
-            &balls.pos[b],
+            &balls.partner(a, b),
             balls.radius[a],
             balls.radius[b],
         )

@@ -93,7 +93,7 @@ impl Input {
         let l = l & (LANES - 1);
         let balls = springs.balls;
         let (a, b) = (c.a as usize, c.b as usize);
-        let (pa, pb) = (&balls.pos[a], &balls.pos[b]);
+        let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
         // (the subtraction of [`crate::springs::ball_stiffness`], component by component)
         let dv = balls.vel[a] - balls.vel[b];
         for k in 0..3 {

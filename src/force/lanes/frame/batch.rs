@@ -93,7 +93,7 @@ impl Batch {
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
         put(&mut self.pa, l, balls.pos[a].into());
-        put(&mut self.pb, l, balls.pos[b].into());
+        put(&mut self.pb, l, balls.partner(a, b).into());
         put(&mut self.va, l, balls.vel[a].into());
         put(&mut self.vb, l, balls.vel[b].into());
         put(&mut self.wa, l, balls.spin[a].into());
@@ -440,7 +440,7 @@ impl Batch {
             [
                 f,
                 (p - balls.pos[a]).cross(&f),
-                (p - balls.pos[b]).cross(&f),
+                (p - balls.partner(a, b)).cross(&f),
             ]
         } else {
             let v = |x: &Lane3| Vec3::from(at(x, l));

@@ -1,0 +1,151 @@
+//! `[domain]`: the periodic cell (docs/CASES.md section 19).
+
+use super::reader::Reader;
+use super::CaseError;
+use crate::geom::Cell;
+use crate::math::{Real, Vec3};
+use serde::Deserialize;
+
+/// `[domain]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DomainSection {
+    /// Lower corner of the cell, m (3 components, 2 in 2D).
+    pub min: Option<Vec<f64>>,
+    /// Upper corner of the cell, m.
+    pub max: Option<Vec<f64>>,
+    /// The axes whose faces wrap: any of "x", "y", "z" ("x", "y" in 2D).
+    #[serde(default)]
+    pub periodic: Vec<String>,
+    /// Lees-Edwards shear (not available yet: refused with the reason).
+    pub shear: Option<toml::Value>,
+    /// Constant-pressure control of the cell (not available yet: refused with the reason).
+    pub pressure: Option<toml::Value>,
+}
+
+/// The cell of `[domain]`, if any.
+pub(super) fn parse_domain(
+    r: &Reader,
+    domain: Option<&DomainSection>,
+) -> Result<Option<Cell>, CaseError> {
+    let Some(d) = domain else {
+        return Ok(None);
+    };
+    let err = |key: &str, reason: String| r.err(key, reason);
+    for (key, v) in [("domain.shear", &d.shear), ("domain.pressure", &d.pressure)] {
+        if v.is_some() {
+            return Err(err(key, "not available yet: this build has periodic cells without Lees-Edwards shear or pressure control".into()));
+        }
+    }
+    let axes: &[&str] = if r.dim == 2 {
+        &["x", "y"]
+    } else {
+        &["x", "y", "z"]
+    };
+    let mut periodic = [false; 3];
+    for (k, name) in d.periodic.iter().enumerate() {
+        let key = format!("domain.periodic[{}]", k + 1);
+        let Some(axis) = axes.iter().position(|a| a == name) else {
+            return Err(err(
+                &key,
+                format!("\"{name}\": an axis is one of {}", axes.join(", ")),
+            ));
+        };
+        if periodic[axis] {
+            return Err(err(&key, format!("\"{name}\" is given twice")));
+        }
+        periodic[axis] = true;
+    }
+    if !periodic.contains(&true) {
+        return Err(err(
+            "domain.periodic",
+            "missing: name the axes that wrap, e.g. periodic = [\"x\", \"y\"] (a [domain] without them has no effect)".into(),
+        ));
+    }
+    let corner = |key: &str, v: &Option<Vec<f64>>| -> Result<Vec3, CaseError> {
+        match v {
+            Some(v) => r.point(key, v),
+            None => Err(err(
+                key,
+                "missing: a periodic cell needs its corners min and max (m)".into(),
+            )),
+        }
+    };
+    let (min, max) = (corner("domain.min", &d.min)?, corner("domain.max", &d.max)?);
+    let mut len = max - min;
+    for k in 0..r.dim {
+        if !(len[k] > 0.0 && len[k].is_finite()) {
+            return Err(err(
+                "domain.max",
+                format!(
+                    "{}: must exceed domain.min along {} ({})",
+                    max[k], axes[k], min[k]
+                ),
+            ));
+        }
+    }
+    if r.dim == 2 {
+        // (the disks lie in z = 0; the z extent is not used)
+        len.z = 1.0;
+    }
+    Ok(Some(Cell { min, len, periodic }))
+}
+
+/// Refuses a cell too short for the minimum-image rule: along a periodic axis, a pair of balls
+/// can be candidates up to `r_a + r_b + 2 margin` apart, and it must meet one image of the
+/// other at most, so the length must exceed twice that, `4 (r_max + margin)`.
+pub(super) fn refuse_short_cell(
+    r: &Reader,
+    cell: Option<&Cell>,
+    largest: Real,
+    margin: Real,
+) -> Result<(), CaseError> {
+    let Some(c) = cell else {
+        return Ok(());
+    };
+    let shortest = 4.0 * (largest + margin);
+    for k in (0..3).filter(|&k| c.periodic[k]) {
+        if c.len[k] <= shortest {
+            let axis = ["x", "y", "z"][k];
+            return Err(r.err(
+                "domain.max",
+                format!(
+                    "the cell is {:e} m long along {axis}: a periodic axis must be longer than 4 (largest radius + margin) = {shortest:e} m, so that two balls meet one image of each other at most",
+                    c.len[k]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a wall that reaches outside the cell along a periodic axis (walls are not imaged:
+/// a ball would meet the wall on one side of the face and not its image on the other).
+pub(super) fn refuse_walls_outside(
+    r: &Reader,
+    cell: Option<&Cell>,
+    walls: &[crate::body::WallSpec],
+) -> Result<(), CaseError> {
+    let Some(c) = cell else {
+        return Ok(());
+    };
+    for (w, wall) in walls.iter().enumerate() {
+        for v in &wall.vertices {
+            for k in (0..3).filter(|&k| c.periodic[k]) {
+                let (lo, hi) = (c.min[k], c.min[k] + c.len[k]);
+                if v[k] < lo || v[k] > hi {
+                    return Err(r.err(
+                        &format!("wall[{}]", w + 1),
+                        format!(
+                            "wall \"{}\" reaches outside the periodic cell along {} ({} not in [{lo}, {hi}]): walls are not imaged across the faces of the cell",
+                            wall.name,
+                            ["x", "y", "z"][k],
+                            v[k]
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}

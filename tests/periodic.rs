@@ -1,0 +1,202 @@
+//! Periodic cells (`[domain]`): the broad phase against a slow all-pairs search over the images,
+//! bit-identical runs for any thread count and across a restart, and the refusals.
+
+use crate::common::on_threads;
+use ballast::case::parse;
+use ballast::detect::{brute_force_pairs, BroadPhase};
+use ballast::geom::Cell;
+use ballast::math::{Real, Vec3};
+use rstest::rstest;
+use std::path::Path;
+
+/// Random balls in a cell, some of them near its faces and corners.
+fn scene(n: usize, seed: u64, cell: &Cell) -> (Vec<Vec3>, Vec<Real>) {
+    let mut s = seed;
+    let mut next = || {
+        // (SplitMix64, written out: independent of the engine's generator)
+        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
+    };
+    let pos = (0..n)
+        .map(|_| {
+            Vec3::new(
+                cell.min.x + cell.len.x * next(),
+                cell.min.y + cell.len.y * next(),
+                cell.min.z + cell.len.z * next(),
+            )
+        })
+        .collect();
+    let radius = (0..n).map(|_| 0.002 + 0.002 * next()).collect();
+    (pos, radius)
+}
+
+/// The grid's pairs in a periodic cell are those of an all-pairs search over the 27 (or 9, or
+/// 3) shifted images, for each choice of wrapping axes and for cells of 2, 3 and many grid cells
+/// along an axis (two cells: the forward and backward neighbours are one cell, whose pairs
+/// must not come twice).
+#[rstest]
+#[case::x(0.06, [true, false, false])]
+#[case::xy(0.06, [true, true, false])]
+#[case::xyz(0.06, [true, true, true])]
+#[case::xz_two_cells(0.02, [true, false, true])]
+#[case::xyz_three_cells(0.03, [true, true, true])]
+fn pairs_across_faces_are_the_brute_force_ones(#[case] side: Real, #[case] periodic: [bool; 3]) {
+    let cell = Cell {
+        min: Vec3::new(-0.01, 0.02, 0.0),
+        len: Vec3::new(side, side * 1.1, side * 0.9),
+        periodic,
+    };
+    // (a solid fraction of about 0.3)
+    let n = (side * side * side * 2.5e6) as usize + 10;
+    let (pos, radius) = scene(n, 7 + n as u64, &cell);
+    let margin = 5e-4;
+    let mut bp = BroadPhase::default();
+    bp.build(&pos, &radius, margin, Some(&cell));
+    let expected = brute_force_pairs(&pos, &radius, margin, Some(&cell));
+    assert!(
+        expected.len() > n / 2,
+        "a scene with few pairs proves little"
+    );
+    let across = |&(i, j): &(u32, u32)| {
+        let reach = radius[i as usize] + radius[j as usize] + 2.0 * margin;
+        (pos[j as usize] - pos[i as usize]).norm() > reach
+    };
+    assert!(
+        expected.iter().any(across),
+        "some pairs must meet across a face"
+    );
+    assert_eq!(bp.pairs, expected);
+}
+
+const GAS: &str = include_str!("../cases/periodic/gas.toml");
+
+fn gas(steps: u64, extra: &str) -> ballast::case::Case {
+    let text = GAS.replace("steps = 100000", &format!("steps = {steps}{extra}"));
+    parse(&text, Path::new("cases/periodic/gas.toml")).unwrap()
+}
+
+/// The state a run ends in, as bits.
+fn bits(sim: &ballast::run::Simulation) -> Vec<u64> {
+    let b = &sim.model.balls;
+    (b.pos.iter().chain(&b.vel).chain(&b.spin))
+        .flat_map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+        .collect()
+}
+
+/// The periodic gas ends in the same bits on one, two and three threads, and when its run is
+/// saved and restored halfway (`restart_at`); balls do cross the faces on the way.
+#[test]
+fn periodic_gas_is_the_same_for_any_thread_count_and_across_a_restart() {
+    let case = gas(4000, "");
+    let run = |threads: usize, case: &ballast::case::Case| {
+        on_threads(threads, || {
+            ballast::run::simulate(case, None, &[], false, None).unwrap()
+        })
+    };
+    let one = run(1, &case);
+    assert!(one.error.is_none(), "{:?}", one.error);
+    let start = parse(GAS, Path::new("cases/periodic/gas.toml"))
+        .unwrap()
+        .balls;
+    let crossed = (one.model.balls.id.iter().zip(&one.model.balls.pos))
+        .filter(|(id, p)| {
+            let s = start.iter().find(|b| b.id == **id).unwrap();
+            (*p - s.pos).norm() > 0.008
+        })
+        .count();
+    assert!(
+        crossed > 0,
+        "no ball crossed a face: the test proves little"
+    );
+    for threads in [2, 3] {
+        assert!(
+            bits(&run(threads, &case)) == bits(&one),
+            "{threads} threads"
+        );
+    }
+    let restarted = run(1, &gas(4000, "\nrestart_at = 1777"));
+    assert!(bits(&restarted) == bits(&one), "restart");
+}
+
+/// A `[domain]` that cannot be used is refused at reading, naming the key.
+#[rstest]
+#[case::unknown_axis(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"w\"]",
+    "domain.periodic[2]"
+)]
+#[case::axis_twice(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"x\"]",
+    "given twice"
+)]
+#[case::no_axis(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = []",
+    "domain.periodic: missing"
+)]
+#[case::no_max("max = [0.016, 0.016, 0.016]\n", "", "domain.max: missing")]
+#[case::inverted(
+    "max = [0.016, 0.016, 0.016]",
+    "max = [0.016, -0.016, 0.016]",
+    "must exceed domain.min along y"
+)]
+#[case::too_short(
+    "max = [0.016, 0.016, 0.016]",
+    "max = [0.016, 0.016, 0.0035]",
+    "longer than 4 (largest radius + margin)"
+)]
+#[case::shear_not_yet(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\nshear = { rate = 1.0, flow = \"x\", gradient = \"z\" }",
+    "domain.shear: not available yet"
+)]
+#[case::two_components(
+    "max = [0.016, 0.016, 0.016]",
+    "max = [0.016, 0.016]",
+    "domain.max: 2 components"
+)]
+#[case::unknown_key(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\nwrap = true",
+    "wrap"
+)]
+fn bad_domains_are_refused(#[case] from: &str, #[case] to: &str, #[case] names: &str) {
+    let text = GAS.replace(from, to);
+    assert_ne!(text, GAS, "the row changes nothing");
+    match parse(&text, Path::new("cases/periodic/gas.toml")) {
+        Ok(_) => panic!("accepted: {to}"),
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(msg.contains("cases/periodic/gas.toml"), "{msg}");
+            assert!(msg.contains(names), "{msg}");
+        }
+    }
+}
+
+/// Two balls that lie deep inside each other through a face (0.2 mm apart across it, 15.8 mm
+/// apart inside the cell) are refused at reading as any such pair is: the start is judged at
+/// the nearest images. The same two balls 3 mm apart across the face are accepted.
+#[rstest]
+#[case::through_the_face(0.0159, true)]
+#[case::apart_through_the_face(0.0131, false)]
+fn balls_overlapping_through_a_face_are_refused(#[case] x: Real, #[case] refused: bool) {
+    let head = &GAS[..GAS.find("[[ball]]").unwrap()];
+    let ball = |id: u32, x: Real| {
+        format!("[[ball]]\nid = {id}\npos = [{x}, 0.008, 0.008]\nradius = 0.0009\nmaterial = \"glass\"\n\n")
+    };
+    let text = format!(
+        "{head}{}{}[output]\nseries = [\"balls/momentum\"]\n",
+        ball(1, 0.0001),
+        ball(2, x)
+    );
+    match (parse(&text, Path::new("cases/p.toml")), refused) {
+        (Err(e), true) => assert!(e.to_string().contains("start overlapping"), "{e}"),
+        (Ok(_), false) => {}
+        (Err(e), false) => panic!("{e}"),
+        (Ok(_), true) => panic!("accepted two balls 0.2 mm apart through the face"),
+    }
+}
