@@ -31,7 +31,7 @@ pub fn run_case(
 ) -> Result<(Summary, SeriesTable), CaseError> {
     let file = case.path.display().to_string();
     if let Some(ckpt) = &opts.resume {
-        crate::run::checkpoint::check_header(ckpt, case.source_hash)
+        crate::run::checkpoint::check_resume(ckpt, case)
             .map_err(|e| CaseError::new(&file, "--resume", e))?;
     }
     prepare_out_dir(out_dir).map_err(|e| CaseError::new(&file, "--out", e))?;

@@ -517,6 +517,220 @@ fn a_resumed_run_is_bit_identical_for_any_thread_count() {
     }
 }
 
+/// The settle scene of cases/restart/settle_straight.toml (1,000 balls in a box with a plate)
+/// for `steps` cycles, with a checkpoint every 1,000; the text without its `[[generate]]`
+/// table is what a next stage of it that adds no balls reads.
+fn settle_scene(steps: u64) -> (String, String) {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/restart/settle_straight.toml"),
+    )
+    .unwrap()
+    .replace("steps = 3000", &format!("steps = {steps}"))
+    .replace("[output]", "[output]\ncheckpoint_every = 1000");
+    let (a, b) = (
+        src.find("[[generate]]").unwrap(),
+        src.find("[[wall]]").unwrap(),
+    );
+    let stage = format!("{}{}", &src[..a], &src[b..]);
+    (src, stage)
+}
+
+/// The 64-bit FNV-1a hash (what a checkpoint's header and closing hash use).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A checkpoint changed after ballast wrote it is refused (exit 2, naming --resume and the
+/// reason) before the output folder is touched: bytes appended after its hash, a header
+/// rewritten with this case's hash over another case's state (500 balls, not 1,000), the
+/// same with the closing hash made to match (the state must still fit the case), a file cut
+/// inside its header; a file that is no checkpoint at all keeps its reason.
+#[rstest::rstest]
+#[case::appended("appended", "4 bytes follow the end of the checkpoint of cycle 1000")]
+#[case::forged_header("forged_header", "do not match their hash")]
+#[case::forged_hash_too("forged_hash_too", "does not fit this case (bodies: 500 balls")]
+#[case::cut_in_header("cut_in_header", "cut short: the file has 30 bytes, less than the 47")]
+#[case::not_a_checkpoint("not_a_checkpoint", "does not start with BALLAST-CHECKPOINT")]
+fn a_changed_checkpoint_is_refused_with_the_reason(#[case] how: &str, #[case] words: &str) {
+    let d = scratch(&format!("changed_ckpt_{how}"));
+    let (src, _) = settle_scene(1000);
+    let (case, other) = (d.join("settle.toml"), d.join("other.toml"));
+    std::fs::write(&case, &src).unwrap();
+    std::fs::write(&other, src.replace("count = 1000", "count = 500")).unwrap();
+    for (c, out) in [(&case, "mine"), (&other, "theirs")] {
+        let r = run_to(c, d.join(out));
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+    let mine = std::fs::read(d.join("mine/checkpoints/cycle_1000.ckpt")).unwrap();
+    let theirs = std::fs::read(d.join("theirs/checkpoints/cycle_1000.ckpt")).unwrap();
+    let forged = || {
+        let mut f = theirs.clone();
+        f[23..31].copy_from_slice(&mine[23..31]);
+        f
+    };
+    let bytes = match how {
+        "appended" => [&mine[..], b"more"].concat(),
+        "forged_header" => forged(),
+        "forged_hash_too" => {
+            let mut f = forged();
+            let end = f.len() - 8;
+            let hash = fnv1a(&f[..end]);
+            f[end..].copy_from_slice(&hash.to_le_bytes());
+            f
+        }
+        "cut_in_header" => mine[..30].to_vec(),
+        _ => b"a file of other bytes".to_vec(),
+    };
+    let ckpt = d.join("changed.ckpt");
+    std::fs::write(&ckpt, bytes).unwrap();
+    let before = std::fs::read(d.join("mine/series.csv")).unwrap();
+    let r = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(d.join("mine"))
+        .arg("--resume")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{how}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--resume") && err.contains(words),
+        "{how}: {err}"
+    );
+    assert!(
+        std::fs::read(d.join("mine/series.csv")).unwrap() == before,
+        "{how}: a refused resume touched the output folder"
+    );
+}
+
+/// SPEC 5.2: a run resumed from the checkpoint an interrupt wrote records what the run
+/// straight through records (series.csv, every byte): the interrupted cycle's own record is
+/// the interrupted run's, not the checkpoint's.
+#[test]
+fn a_run_resumed_from_its_interrupt_is_the_straight_run() {
+    let d = scratch("interrupt_resume");
+    let case = d.join("fall.toml");
+    let text = ENDLESS
+        .replace("steps = 100000000000", "steps = 1000000")
+        .replace("[output]", "[output]\ncheckpoint_every = 100000");
+    std::fs::write(&case, text).unwrap();
+    let straight = run_to(&case, d.join("straight"));
+    assert_eq!(straight.status.code(), Some(0));
+    let out = d.join("stopped");
+    // (no checkpoint of an earlier test run may stand for this run's)
+    let _ = std::fs::remove_dir_all(&out);
+    let child = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // once the first checkpoint is there, the run is in its loop, far from its end
+    while !out.join("checkpoints/cycle_100000.ckpt").exists() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let killed = Command::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let stopped = child.wait_with_output().unwrap();
+    assert_eq!(
+        stopped.status.code(),
+        Some(130),
+        "the run ended before the signal"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let at = summary["steps"].as_u64().unwrap();
+    let ckpt = out.join(format!("checkpoints/cycle_{at}.ckpt"));
+    let resumed = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(d.join("resumed"))
+        .arg("--resume")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0));
+    let series = |o: &str| std::fs::read_to_string(d.join(o).join("series.csv")).unwrap();
+    assert!(
+        series("resumed") == series("straight"),
+        "resumed at the interrupt of cycle {at}: {} rows, straight {}",
+        series("resumed").lines().count(),
+        series("straight").lines().count()
+    );
+}
+
+/// Identical runs write identical checkpoints, and a run resumed from one writes the bytes
+/// the straight run writes at the same cycles: here balls leave through an outlet before the
+/// checkpoint (the set of ids in use shrinks, and a set read back has other room than the
+/// one that shrank).
+#[test]
+fn checkpoints_are_the_same_bytes_straight_and_resumed() {
+    let d = scratch("ckpt_bytes");
+    let mut text = String::from(
+        "[run]\nsteps = 300\ngravity = [0.0, 0.0, -9.81]\n[timestep]\nmode = \"fixed\"\n\
+         dt = 1e-4\n[material.glass]\ndensity = 2500.0\n[[contact]]\n\
+         between = [\"glass\", \"glass\"]\nmodel = \"linear\"\nkn = 1e5\n",
+    );
+    for k in 1..=200 {
+        let (x, z) = (0.003 * k as f64, 0.00002 * k as f64);
+        text += &format!("[[ball]]\npos = [{x}, 0.0, {z}]\nradius = 0.001\nmaterial = \"glass\"\n");
+    }
+    text += "[[outlet]]\nname = \"below\"\nregion = { box = { min = [-1.0, -1.0, -1.0], \
+             max = [1.0, 1.0, 0.0] } }\n[output]\nevery = 50\ncheckpoint_every = 50\n\
+             series = [\"balls/count\"]\n";
+    let case = d.join("drain.toml");
+    std::fs::write(&case, text).unwrap();
+    for out in ["a", "b"] {
+        assert_eq!(run_to(&case, d.join(out)).status.code(), Some(0));
+    }
+    let ckpt = |out: &str, n: u64| {
+        std::fs::read(d.join(out).join(format!("checkpoints/cycle_{n}.ckpt"))).unwrap()
+    };
+    let r = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(d.join("resumed"))
+        .arg("--resume")
+        .arg(d.join("a/checkpoints/cycle_200.ckpt"))
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(0));
+    let csv = std::fs::read_to_string(d.join("a/series.csv")).unwrap();
+    let left: Vec<&str> = csv.lines().map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert!(
+        left[1] == "200" && left[4] != "200" && left[5] != "0",
+        "{left:?}"
+    );
+    for n in [50, 100, 150, 200, 250, 300] {
+        assert!(ckpt("a", n) == ckpt("b", n), "cycle {n}: two runs differ");
+    }
+    for n in [250, 300] {
+        assert!(
+            ckpt("a", n) == ckpt("resumed", n),
+            "cycle {n}: resumed differs"
+        );
+    }
+}
+
 /// Insertion and removal keep a run the same for any number of threads: 5,000 balls inserted
 /// at 50,000/s (above the size where the loops split between threads), an outlet removing
 /// those that land in one corner; series.csv on one thread and on two, every byte.

@@ -18,6 +18,7 @@ mod output;
 mod parsed;
 mod reader;
 mod run;
+pub mod stage;
 mod timestep;
 mod wall;
 

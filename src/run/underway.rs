@@ -250,7 +250,9 @@ impl<'a, O: Observer> Underway<'a, O> {
         let (step, error, watch) = match control.resume {
             Some(path) => {
                 let resume_error = |e| CaseError::new(&file, "--resume", e);
-                let state = checkpoint::read(path, case.source_hash).map_err(resume_error)?;
+                let state = checkpoint::read(path, Some(case.source_hash)).map_err(resume_error)?;
+                crate::case::stage::fits_case(&state.model, &model)
+                    .map_err(|e| resume_error(format!("{}: {e}", path.display())))?;
                 let step = state.step;
                 every = state.every;
                 let parts = (&mut model, &mut recorder, &mut dt_stats, &mut limits);
@@ -325,7 +327,7 @@ impl<'a, O: Observer> Underway<'a, O> {
             || (self.length.max_steps.is_none() && self.length.time_is_up(&self.model))
             || reached.is_some();
         let stop = interrupted();
-        if due || done || stop {
+        if due || done {
             self.recorder.record(&self.model);
         }
         if let Err(e) = self.watch.look(&self.model, due || done) {
@@ -336,6 +338,11 @@ impl<'a, O: Observer> Underway<'a, O> {
             return Ok(false);
         }
         if stop {
+            // (the interrupted cycle's record after its checkpoint: a run resumed from that
+            // checkpoint records what the run straight through would)
+            if !(due || done) {
+                self.recorder.record(&self.model);
+            }
             self.interrupted = true;
             self.error = Some(format!(
                 "interrupted (SIGINT or SIGTERM) at the end of cycle {}: the series hold \
@@ -442,7 +449,7 @@ impl<'a, O: Observer> Underway<'a, O> {
         }
         let hash = self.case.source_hash;
         let restored = checkpoint::encode(&self.state(), hash)
-            .and_then(|bytes| checkpoint::decode(&bytes, hash));
+            .and_then(|bytes| checkpoint::decode(&bytes, Some(hash)));
         let parts = (
             &mut self.model,
             &mut self.recorder,
