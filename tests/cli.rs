@@ -731,6 +731,138 @@ fn checkpoints_are_the_same_bytes_straight_and_resumed() {
     }
 }
 
+/// `run NEXT.toml --from CKPT` (SPEC 6.4): the settle scene run 2,000 cycles, then a next
+/// stage of 1,000 cycles from its last checkpoint (the same case without its `[[generate]]`,
+/// whose balls come from the checkpoint) records the rows of one straight run of 3,000 cycles
+/// from cycle 2,000 on, every byte; its time and cycles go on from the checkpoint's, and its
+/// own checkpoints resume (`--resume` with NEXT.toml) to the same series.
+#[test]
+fn a_stage_from_a_checkpoint_goes_on_as_the_straight_run() {
+    let d = scratch("from_stage");
+    let (first, _) = settle_scene(2000);
+    let (whole, _) = settle_scene(3000);
+    let (_, next) = settle_scene(1000);
+    let next = next.replace("checkpoint_every = 1000", "checkpoint_every = 500");
+    for (name, text) in [("first", &first), ("whole", &whole), ("next", &next)] {
+        std::fs::write(d.join(format!("{name}.toml")), text).unwrap();
+    }
+    for name in ["first", "whole"] {
+        let r = run_to(d.join(format!("{name}.toml")), d.join(name));
+        assert_eq!(r.status.code(), Some(0));
+    }
+    let stage = |out: &str, flag: &str, ckpt: &Path| {
+        ballast()
+            .arg("run")
+            .arg(d.join("next.toml"))
+            .arg("--out")
+            .arg(d.join(out))
+            .arg(flag)
+            .arg(ckpt)
+            .output()
+            .unwrap()
+    };
+    let r = stage(
+        "next",
+        "--from",
+        &d.join("first/checkpoints/cycle_2000.ckpt"),
+    );
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let rows = |out: &str| -> Vec<String> {
+        let csv = std::fs::read_to_string(d.join(out).join("series.csv")).unwrap();
+        csv.lines().map(String::from).collect()
+    };
+    let (whole, next) = (rows("whole"), rows("next"));
+    // every = 50: the straight run's rows of cycles 2,000 to 3,000 are its last 21
+    assert_eq!(next.len(), 1 + 21);
+    assert_eq!(next[0], whole[0]);
+    assert!(
+        next[1..] == whole[whole.len() - 21..],
+        "the stage's rows differ from the straight run's"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("next/summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["steps"], 3000);
+    assert!(d.join("next/checkpoints/cycle_2500.ckpt").is_file());
+    let r = stage(
+        "resumed",
+        "--resume",
+        &d.join("next/checkpoints/cycle_2500.ckpt"),
+    );
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(
+        rows("resumed") == next,
+        "the stage resumed at cycle 2,500 differs"
+    );
+}
+
+/// What a next stage must share with the checkpoint is refused (exit 2, one line naming
+/// --from and what does not fit): a material of the loaded balls it lacks, a wall of the
+/// checkpoint it lacks, a ball it adds where a loaded one lies, another dimension; and
+/// `--from` with `--resume`.
+#[rstest::rstest]
+#[case::material("material", "ball 1 of the checkpoint is of material \"grain\"")]
+#[case::wall("wall", "wall \"plate\" of the checkpoint is not in this case")]
+#[case::overlap("overlap", "overlaps a ball or clump of the checkpoint")]
+#[case::dim("dim", "the checkpoint holds a run of dim = 3, this case is dim = 2")]
+#[case::with_resume("with_resume", "--resume")]
+fn a_stage_that_does_not_fit_its_checkpoint_is_refused(#[case] how: &str, #[case] words: &str) {
+    let d = scratch(&format!("from_refused_{how}"));
+    let (first, next) = settle_scene(1000);
+    std::fs::write(d.join("first.toml"), &first).unwrap();
+    assert_eq!(
+        run_to(d.join("first.toml"), d.join("first")).status.code(),
+        Some(0)
+    );
+    let plate = next.find("# a plate").unwrap()..next.find("[output]").unwrap();
+    let next = match how {
+        "material" => next.replace("grain", "sand"),
+        "wall" => [&next[..plate.start], &next[plate.end..]]
+            .concat()
+            .replace(", \"wall/plate/force\"", ""),
+        "overlap" => next.replace(
+            "[output]",
+            "[[ball]]\npos = [0.0125, 0.0125, 0.001]\nradius = 0.001\nmaterial = \"grain\"\n\
+             [output]",
+        ),
+        "dim" => "dim = 2\n[run]\nsteps = 10\n[timestep]\nmode = \"fixed\"\ndt = 1e-5\n\
+                  [material.grain]\ndensity = 2500.0\n"
+            .to_string(),
+        _ => next,
+    };
+    let case = d.join("next.toml");
+    std::fs::write(&case, next).unwrap();
+    let ckpt = d.join("first/checkpoints/cycle_1000.ckpt");
+    let mut cmd = ballast();
+    cmd.arg("run").arg(&case).arg("--out").arg(d.join("next"));
+    cmd.arg("--from").arg(&ckpt);
+    if how == "with_resume" {
+        cmd.arg("--resume").arg(&ckpt);
+    }
+    let r = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{how}: {err}");
+    assert!(
+        err.contains("--from") && err.contains(words),
+        "{how}: {err}"
+    );
+    if how != "with_resume" {
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("next.toml"), "{err}");
+    }
+    assert!(!d.join("next/series.csv").exists());
+}
+
 /// Insertion and removal keep a run the same for any number of threads: 5,000 balls inserted
 /// at 50,000/s (above the size where the loops split between threads), an outlet removing
 /// those that land in one corner; series.csv on one thread and on two, every byte.

@@ -26,6 +26,10 @@ enum Command {
         /// case's end.
         #[arg(long)]
         resume: Option<PathBuf>,
+        /// Start this case from the state a checkpoint of another run holds (a new stage: the
+        /// case's own settings apply; its run length counts from the checkpoint's time).
+        #[arg(long, conflicts_with = "resume")]
+        from: Option<PathBuf>,
     },
     /// Run every case under the given files and folders (default: cases/) and write
     /// reports/index.html.
@@ -145,7 +149,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     catch_interrupts();
     match cli.command {
-        Command::Run { case, out, resume } => run(&case, out, resume),
+        Command::Run {
+            case,
+            out,
+            resume,
+            from,
+        } => run(&case, out, (resume, from)),
         Command::Verify { paths, jobs } => verify(paths, jobs),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
@@ -195,8 +204,19 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
-    let case = match ballast::case::load(path) {
+fn run(
+    path: &Path,
+    out: Option<PathBuf>,
+    (resume, from): (Option<PathBuf>, Option<PathBuf>),
+) -> ExitCode {
+    let loaded = match &from {
+        // (a stage from a checkpoint: its series and checks may name the loaded bodies)
+        Some(ckpt) => ballast::run::checkpoint::read(ckpt, None)
+            .map_err(|e| ballast::case::CaseError::new(&path.display().to_string(), "--from", e))
+            .and_then(|state| ballast::case::load_stage(path, &state.model)),
+        None => ballast::case::load(path),
+    };
+    let case = match loaded {
         Ok(c) => c,
         Err(e) => {
             esay!("error: {e}");
@@ -207,6 +227,7 @@ fn run(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
     let opts = RunOptions {
         progress: true,
         resume,
+        from,
     };
     match run_case(&case, &dir, &opts) {
         Ok((s, _)) => {
@@ -347,7 +368,7 @@ fn run_cases(files: &[PathBuf], jobs: usize) -> Vec<ballast::record::Summary> {
                 let opts = RunOptions {
                     // (several bars at once would overwrite each other)
                     progress: jobs == 1,
-                    resume: None,
+                    ..Default::default()
                 };
                 match run_case(&case, &dir, &opts) {
                     Ok((s, _)) => s,

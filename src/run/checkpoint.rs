@@ -11,12 +11,15 @@
 //! longer matches). A file from another case, another format, cut short, damaged or with bytes
 //! after its hash is refused with the reason.
 
+use crate::check::Observer;
 use crate::cycle::Watch;
+use crate::math::Real;
 use crate::model::Model;
-use crate::output::SeriesTable;
+use crate::output::{Recorder, SeriesTable};
 use crate::record::DtStats;
 use crate::storage::fnv1a;
 use crate::timestep::Limit;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The format version this ballast writes and reads (2: contact frames and ball-facet contacts
@@ -26,7 +29,8 @@ use std::path::{Path, PathBuf};
 /// contact frame keeps its normal and first tangential axis, the second being their cross
 /// product; 6: the automatic timestep's settings carry `every`; 7: each check's probe saves its
 /// own state, without the number of its kind in the former list of probes; 8: the closing hash
-/// covers the header too, and the ids in use are written sorted).
+/// covers the header too, the state names the cycle and time its stage started from, and
+/// the ids in use are written sorted).
 pub const FORMAT: u32 = 8;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
@@ -53,6 +57,9 @@ pub struct RunState {
     pub watch: Watch,
     /// Each observer's state, as it saved it.
     pub observers: Vec<Vec<u8>>,
+    /// The cycle and time this stage of the run started from: (0, 0) from the case's start,
+    /// the checkpoint's with `--from` (the run's length is counted from there).
+    pub stage: (u64, Real),
 }
 
 /// [`RunState`] borrowed, to write without copying the model (the same fields in the same
@@ -75,6 +82,8 @@ pub struct RunStateRef<'a> {
     pub watch: &'a Watch,
     /// Each observer's state.
     pub observers: Vec<Vec<u8>>,
+    /// The cycle and time this stage started from.
+    pub stage: (u64, Real),
 }
 
 /// The bytes of a checkpoint of `state` for the case whose text hashes to `case`.
@@ -240,7 +249,7 @@ fn read_bytes(path: &Path, len: u64) -> Result<Vec<u8>, String> {
 pub fn check_resume(path: &Path, case: &crate::case::Case) -> Result<(), String> {
     let state = read(path, Some(case.source_hash))?;
     let built = case.build_model(None).map_err(|e| e.to_string())?;
-    crate::case::stage::fits_case(&state.model, &built)
+    crate::case::stage::fits_case(&state.model, &built, state.stage != (0, 0.0))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -256,4 +265,35 @@ pub fn read(path: &Path, case: Option<u64>) -> Result<RunState, String> {
     }
     let bytes = read_bytes(path, meta.len())?;
     decode(&bytes, case).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Puts a checkpoint's state in place (the model, the series recorded, the timestep
+/// statistics and limits, each observer's state); returns its watch.
+///
+/// # Errors
+/// A checkpoint of other series or other checks, or an observer that cannot read its state.
+pub(super) fn restore<O: Observer>(
+    state: RunState,
+    (model, recorder, dt, limits): (
+        &mut Model,
+        &mut Recorder,
+        &mut DtStats,
+        &mut HashMap<Limit, u64>,
+    ),
+    observers: &mut [O],
+) -> Result<Watch, String> {
+    if state.table.columns != recorder.table.columns {
+        return Err("its series are not the ones this case records".into());
+    }
+    if state.observers.len() != observers.len() {
+        return Err("its checks are not the ones of this case".into());
+    }
+    for (o, bytes) in observers.iter_mut().zip(&state.observers) {
+        o.load(bytes)?;
+    }
+    *model = state.model;
+    recorder.table = state.table;
+    *dt = state.dt;
+    *limits = state.limits.into_iter().collect();
+    Ok(state.watch)
 }
