@@ -808,13 +808,15 @@ fn a_stage_from_a_checkpoint_goes_on_as_the_straight_run() {
 
 /// What a next stage must share with the checkpoint is refused (exit 2, one line naming
 /// --from and what does not fit): a material of the loaded balls it lacks, a wall of the
-/// checkpoint it lacks, a ball it adds where a loaded one lies, another dimension; and
-/// `--from` with `--resume`.
+/// checkpoint it lacks, a ball it adds where a loaded one lies, another dimension, no contact
+/// model for loaded balls and a wall (its own bodies never meet); and `--from` with
+/// `--resume`.
 #[rstest::rstest]
 #[case::material("material", "ball 1 of the checkpoint is of material \"grain\"")]
 #[case::wall("wall", "wall \"plate\" of the checkpoint is not in this case")]
 #[case::overlap("overlap", "overlaps a ball or clump of the checkpoint")]
 #[case::dim("dim", "the checkpoint holds a run of dim = 3, this case is dim = 2")]
+#[case::no_model("no_model", "no contact model for materials \"grain\" and \"steel\"")]
 #[case::with_resume("with_resume", "--resume")]
 fn a_stage_that_does_not_fit_its_checkpoint_is_refused(#[case] how: &str, #[case] words: &str) {
     let d = scratch(&format!("from_refused_{how}"));
@@ -835,6 +837,13 @@ fn a_stage_that_does_not_fit_its_checkpoint_is_refused(#[case] how: &str, #[case
             "[[ball]]\npos = [0.0125, 0.0125, 0.001]\nradius = 0.001\nmaterial = \"grain\"\n\
              [output]",
         ),
+        "no_model" => {
+            let pair = next
+                .find("[[contact]]\nbetween = [\"grain\", \"steel\"]")
+                .unwrap();
+            let end = pair + next[pair..].find("[[wall]]").unwrap();
+            [&next[..pair], &next[end..]].concat()
+        }
         "dim" => "dim = 2\n[run]\nsteps = 10\n[timestep]\nmode = \"fixed\"\ndt = 1e-5\n\
                   [material.grain]\ndensity = 2500.0\n"
             .to_string(),

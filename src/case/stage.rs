@@ -74,6 +74,9 @@ pub fn adopt(old: Model, next: Model, case: &Case) -> Result<Model, String> {
     m.phases = None;
     m.flow = next.flow.clone();
     changed |= add_bodies(&mut m, &next, case)?;
+    // (the loaded balls meet materials this case's own bodies may not: every pair needs a
+    // model)
+    m.check_contact_models().map_err(|e| e.to_string())?;
     if changed {
         // (contacts found again and forces computed for the new settings before the first
         // cycle; the kept contacts keep their state)
