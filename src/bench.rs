@@ -365,7 +365,7 @@ pub fn run_one(
     let (mut model, from_cycle) = match resume {
         None => (case.build_model(None).map_err(|e| e.to_string())?, 0),
         Some(ckpt) => {
-            let state = crate::run::checkpoint::read(ckpt, case.source_hash)
+            let state = crate::run::checkpoint::read(ckpt, Some(case.source_hash))
                 .map_err(|e| format!("--resume: {e}"))?;
             (state.model, state.step)
         }

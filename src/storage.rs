@@ -83,6 +83,19 @@ impl std::hash::Hasher for IdHasher {
 /// A set of ids hashed by [`IdHasher`].
 pub type IdSet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<IdHasher>>;
 
+/// Writes a set of ids in increasing order (serde's `serialize_with`): a hash set's own order
+/// depends on its history and capacity (a set read back from a checkpoint has other room than
+/// the one that grew and shrank in the run), and a checkpoint's bytes should not. It reads
+/// back as any set does.
+///
+/// # Errors
+/// The serializer's.
+pub fn sorted_ids<S: serde::Serializer>(ids: &IdSet, s: S) -> Result<S::Ok, S::Error> {
+    let mut v: Vec<u64> = ids.iter().copied().collect();
+    v.sort_unstable();
+    serde::Serialize::serialize(&v, s)
+}
+
 /// Gives `v` a capacity of at least `total` in one step (no-op when it has it). The long
 /// lists (contacts, their forces, candidate pairs) get their room this way, in one or two
 /// large steps, instead of doubling a dozen times while a packing forms: every doubling

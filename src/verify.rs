@@ -17,6 +17,8 @@ pub struct RunOptions {
     pub progress: bool,
     /// Resume from this checkpoint (`ballast run --resume`).
     pub resume: Option<PathBuf>,
+    /// Start a new stage from this checkpoint's state (`ballast run --from`).
+    pub from: Option<PathBuf>,
 }
 
 /// Runs a case, evaluates its checks and writes `series.csv`, `summary.json` and `index.html`
@@ -31,8 +33,12 @@ pub fn run_case(
 ) -> Result<(Summary, SeriesTable), CaseError> {
     let file = case.path.display().to_string();
     if let Some(ckpt) = &opts.resume {
-        crate::run::checkpoint::check_header(ckpt, case.source_hash)
+        crate::run::checkpoint::check_resume(ckpt, case)
             .map_err(|e| CaseError::new(&file, "--resume", e))?;
+    }
+    if let Some(ckpt) = &opts.from {
+        crate::run::checkpoint::check_header(ckpt, None)
+            .map_err(|e| CaseError::new(&file, "--from", e))?;
     }
     prepare_out_dir(out_dir).map_err(|e| CaseError::new(&file, "--out", e))?;
     // (a check of another case running at once waits for this run rather than repeat it)
@@ -46,12 +52,15 @@ pub fn run_case(
         &crate::run::Control {
             out_dir: Some(out_dir),
             resume: opts.resume.as_deref(),
+            from: opts.from.as_deref(),
         },
         |model| case.checks.iter().map(|c| check::probe(c, model)).collect(),
     )?;
     // (remembered, and no longer running, before this case's own checks are judged: two
     // cases that compare with each other never wait for each other)
-    if sim.error.is_none() && !sim.interrupted && opts.resume.is_none() {
+    // (a stage started from another run's state is not the case's run)
+    let whole = opts.resume.is_none() && opts.from.is_none();
+    if sim.error.is_none() && !sim.interrupted && whole {
         crate::check::runs::remember(&case.path, case.source_hash, &sim.table);
     }
     drop(running);

@@ -528,6 +528,361 @@ fn a_resumed_run_is_bit_identical_for_any_thread_count() {
     }
 }
 
+/// The settle scene of cases/restart/settle_straight.toml (1,000 balls in a box with a plate)
+/// for `steps` cycles, with a checkpoint every 1,000; the text without its `[[generate]]`
+/// table is what a next stage of it that adds no balls reads.
+fn settle_scene(steps: u64) -> (String, String) {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/restart/settle_straight.toml"),
+    )
+    .unwrap()
+    .replace("steps = 3000", &format!("steps = {steps}"))
+    .replace("[output]", "[output]\ncheckpoint_every = 1000");
+    let (a, b) = (
+        src.find("[[generate]]").unwrap(),
+        src.find("[[wall]]").unwrap(),
+    );
+    let stage = format!("{}{}", &src[..a], &src[b..]);
+    (src, stage)
+}
+
+/// The 64-bit FNV-1a hash (what a checkpoint's header and closing hash use).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A checkpoint changed after ballast wrote it is refused (exit 2, naming --resume and the
+/// reason) before the output folder is touched: bytes appended after its hash, a header
+/// rewritten with this case's hash over another case's state (500 balls, not 1,000), the
+/// same with the closing hash made to match (the state must still fit the case), a file cut
+/// inside its header; a file that is no checkpoint at all keeps its reason.
+#[rstest::rstest]
+#[case::appended("appended", "4 bytes follow the end of the checkpoint of cycle 1000")]
+#[case::forged_header("forged_header", "do not match their hash")]
+#[case::forged_hash_too("forged_hash_too", "does not fit this case (bodies: 500 balls")]
+#[case::cut_in_header("cut_in_header", "cut short: the file has 30 bytes, less than the 47")]
+#[case::not_a_checkpoint("not_a_checkpoint", "does not start with BALLAST-CHECKPOINT")]
+fn a_changed_checkpoint_is_refused_with_the_reason(#[case] how: &str, #[case] words: &str) {
+    let d = scratch(&format!("changed_ckpt_{how}"));
+    let (src, _) = settle_scene(1000);
+    let (case, other) = (d.join("settle.toml"), d.join("other.toml"));
+    std::fs::write(&case, &src).unwrap();
+    std::fs::write(&other, src.replace("count = 1000", "count = 500")).unwrap();
+    for (c, out) in [(&case, "mine"), (&other, "theirs")] {
+        let r = run_to(c, d.join(out));
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+    let mine = std::fs::read(d.join("mine/checkpoints/cycle_1000.ckpt")).unwrap();
+    let theirs = std::fs::read(d.join("theirs/checkpoints/cycle_1000.ckpt")).unwrap();
+    let forged = || {
+        let mut f = theirs.clone();
+        f[23..31].copy_from_slice(&mine[23..31]);
+        f
+    };
+    let bytes = match how {
+        "appended" => [&mine[..], b"more"].concat(),
+        "forged_header" => forged(),
+        "forged_hash_too" => {
+            let mut f = forged();
+            let end = f.len() - 8;
+            let hash = fnv1a(&f[..end]);
+            f[end..].copy_from_slice(&hash.to_le_bytes());
+            f
+        }
+        "cut_in_header" => mine[..30].to_vec(),
+        _ => b"a file of other bytes".to_vec(),
+    };
+    let ckpt = d.join("changed.ckpt");
+    std::fs::write(&ckpt, bytes).unwrap();
+    let before = std::fs::read(d.join("mine/series.csv")).unwrap();
+    let r = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(d.join("mine"))
+        .arg("--resume")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{how}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--resume") && err.contains(words),
+        "{how}: {err}"
+    );
+    assert!(
+        std::fs::read(d.join("mine/series.csv")).unwrap() == before,
+        "{how}: a refused resume touched the output folder"
+    );
+}
+
+/// SPEC 5.2: a run resumed from the checkpoint an interrupt wrote records what the run
+/// straight through records (series.csv, every byte): the interrupted cycle's own record is
+/// the interrupted run's, not the checkpoint's.
+#[test]
+fn a_run_resumed_from_its_interrupt_is_the_straight_run() {
+    let d = scratch("interrupt_resume");
+    let case = d.join("fall.toml");
+    let text = ENDLESS
+        .replace("steps = 100000000000", "steps = 1000000")
+        .replace("[output]", "[output]\ncheckpoint_every = 100000");
+    std::fs::write(&case, text).unwrap();
+    let straight = run_to(&case, d.join("straight"));
+    assert_eq!(straight.status.code(), Some(0));
+    let out = d.join("stopped");
+    // (no checkpoint of an earlier test run may stand for this run's)
+    let _ = std::fs::remove_dir_all(&out);
+    let child = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // once the first checkpoint is there, the run is in its loop, far from its end
+    while !out.join("checkpoints/cycle_100000.ckpt").exists() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let killed = Command::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let stopped = child.wait_with_output().unwrap();
+    assert_eq!(
+        stopped.status.code(),
+        Some(130),
+        "the run ended before the signal"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let at = summary["steps"].as_u64().unwrap();
+    let ckpt = out.join(format!("checkpoints/cycle_{at}.ckpt"));
+    let resumed = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(d.join("resumed"))
+        .arg("--resume")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0));
+    let series = |o: &str| std::fs::read_to_string(d.join(o).join("series.csv")).unwrap();
+    assert!(
+        series("resumed") == series("straight"),
+        "resumed at the interrupt of cycle {at}: {} rows, straight {}",
+        series("resumed").lines().count(),
+        series("straight").lines().count()
+    );
+}
+
+/// Identical runs write identical checkpoints, and a run resumed from one writes the bytes
+/// the straight run writes at the same cycles: here balls leave through an outlet before the
+/// checkpoint (the set of ids in use shrinks, and a set read back has other room than the
+/// one that shrank).
+#[test]
+fn checkpoints_are_the_same_bytes_straight_and_resumed() {
+    let d = scratch("ckpt_bytes");
+    let mut text = String::from(
+        "[run]\nsteps = 300\ngravity = [0.0, 0.0, -9.81]\n[timestep]\nmode = \"fixed\"\n\
+         dt = 1e-4\n[material.glass]\ndensity = 2500.0\n[[contact]]\n\
+         between = [\"glass\", \"glass\"]\nmodel = \"linear\"\nkn = 1e5\n",
+    );
+    for k in 1..=200 {
+        let (x, z) = (0.003 * k as f64, 0.00002 * k as f64);
+        text += &format!("[[ball]]\npos = [{x}, 0.0, {z}]\nradius = 0.001\nmaterial = \"glass\"\n");
+    }
+    text += "[[outlet]]\nname = \"below\"\nregion = { box = { min = [-1.0, -1.0, -1.0], \
+             max = [1.0, 1.0, 0.0] } }\n[output]\nevery = 50\ncheckpoint_every = 50\n\
+             series = [\"balls/count\"]\n";
+    let case = d.join("drain.toml");
+    std::fs::write(&case, text).unwrap();
+    for out in ["a", "b"] {
+        assert_eq!(run_to(&case, d.join(out)).status.code(), Some(0));
+    }
+    let ckpt = |out: &str, n: u64| {
+        std::fs::read(d.join(out).join(format!("checkpoints/cycle_{n}.ckpt"))).unwrap()
+    };
+    let r = ballast()
+        .arg("run")
+        .arg(&case)
+        .arg("--out")
+        .arg(d.join("resumed"))
+        .arg("--resume")
+        .arg(d.join("a/checkpoints/cycle_200.ckpt"))
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(0));
+    let csv = std::fs::read_to_string(d.join("a/series.csv")).unwrap();
+    let left: Vec<&str> = csv.lines().map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert!(
+        left[1] == "200" && left[4] != "200" && left[5] != "0",
+        "{left:?}"
+    );
+    for n in [50, 100, 150, 200, 250, 300] {
+        assert!(ckpt("a", n) == ckpt("b", n), "cycle {n}: two runs differ");
+    }
+    for n in [250, 300] {
+        assert!(
+            ckpt("a", n) == ckpt("resumed", n),
+            "cycle {n}: resumed differs"
+        );
+    }
+}
+
+/// `run NEXT.toml --from CKPT` (SPEC 6.4): the settle scene run 2,000 cycles, then a next
+/// stage of 1,000 cycles from its last checkpoint (the same case without its `[[generate]]`,
+/// whose balls come from the checkpoint) records the rows of one straight run of 3,000 cycles
+/// from cycle 2,000 on, every byte; its time and cycles go on from the checkpoint's, and its
+/// own checkpoints resume (`--resume` with NEXT.toml) to the same series.
+#[test]
+fn a_stage_from_a_checkpoint_goes_on_as_the_straight_run() {
+    let d = scratch("from_stage");
+    let (first, _) = settle_scene(2000);
+    let (whole, _) = settle_scene(3000);
+    let (_, next) = settle_scene(1000);
+    let next = next.replace("checkpoint_every = 1000", "checkpoint_every = 500");
+    for (name, text) in [("first", &first), ("whole", &whole), ("next", &next)] {
+        std::fs::write(d.join(format!("{name}.toml")), text).unwrap();
+    }
+    for name in ["first", "whole"] {
+        let r = run_to(d.join(format!("{name}.toml")), d.join(name));
+        assert_eq!(r.status.code(), Some(0));
+    }
+    let stage = |out: &str, flag: &str, ckpt: &Path| {
+        ballast()
+            .arg("run")
+            .arg(d.join("next.toml"))
+            .arg("--out")
+            .arg(d.join(out))
+            .arg(flag)
+            .arg(ckpt)
+            .output()
+            .unwrap()
+    };
+    let r = stage(
+        "next",
+        "--from",
+        &d.join("first/checkpoints/cycle_2000.ckpt"),
+    );
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let rows = |out: &str| -> Vec<String> {
+        let csv = std::fs::read_to_string(d.join(out).join("series.csv")).unwrap();
+        csv.lines().map(String::from).collect()
+    };
+    let (whole, next) = (rows("whole"), rows("next"));
+    // every = 50: the straight run's rows of cycles 2,000 to 3,000 are its last 21
+    assert_eq!(next.len(), 1 + 21);
+    assert_eq!(next[0], whole[0]);
+    assert!(
+        next[1..] == whole[whole.len() - 21..],
+        "the stage's rows differ from the straight run's"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("next/summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["steps"], 3000);
+    assert!(d.join("next/checkpoints/cycle_2500.ckpt").is_file());
+    let r = stage(
+        "resumed",
+        "--resume",
+        &d.join("next/checkpoints/cycle_2500.ckpt"),
+    );
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(
+        rows("resumed") == next,
+        "the stage resumed at cycle 2,500 differs"
+    );
+}
+
+/// What a next stage must share with the checkpoint is refused (exit 2, one line naming
+/// --from and what does not fit): a material of the loaded balls it lacks, a wall of the
+/// checkpoint it lacks, a ball it adds where a loaded one lies, another dimension, no contact
+/// model for loaded balls and a wall (its own bodies never meet); and `--from` with
+/// `--resume`.
+#[rstest::rstest]
+#[case::material("material", "ball 1 of the checkpoint is of material \"grain\"")]
+#[case::wall("wall", "wall \"plate\" of the checkpoint is not in this case")]
+#[case::overlap("overlap", "overlaps a ball or clump of the checkpoint")]
+#[case::dim("dim", "the checkpoint holds a run of dim = 3, this case is dim = 2")]
+#[case::no_model("no_model", "no contact model for materials \"grain\" and \"steel\"")]
+#[case::with_resume("with_resume", "--resume")]
+fn a_stage_that_does_not_fit_its_checkpoint_is_refused(#[case] how: &str, #[case] words: &str) {
+    let d = scratch(&format!("from_refused_{how}"));
+    let (first, next) = settle_scene(1000);
+    std::fs::write(d.join("first.toml"), &first).unwrap();
+    assert_eq!(
+        run_to(d.join("first.toml"), d.join("first")).status.code(),
+        Some(0)
+    );
+    let plate = next.find("# a plate").unwrap()..next.find("[output]").unwrap();
+    let next = match how {
+        "material" => next.replace("grain", "sand"),
+        "wall" => [&next[..plate.start], &next[plate.end..]]
+            .concat()
+            .replace(", \"wall/plate/force\"", ""),
+        "overlap" => next.replace(
+            "[output]",
+            "[[ball]]\npos = [0.0125, 0.0125, 0.001]\nradius = 0.001\nmaterial = \"grain\"\n\
+             [output]",
+        ),
+        "no_model" => {
+            let pair = next
+                .find("[[contact]]\nbetween = [\"grain\", \"steel\"]")
+                .unwrap();
+            let end = pair + next[pair..].find("[[wall]]").unwrap();
+            [&next[..pair], &next[end..]].concat()
+        }
+        "dim" => "dim = 2\n[run]\nsteps = 10\n[timestep]\nmode = \"fixed\"\ndt = 1e-5\n\
+                  [material.grain]\ndensity = 2500.0\n"
+            .to_string(),
+        _ => next,
+    };
+    let case = d.join("next.toml");
+    std::fs::write(&case, next).unwrap();
+    let ckpt = d.join("first/checkpoints/cycle_1000.ckpt");
+    let mut cmd = ballast();
+    cmd.arg("run").arg(&case).arg("--out").arg(d.join("next"));
+    cmd.arg("--from").arg(&ckpt);
+    if how == "with_resume" {
+        cmd.arg("--resume").arg(&ckpt);
+    }
+    let r = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{how}: {err}");
+    assert!(
+        err.contains("--from") && err.contains(words),
+        "{how}: {err}"
+    );
+    if how != "with_resume" {
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("next.toml"), "{err}");
+    }
+    assert!(!d.join("next/series.csv").exists());
+}
+
 /// Insertion and removal keep a run the same for any number of threads: 5,000 balls inserted
 /// at 50,000/s (above the size where the loops split between threads), an outlet removing
 /// those that land in one corner; series.csv on one thread and on two, every byte.

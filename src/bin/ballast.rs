@@ -31,6 +31,10 @@ enum Command {
         /// run their loops on one thread (there, threads cost more than they save).
         #[arg(long)]
         threads: Option<usize>,
+        /// Start this case from the state a checkpoint of another run holds (a new stage: the
+        /// case's own settings apply; its run length counts from the checkpoint's time).
+        #[arg(long, conflicts_with = "resume")]
+        from: Option<PathBuf>,
     },
     /// Run every case under the given files and folders (default: cases/) and write
     /// reports/index.html.
@@ -159,7 +163,8 @@ fn main() -> ExitCode {
             out,
             resume,
             threads,
-        } => run(&case, out, resume, threads),
+            from,
+        } => run(&case, out, (resume, from), threads),
         Command::Verify { paths, jobs } => verify(paths, jobs),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
@@ -237,7 +242,7 @@ fn bench_one(
 fn run(
     path: &Path,
     out: Option<PathBuf>,
-    resume: Option<PathBuf>,
+    resume: (Option<PathBuf>, Option<PathBuf>),
     threads: Option<usize>,
 ) -> ExitCode {
     let pool = match threads.map(|t| args::threads("--threads", t)).transpose() {
@@ -258,8 +263,19 @@ fn run(
 }
 
 /// `ballast run` on the current thread pool.
-fn run_on(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCode {
-    let case = match ballast::case::load(path) {
+fn run_on(
+    path: &Path,
+    out: Option<PathBuf>,
+    (resume, from): (Option<PathBuf>, Option<PathBuf>),
+) -> ExitCode {
+    let loaded = match &from {
+        // (a stage from a checkpoint: its series and checks may name the loaded bodies)
+        Some(ckpt) => ballast::run::checkpoint::read(ckpt, None)
+            .map_err(|e| ballast::case::CaseError::new(&path.display().to_string(), "--from", e))
+            .and_then(|state| ballast::case::load_stage(path, &state.model)),
+        None => ballast::case::load(path),
+    };
+    let case = match loaded {
         Ok(c) => c,
         Err(e) => {
             esay!("error: {e}");
@@ -270,6 +286,7 @@ fn run_on(path: &Path, out: Option<PathBuf>, resume: Option<PathBuf>) -> ExitCod
     let opts = RunOptions {
         progress: true,
         resume,
+        from,
     };
     match run_case(&case, &dir, &opts) {
         Ok((s, _)) => {
@@ -427,7 +444,7 @@ fn run_cases(files: &[PathBuf], jobs: usize) -> Vec<ballast::record::Summary> {
                 let opts = RunOptions {
                     // (several bars at once would overwrite each other)
                     progress: jobs == 1,
-                    resume: None,
+                    ..Default::default()
                 };
                 match run_case(&case, &dir, &opts) {
                     Ok((s, _)) => s,

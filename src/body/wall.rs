@@ -257,6 +257,39 @@ impl Wall {
         self.motion = WallMotion::Rigid { vel, spin };
     }
 
+    /// Takes the pose of `from`, the same wall at the end of an earlier stage (`--from`): its
+    /// vertices, normals, pivot, rotation and clock, and its motion when both follow the same
+    /// program (the motion of the cycle the program last set); the rest (material, motion,
+    /// program, resolution, inactive sides) stays this wall's.
+    ///
+    /// # Errors
+    /// A mesh of another number of facets or vertices, as a sentence.
+    pub fn take_pose(&mut self, from: &Wall) -> Result<(), String> {
+        let (mine, theirs) = (&self.mesh, &from.mesh);
+        if mine.len() != theirs.len() || mine.vertices.len() != theirs.vertices.len() {
+            return Err(format!(
+                "wall \"{}\" has {} facets ({} vertices) in this case and {} ({}) in the \
+                 checkpoint: a wall keeps its mesh from one stage to the next",
+                self.name,
+                mine.len(),
+                mine.vertices.len(),
+                theirs.len(),
+                theirs.vertices.len()
+            ));
+        }
+        self.mesh = from.mesh.clone();
+        self.normals = from.normals.clone();
+        self.pivot = from.pivot;
+        self.rotation = from.rotation;
+        self.rest = from.rest.clone();
+        self.travel = from.travel;
+        self.clock = from.clock;
+        if self.program.is_some() && self.program == from.program {
+            self.motion = from.motion.clone();
+        }
+        Ok(())
+    }
+
     /// True when the wall moves.
     pub fn is_moving(&self) -> bool {
         self.moving

@@ -19,6 +19,7 @@ mod output;
 mod parsed;
 mod reader;
 mod run;
+pub mod stage;
 mod timestep;
 mod wall;
 
@@ -46,12 +47,30 @@ pub fn load(path: &Path) -> Result<Case, CaseError> {
     parse(&source, path)
 }
 
+/// Reads and validates a case file that starts from the state `base` of a checkpoint
+/// (`ballast run CASE --from CKPT`, [`stage::adopt`]): its series and checks may name the
+/// loaded bodies.
+///
+/// # Errors
+/// As [`load`], and a checkpoint's state that does not fit the case (key `--from`).
+pub fn load_stage(path: &Path, base: &Model) -> Result<Case, CaseError> {
+    let label = path.display().to_string();
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| CaseError::new(&label, "", format!("cannot read: {e}")))?;
+    parse_stage(&source, path, Some(base))
+}
+
 /// Validates a case given as text; `path` names it in errors and locates files it refers to.
 /// Each section of the file has its function, called in the file's order of dependence.
 ///
 /// # Errors
 /// As [`load`].
 pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
+    parse_stage(source, path, None)
+}
+
+/// [`parse`], for a stage from the state `base` ([`load_stage`]).
+fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, CaseError> {
     let label = path.display().to_string();
     let f = label.as_str();
     let mut file = read_file(f, source)?;
@@ -122,6 +141,10 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     let mut model = case.build_model(None)?;
     check_start(f, &case, &mut model)?;
     refuse_unstable_dt(&case, &model).map_err(|r| err("timestep.dt", r))?;
+    if let Some(base) = base {
+        // (the series and checks may name the loaded bodies)
+        model = stage::adopt(base.clone(), model, &case).map_err(|r| err("--from", r))?;
+    }
     for (k, s) in case.series.iter().enumerate() {
         crate::output::Source::parse(s, &model)
             .map_err(|r| err(&format!("output.series[{}]", k + 1), r))?;

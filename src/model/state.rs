@@ -103,7 +103,9 @@ pub struct Model {
     pub(crate) sort_scratch: crate::detect::Scratch,
     /// The energy books, when kept ([`Model::keep_energy_books`]).
     pub(crate) books: Option<super::EnergyBooks>,
-    /// Every ball and clump id in use (a repeated id is found in O(1), not by a scan).
+    /// Every ball and clump id in use (a repeated id is found in O(1), not by a scan);
+    /// written in increasing order.
+    #[serde(serialize_with = "crate::storage::sorted_ids")]
     pub(crate) ids: crate::storage::IdSet,
     /// Insertions and outlets: balls that enter and leave during the run (`cycle/exchange.rs`).
     pub flow: crate::flow::Flow,

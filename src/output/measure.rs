@@ -62,15 +62,24 @@ pub fn region_of(model: &Model, m: &Measure) -> Zone {
 
 /// Measures region `m` of `model` at its current state.
 pub fn measure(model: &Model, m: &Measure) -> Measured {
-    let b = &model.balls;
+    measure_with(model, m, &mut Vec::new(), true)
+}
+
+/// [`measure`], with `inside` as its work array (the recorder keeps it from one record to the
+/// next: nothing is allocated per record). One pass over the pieces (which are in the region,
+/// their mass and, with `porosity`, the volume of their spheres inside it: the costly part,
+/// each sphere on the boundary cut exactly), one over the contacts. Without `porosity` the
+/// porosity is NaN.
+pub fn measure_with(
+    model: &Model,
+    m: &Measure,
+    inside: &mut Vec<bool>,
+    porosity: bool,
+) -> Measured {
     let zone = region_of(model, m);
     let volume = zone.volume();
-    // the body of each piece: its reference point, and whether it is in the region
-    let inside: Vec<bool> = (0..b.len())
-        .map(|i| m.zone.is_none() || zone.contains(&reference(model, i)))
-        .collect();
-    let (sigma, fabric, contacts) = contact_sums(model, &inside);
-    let (bodies, mass, solid) = bodies_inside(model, m, &inside);
+    let (bodies, mass, solid) = bodies_inside(model, (m, &zone, porosity), inside);
+    let (sigma, fabric, contacts) = contact_sums(model, inside);
     Measured {
         stress: sym(&sigma, if volume > 0.0 { 1.0 / volume } else { 0.0 }),
         coordination: if bodies > 0 {
@@ -86,7 +95,9 @@ pub fn measure(model: &Model, m: &Measure) -> Measured {
                 0.0
             },
         ),
-        porosity: if volume > 0.0 {
+        porosity: if !porosity {
+            Real::NAN
+        } else if volume > 0.0 {
             1.0 - solid / volume
         } else {
             0.0
@@ -158,19 +169,29 @@ fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 
     (sigma, fabric, contacts)
 }
 
-/// The bodies `inside` the region (a clump once), their mass, and the volume of the balls
-/// and pebbles inside it (each cut by its boundary; all of them for the whole model).
-fn bodies_inside(model: &Model, m: &Measure, inside: &[bool]) -> (usize, Real, Real) {
+/// Marks in `inside` the pieces whose body is in the region (its zone `zone`); returns the
+/// bodies in it (a clump once), their mass, and with `solid` the volume of the balls and
+/// pebbles inside it (each cut by its boundary; all of them for the whole model).
+fn bodies_inside(
+    model: &Model,
+    (m, zone, solid_too): (&Measure, &Zone, bool),
+    inside: &mut Vec<bool>,
+) -> (usize, Real, Real) {
     let b = &model.balls;
+    inside.clear();
     let mut bodies = 0usize;
     let mut mass = 0.0;
     let mut solid = 0.0;
     for i in 0..b.len() {
-        solid += match &m.zone {
-            Some(z) => z.sphere_volume_inside(&b.pos[i], b.radius[i]),
-            None => 4.0 / 3.0 * crate::math::PI * b.radius[i].powi(3),
-        };
-        if !inside[i] {
+        let here = m.zone.is_none() || zone.contains(&reference(model, i));
+        inside.push(here);
+        if solid_too {
+            solid += match &m.zone {
+                Some(z) => z.sphere_volume_inside(&b.pos[i], b.radius[i]),
+                None => 4.0 / 3.0 * crate::math::PI * b.radius[i].powi(3),
+            };
+        }
+        if !here {
             continue;
         }
         if b.is_pebble(i) {

@@ -173,7 +173,11 @@ fn sample_wall(model: &Model, w: usize, q: WallQuantity, out: &mut Vec<Real>) {
 
 /// A quantity of measurement region `k`.
 fn sample_measure(model: &Model, k: usize, q: MeasureQuantity, out: &mut Vec<Real>) {
-    let m = super::measure::measure(model, &model.measures[k]);
+    put_measured(&super::measure::measure(model, &model.measures[k]), q, out);
+}
+
+/// Appends quantity `q` of what a region measured to `out`.
+pub(super) fn put_measured(m: &super::Measured, q: MeasureQuantity, out: &mut Vec<Real>) {
     match q {
         MeasureQuantity::Stress => out.extend_from_slice(&m.stress),
         MeasureQuantity::Fabric => out.extend_from_slice(&m.fabric),

@@ -120,6 +120,13 @@ pub struct Recorder {
     picks: Vec<Vec<usize>>,
     sample: Vec<Real>,
     row: Vec<Real>,
+    /// What each measurement region measured at this record (each measured once per record,
+    /// whatever number of its quantities are recorded).
+    measured: Vec<Option<super::Measured>>,
+    /// The measurements' work array, kept from one record to the next.
+    inside: Vec<bool>,
+    /// The regions whose porosity is recorded (the costly quantity: only those compute it).
+    porosity: Vec<bool>,
     /// The table being filled.
     pub table: SeriesTable,
 }
@@ -153,11 +160,20 @@ impl Recorder {
             sources.push(s);
             picks.push(pick);
         }
+        let mut porosity = vec![false; model.measures.len()];
+        for s in &sources {
+            if let Source::Measure(k, super::MeasureQuantity::Porosity) = *s {
+                porosity[k] = true;
+            }
+        }
         Ok(Recorder {
             sources,
             picks,
             sample: Vec::new(),
             row: Vec::new(),
+            measured: Vec::new(),
+            inside: Vec::new(),
+            porosity,
             table: SeriesTable {
                 data: vec![Vec::new(); columns.len()],
                 columns,
@@ -169,13 +185,27 @@ impl Recorder {
     /// Appends one row with the model's current state.
     pub fn record(&mut self, model: &Model) {
         self.row.clear();
+        self.measured.clear();
+        self.measured.resize(model.measures.len(), None);
         for (s, pick) in self.sources.iter().zip(&self.picks) {
-            if s.has_columns() {
-                self.sample.clear();
-                s.sample(model, &mut self.sample);
-                self.row.extend(pick.iter().map(|&c| self.sample[c]));
+            self.sample.clear();
+            let out = if s.has_columns() {
+                &mut self.sample
             } else {
-                s.sample(model, &mut self.row);
+                &mut self.row
+            };
+            match *s {
+                Source::Measure(k, q) => {
+                    let (inside, porosity) = (&mut self.inside, self.porosity[k]);
+                    let m = self.measured[k].get_or_insert_with(|| {
+                        super::measure::measure_with(model, &model.measures[k], inside, porosity)
+                    });
+                    super::sample::put_measured(m, q, out);
+                }
+                _ => s.sample(model, out),
+            }
+            if s.has_columns() {
+                self.row.extend(pick.iter().map(|&c| self.sample[c]));
             }
         }
         self.table.t.push(model.time);

@@ -48,7 +48,7 @@ pub fn simulate_observed<O: Observer>(
     control: &Control,
     observers: impl FnOnce(&Model) -> Vec<O>,
 ) -> Result<Simulation<O>, CaseError> {
-    let setup = Setup::new(case, dt, extra, vtk_dir, observers)?;
+    let setup = Setup::new(case, (dt, extra), vtk_dir, control.from, observers)?;
     let start = Instant::now();
     let bar = progress_bar(case, setup.length.max_steps, progress);
     let mut run = Underway::begin(setup, control, bar)?;

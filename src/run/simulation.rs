@@ -15,6 +15,9 @@ pub struct Control<'a> {
     pub out_dir: Option<&'a Path>,
     /// Resume from this checkpoint instead of starting at cycle 0.
     pub resume: Option<&'a Path>,
+    /// Start from this checkpoint's state (of any case) as a new stage of the run
+    /// (`ballast run NEXT.toml --from CKPT`).
+    pub from: Option<&'a Path>,
 }
 
 /// A finished (or stopped) run, with the observers that watched it.

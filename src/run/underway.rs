@@ -31,6 +31,9 @@ pub(super) struct Length {
     /// A duration with a varying timestep and no `every`: a record each time the simulated
     /// time passes a multiple of this (duration / DEFAULT_RECORDS), s.
     by_time: Option<Real>,
+    /// The cycle and time the stage started from (the run's length is counted from there):
+    /// (0, 0), or a checkpoint's with `--from`.
+    pub start: (u64, Real),
 }
 
 impl Length {
@@ -47,13 +50,19 @@ impl Length {
             duration,
             solve_ratio: case.file.run.solve_ratio,
             by_time,
+            start: (0, 0.0),
         }
+    }
+
+    /// The last cycle of the run, when its length is a number of cycles.
+    fn last_cycle(&self) -> Option<u64> {
+        self.max_steps.map(|n| self.start.0 + n)
     }
 
     /// True when the simulated time has reached the duration.
     // NOTE: a relative slack of 1e-12 so that round-off in the summed time does not add a cycle.
     fn time_is_up(&self, model: &Model) -> bool {
-        model.time >= self.duration * (1.0 - 1e-12)
+        model.time >= (self.start.1 + self.duration) * (1.0 - 1e-12)
     }
 }
 
@@ -81,9 +90,9 @@ impl<'a, O: Observer> Setup<'a, O> {
     /// written, a series table too large for the memory.
     pub fn new(
         case: &'a Case,
-        dt: Option<Real>,
-        extra: &[String],
+        (dt, extra): (Option<Real>, &[String]),
         vtk_dir: Option<&Path>,
+        from: Option<&Path>,
         observers: impl FnOnce(&Model) -> Vec<O>,
     ) -> Result<Self, CaseError> {
         let file = case.path.display().to_string();
@@ -92,17 +101,26 @@ impl<'a, O: Observer> Setup<'a, O> {
             None => None,
         };
         let mut model = case.build_model(dt)?;
+        let mut start = (0, 0.0);
+        if let Some(path) = from {
+            let from_error = |e| CaseError::new(&file, "--from", e);
+            let state = checkpoint::read(path, None).map_err(from_error)?;
+            start = (state.step, state.model.time);
+            model = crate::case::stage::adopt(state.model, model, case).map_err(from_error)?;
+        }
         let names = series_names(case, extra);
         let books = names
             .iter()
             .any(|n| Source::parse(base_series(n), &model).is_ok_and(|s| s.needs_energy_books()));
-        if books {
+        // (a stage goes on with the books of the checkpoint, when it kept them)
+        if books && model.books.is_none() {
             model.keep_energy_books();
         }
         let recorder =
             Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
         let observers = observers(&model);
-        let length = Length::of(case, dt);
+        let mut length = Length::of(case, dt);
+        length.start = start;
         let every = (case.every).or(length.max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
         table_fits(&file, length.max_steps, every, recorder.table.columns.len())?;
         Ok(Setup {
@@ -236,7 +254,7 @@ impl<'a, O: Observer> Underway<'a, O> {
             mut recorder,
             mut observers,
             vtk,
-            length,
+            mut length,
             mut every,
         } = setup;
         let mut dt_stats = DtStats {
@@ -250,18 +268,26 @@ impl<'a, O: Observer> Underway<'a, O> {
         let (step, error, watch) = match control.resume {
             Some(path) => {
                 let resume_error = |e| CaseError::new(&file, "--resume", e);
-                let state = checkpoint::read(path, case.source_hash).map_err(resume_error)?;
+                let state = checkpoint::read(path, Some(case.source_hash)).map_err(resume_error)?;
+                crate::case::stage::fits_case(&state.model, &model, state.stage != (0, 0.0))
+                    .map_err(|e| resume_error(format!("{}: {e}", path.display())))?;
                 let step = state.step;
                 every = state.every;
+                length.start = state.stage;
                 let parts = (&mut model, &mut recorder, &mut dt_stats, &mut limits);
-                let watch = restore(state, parts, &mut observers).map_err(resume_error)?;
+                let watch =
+                    checkpoint::restore(state, parts, &mut observers).map_err(resume_error)?;
                 (step, None, watch)
             }
             None => {
-                let error = model.prime().err().map(|e| e.to_string());
+                // (a stage from a checkpoint whose contacts and forces still hold goes on
+                // from them as they are)
+                let kept = control.from.is_some() && model.primed;
+                let error = (!kept).then(|| model.prime().err()).flatten();
+                let error = error.map(|e| e.to_string());
                 let mut watch = Watch::new(&model);
                 let error = error.or_else(|| watch.look(&model, true).err());
-                (0, error, watch)
+                (length.start.0, error, watch)
             }
         };
         // (the last multiple passed, found again from the time on a resume)
@@ -312,7 +338,8 @@ impl<'a, O: Observer> Underway<'a, O> {
     /// # Errors
     /// A VTK file that cannot be written.
     pub fn cycle(&mut self) -> Result<bool, CaseError> {
-        let last = match self.length.max_steps {
+        let end = self.length.last_cycle();
+        let last = match end {
             Some(n) => self.step >= n,
             None => self.length.time_is_up(&self.model),
         };
@@ -321,11 +348,11 @@ impl<'a, O: Observer> Underway<'a, O> {
         }
         let due = self.due();
         let reached = (self.length.solve_ratio).filter(|&r| self.model.unbalanced_ratio() <= r);
-        let done = self.length.max_steps == Some(self.step)
-            || (self.length.max_steps.is_none() && self.length.time_is_up(&self.model))
+        let done = end == Some(self.step)
+            || (end.is_none() && self.length.time_is_up(&self.model))
             || reached.is_some();
         let stop = interrupted();
-        if due || done || stop {
+        if due || done {
             self.recorder.record(&self.model);
         }
         if let Err(e) = self.watch.look(&self.model, due || done) {
@@ -336,6 +363,11 @@ impl<'a, O: Observer> Underway<'a, O> {
             return Ok(false);
         }
         if stop {
+            // (the interrupted cycle's record after its checkpoint: a run resumed from that
+            // checkpoint records what the run straight through would)
+            if !(due || done) {
+                self.recorder.record(&self.model);
+            }
             self.interrupted = true;
             self.error = Some(format!(
                 "interrupted (SIGINT or SIGTERM) at the end of cycle {}: the series hold \
@@ -411,6 +443,7 @@ impl<'a, O: Observer> Underway<'a, O> {
             limits,
             watch: &self.watch,
             observers: self.observers.iter().map(O::save).collect(),
+            stage: self.length.start,
         }
     }
 
@@ -442,7 +475,7 @@ impl<'a, O: Observer> Underway<'a, O> {
         }
         let hash = self.case.source_hash;
         let restored = checkpoint::encode(&self.state(), hash)
-            .and_then(|bytes| checkpoint::decode(&bytes, hash));
+            .and_then(|bytes| checkpoint::decode(&bytes, Some(hash)));
         let parts = (
             &mut self.model,
             &mut self.recorder,
@@ -452,7 +485,7 @@ impl<'a, O: Observer> Underway<'a, O> {
         let every = &mut self.every;
         match restored.and_then(|s| {
             *every = s.every;
-            restore(s, parts, &mut self.observers)
+            checkpoint::restore(s, parts, &mut self.observers)
         }) {
             Ok(w) => {
                 self.watch = w;
@@ -479,9 +512,10 @@ impl<'a, O: Observer> Underway<'a, O> {
     fn show_progress(&self) {
         if let Some(b) = &self.bar {
             if self.step % 1000 == 0 {
+                let (cycle, time) = self.length.start;
                 b.set_position(match self.length.max_steps {
-                    Some(_) => self.step,
-                    None => (1000.0 * self.model.time / self.length.duration) as u64,
+                    Some(_) => self.step - cycle,
+                    None => (1000.0 * (self.model.time - time) / self.length.duration) as u64,
                 });
             }
         }
@@ -534,35 +568,4 @@ impl<'a, O: Observer> Underway<'a, O> {
             stopped: self.stopped,
         })
     }
-}
-
-/// Puts a checkpoint's state in place (the model, the series recorded, the timestep
-/// statistics and limits, each observer's state); returns its watch.
-///
-/// # Errors
-/// A checkpoint of other series or other checks, or an observer that cannot read its state.
-fn restore<O: Observer>(
-    state: checkpoint::RunState,
-    (model, recorder, dt, limits): (
-        &mut Model,
-        &mut Recorder,
-        &mut DtStats,
-        &mut HashMap<Limit, u64>,
-    ),
-    observers: &mut [O],
-) -> Result<Watch, String> {
-    if state.table.columns != recorder.table.columns {
-        return Err("its series are not the ones this case records".into());
-    }
-    if state.observers.len() != observers.len() {
-        return Err("its checks are not the ones of this case".into());
-    }
-    for (o, bytes) in observers.iter_mut().zip(&state.observers) {
-        o.load(bytes)?;
-    }
-    *model = state.model;
-    recorder.table = state.table;
-    *dt = state.dt;
-    *limits = state.limits.into_iter().collect();
-    Ok(state.watch)
 }
