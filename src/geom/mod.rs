@@ -1,12 +1,14 @@
 //! Pure geometry, no state: the closest point of a triangle with its region, triangle meshes
 //! with their adjacency and validation, and meshes built from a few numbers.
 
+mod crossing;
 mod mesh;
 mod region;
 mod shapes;
 mod triangle;
 mod union;
 
+pub use crossing::crossing_facets;
 pub use mesh::{Mesh, MeshError, NONE};
 pub use region::{lens_area, quadrant_area, rectangle_area, Zone};
 pub use shapes::{closed_box, plane, plane_axes, weld, weld_indexed, RawMesh};
