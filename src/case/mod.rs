@@ -18,6 +18,7 @@ mod output;
 mod parsed;
 mod reader;
 mod run;
+mod sense;
 mod timestep;
 mod wall;
 
@@ -25,6 +26,7 @@ pub use crate::check::CheckSpec;
 pub use error::CaseError;
 pub use file::*;
 pub use parsed::Case;
+pub use sense::end_warnings;
 
 use crate::detect::SortOrder;
 use crate::math::Real;
@@ -102,6 +104,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
         checks: Vec::new(),
         checkpoint_every: out.checkpoint_every,
         source_hash: crate::storage::fnv1a(source.as_bytes()),
+        warnings: Vec::new(),
     };
     case.checks = checks::parse_checks(f, &case.file.check)?;
     // Building once validates what only the model can tell (e.g. material pairs without model,
@@ -116,6 +119,7 @@ pub fn parse(source: &str, path: &Path) -> Result<Case, CaseError> {
     checks::validate_checks(f, &case, &model)?;
     check_run_length(&case).map_err(|(key, reason)| err(key, reason))?;
     check_renumbering(&case, &model).map_err(|(key, reason)| err(key, reason))?;
+    case.warnings = sense::review(&r, &case)?;
     Ok(case)
 }
 
