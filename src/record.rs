@@ -136,6 +136,10 @@ pub struct Summary {
     /// Insertions and outlets: what each did (absent when the case has none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flow: Vec<FlowSummary>,
+    /// What the case asks for that may not be what was meant (one `FILE: key: reason` line
+    /// each): found when the case was read, or at the end of the run (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// The checks and their verdicts.
     pub checks: Vec<CheckOutcome>,
 }

@@ -126,6 +126,9 @@ fn new_summary<O>(case: &Case, sim: &crate::run::Simulation<O>, file: String) ->
         interrupted: sim.interrupted,
         scene: scene(case),
         flow: flow_summary(&sim.model),
+        warnings: (case.warnings.iter().cloned())
+            .chain(crate::case::end_warnings(case, &sim.model))
+            .collect(),
         checks: Vec::new(),
     }
 }

@@ -1154,3 +1154,171 @@ fn measurement_regions_are_validated(#[case] body: &str, #[case] key: &str) {
     let e = error_of(&with(body));
     assert!(e.contains(key), "{body}: {e}");
 }
+
+/// The reference case with the region-less keys of a `beverloo` check replaced by `keys`.
+fn beverloo(keys: &str) -> String {
+    format!(
+        "{GOOD}[[check]]\nkind = \"beverloo\"\nseries = \"outlet/o/mass\"\nwindow = [0.1, 0.2]\n\
+         orifice = 0.01\nparticle_diameter = 0.002\nparticle_density = 2500.0\n\
+         porosity_series = \"measure/m/porosity\"\ntolerance = 0.1\n{keys}\n"
+    )
+}
+
+const FIT: &str =
+    "fit = [{ case = \"a.toml\", orifice = 0.008 }, { case = \"b.toml\", orifice = 0.012 }]";
+
+/// What a run cannot do as the case asks, and what is refused too late or under the wrong
+/// name, is refused at reading naming the key. A row: what is wrong, the case, and what the
+/// message must name.
+#[rstest]
+#[case::insertion_after_the_end(
+    "insertion after the end",
+    insertion("count = 3\nstart = 1.0\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }"),
+    "insert[1].start: 1 s: the run ends at"
+)]
+#[case::outlet_over_the_insertion("outlet over the insertion", format!("{}[[outlet]]\nregion = {{ box = {{ min = [0.0, 0.0, 0.15], max = [0.1, 0.1, 0.3] }} }}\n[output]\nseries = [\"energy/kinetic\"]\n", insertion("count = 3\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }")), "outlet[1].region: outlet \"outlet1\" overlaps the region of insert[1]")]
+#[case::negative_servo_target("negative servo target", with_wall_motion("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = -1.0, gain = 1e-3, max_speed = 0.1 }"), "wall[1].motion.target_force: -1: balls without cohesion only push")]
+#[case::servo_away_from_the_balls("servo away from the balls", with_wall_motion("{ kind = \"servo\", direction = [0.0, 0.0, -1.0], target_force = 1.0, gain = 1e-3, max_speed = 0.1 }"), "wall[1].motion.direction: points away from every ball")]
+#[case::servo_stress_without_area("servo stress without area", with_wall_motion("{ kind = \"servo\", direction = [1.0, 0.0, 0.0], target_stress = 1.0, gain = 1e-3, max_speed = 0.1 }"), "wall[1].motion.direction: the wall has no area projected")]
+#[case::servo_without_balls("servo without balls", with_wall_motion("{ kind = \"servo\", direction = [0.0, 0.0, 1.0], target_force = 1.0, gain = 1e-3, max_speed = 0.1 }").replacen("[[ball]]\npos = [0.0, 0.0, 0.0]\nradius = 0.01\nmaterial = \"glass\"\n[[ball]]\npos = [0.03, 0.0, 0.0]\nradius = 0.01\nmaterial = \"glass\"\n", "", 1), "wall[1].motion: a servo with no ball")]
+#[case::oscillation_at_whole_periods(
+    "oscillation at whole periods",
+    with_wall_motion(
+        "{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3, frequency = 1e6 }"
+    ),
+    "wall[1].motion.frequency: 1000000 Hz with dt = 1e-6 s: each step is 2 half periods"
+)]
+#[case::pfc_rolling_spring_of_no_stiffness("PFC rolling spring of no stiffness", GOOD.replacen("kn = 1e5", "kn = 1e5\nrolling = { kind = \"pfc\", coefficient = 0.1 }", 1), "contact[1].rolling.kr: not given, and its default k_s R*² is 0")]
+#[case::rolling_coefficient_1e200("rolling coefficient 1e200", GOOD.replacen("kn = 1e5", "kn = 1e5\nrolling = { kind = \"epsd\", coefficient = 1e200 }", 1), "contact[1].rolling.coefficient: 1e200: must be a number in [0, 1]")]
+#[case::twisting_coefficient_above_1("twisting coefficient above 1", GOOD.replacen("kn = 1e5", "kn = 1e5\nrolling = { kind = \"cdt\", coefficient = 0.1 }\ntwisting = { coefficient = 2.0 }", 1), "contact[1].twisting.coefficient: 2: must be a number in [0, 1]")]
+#[case::inserted_mass_underflows("inserted mass underflows", insertion("count = 3\nradius = { kind = \"uniform\", min = 1e-300, max = 0.003 }"), "insert[1].radius: a ball of radius 1e-300 m of \"glass\" (density 2.5e3 kg/m^3) has a mass of 0e0")]
+#[case::inserted_mass_overflows("inserted mass overflows", insertion("count = 3\nradius = { kind = \"uniform\", min = 0.002, max = 1e300 }"), "insert[1].radius: a ball of radius 1e300 m of \"glass\" (density 2.5e3 kg/m^3) has a mass of inf")]
+#[case::insert_radius_as_a_number(
+    "insert radius as a number",
+    insertion("count = 3\nradius = 0.001"),
+    "expected a distribution of radii: { kind = \"uniform\", min, max }"
+)]
+#[case::plane_size("plane.size", with_section("[[wall]]\nmaterial = \"glass\"\nplane = { center = [0.0, 0.0, -1.0], normal = [0.0, 0.0, 1.0], size = [1.0] }"), "[[wall]] plane.size: [1.0] has 1 components")]
+#[case::box_max(
+    "box.max",
+    with_section(
+        "[[wall]]\nmaterial = \"glass\"\nbox = { min = [-1.0, -1.0, -1.0], max = [1.0, 1.0] }"
+    ),
+    "[[wall]] box.max: [1.0, 1.0] has 2 components"
+)]
+#[case::motion_vel(
+    "motion.vel",
+    with_wall_motion("{ kind = \"rigid\", vel = [1.0, 2.0] }"),
+    "[[wall]] motion.vel: [1.0, 2.0] has 2 components"
+)]
+#[case::pebble_offset("pebbles[2].offset", format!("{GOOD}[[clump]]\npos = [1.0, 1.0, 1.0]\nmaterial = \"glass\"\npebbles = [{{ offset = [0.0, 0.0, 0.0], radius = 0.01 }}, {{ offset = [0.0, 0.01], radius = 0.01 }}]\n"), "[[clump]] pebbles[2].offset: [0.0, 0.01] has 2 components")]
+#[case::check_tolerance("a check's tolerance", format!("{GOOD}[[check]]\nkind = \"final_value\"\nseries = \"energy/kinetic\"\nexpected = 0.0\ntolerance = \"big\"\n"), "check[1].tolerance (final_value): invalid type: string \"big\"")]
+#[case::duplicate_key("duplicate key", GOOD.replacen("steps = 10", "steps = 10\nsteps = 20", 1), "duplicate key `steps`")]
+#[case::inverted_c_range("inverted c_range", beverloo(&format!("porosity_at = 0.1\n{FIT}\nc_range = [0.7, 0.5]")), "c_range = [0.7, 0.5]: must be [low, high]")]
+#[case::nan_porosity_time("NaN porosity time", beverloo(&format!("porosity_at = nan\n{FIT}")), "porosity_at = NaN: must be a non-negative finite number")]
+#[case::orifice_smaller_than_a_particle("orifice smaller than a particle", beverloo(&format!("porosity_at = 0.1\n{FIT}")).replace("orifice = 0.01\n", "orifice = 0.001\n"), "orifice = 0.001: not wider than a particle")]
+#[case::janssen_slice_named_twice("Janssen slice named twice", format!("{GOOD}[[check]]\nkind = \"janssen\"\nprofile = [\"a\", \"b\", \"a\"]\nmass_series = \"balls/mass\"\ndiameter = 0.02\nwall_friction = 0.3\nparticle_density = 2500.0\ntolerance = 0.1\n"), "check[1].profile[3] (janssen): slice \"a\" is named twice")]
+#[case::crossing_facets("crossing facets", with_section("[[wall]]\nmaterial = \"glass\"\nvertices = [[-1.0, -1.0, -1.0], [1.0, -1.0, -1.0], [0.0, 1.0, -1.0], [0.0, -0.5, -1.5], [0.0, 0.5, -1.5], [0.0, 0.0, -0.5]]\nfacets = [[0, 1, 2], [3, 4, 5]]"), "facets 0 and 1 cross each other")]
+fn what_a_run_cannot_do_is_refused_naming_the_key(
+    #[case] what: &str,
+    #[case] src: String,
+    #[case] needle: &str,
+) {
+    let msg = error_of(&src);
+    assert!(msg.starts_with("cases/bad.toml: "), "{what}: {msg}");
+    assert!(
+        msg.contains(needle),
+        "{what}: {msg:?} does not name {needle:?}"
+    );
+    assert!(!msg.contains('\n'), "{what}: not one line: {msg:?}");
+}
+
+/// A comparison with the case itself (a `beverloo` fit, a `same_series`) is refused naming the
+/// key, before the run.
+#[test]
+fn a_check_that_compares_a_case_with_itself_is_refused() {
+    let dir = std::env::temp_dir().join(format!("ballast-self-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fit =
+        "fit = [{ case = \"me.toml\", orifice = 0.008 }, { case = \"b.toml\", orifice = 0.012 }]";
+    let src = format!(
+        "{}[[outlet]]\nname = \"o\"\nregion = {{ box = {{ min = [5.0, 5.0, 5.0], max = [6.0, 6.0, 6.0] }} }}\n\
+         [[measure]]\nname = \"m\"\nregion = {{ all = true }}\n",
+        beverloo(&format!("porosity_at = 0.1\n{fit}"))
+    );
+    let me = dir.join("me.toml");
+    std::fs::write(&me, src).unwrap();
+    std::fs::write(dir.join("b.toml"), GOOD).unwrap();
+    let msg = ballast::case::load(&me).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        msg.contains("check[1].fit.case: \"me.toml\" is this case itself"),
+        "{msg}"
+    );
+}
+
+/// What may be intended runs, with one warning `FILE: key: reason` that the case keeps (and
+/// the summary records). A row: what is asked, the case, the warning's key and reason.
+#[rstest]
+#[case::fractions_that_do_not_sum_to_1("fractions that do not sum to 1", insertion("count = 5\nradius = { kind = \"discrete\", radii = [0.002, 0.003], fractions = [0.5, 0.3] }"), "insert[1].radius.fractions: sum to 0.8, not 1")]
+#[case::hertz_without_restitution("hertz without restitution", GOOD.replacen("model = \"linear\"\nkn = 1e5", "model = \"hertz\"", 1).replacen("density = 2500.0", "density = 2500.0\nyoung = 1e9", 1), "contact[1].restitution: not given: model \"hertz\" takes the default 1")]
+#[case::insertion_that_never_meets_a_wall("insertion that never meets a wall", format!("{}[[wall]]\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, -0.5], normal = [0.0, 0.0, 1.0], size = [0.1, 0.1] }}\n", insertion("count = 3\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }").replace("min = [0.0, 0.0, 0.1], max = [0.1, 0.1, 0.2]", "min = [5.0, 5.0, 5.0], max = [5.1, 5.1, 5.1]")), "insert[1].region: lies outside the box that holds every wall")]
+#[case::oscillation_below_two_steps_a_period(
+    "oscillation below two steps a period",
+    with_wall_motion(
+        "{ kind = \"oscillate\", direction = [0.0, 0.0, 1.0], amplitude = 1e-3, frequency = 7e5 }"
+    ),
+    "wall[1].motion.frequency: 700000 Hz with dt = 1e-6 s: fewer than two cycles a period"
+)]
+fn what_may_be_intended_runs_with_a_warning(
+    #[case] what: &str,
+    #[case] src: String,
+    #[case] warning: &str,
+) {
+    let case = parse(&src, Path::new("cases/good.toml")).unwrap();
+    assert_eq!(case.warnings.len(), 1, "{what}: {:?}", case.warnings);
+    assert!(
+        case.warnings[0].starts_with(&format!("cases/good.toml: {warning}")),
+        "{what}: {:?}",
+        case.warnings
+    );
+}
+
+/// The reference case warns of nothing, nor does an insertion above a wall that gravity
+/// carries its balls to.
+#[test]
+fn a_case_that_runs_as_asked_warns_of_nothing() {
+    let case = parse(GOOD, Path::new("cases/good.toml")).unwrap();
+    assert!(case.warnings.is_empty(), "{:?}", case.warnings);
+    let above = format!(
+        "{}[[wall]]\nmaterial = \"glass\"\nplane = {{ center = [0.0, 0.0, -0.5], normal = [0.0, 0.0, 1.0], size = [0.1, 0.1] }}\n",
+        insertion("count = 3\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }")
+            .replace("[run]\nsteps = 10", "[run]\nsteps = 10\ngravity = [0.0, 0.0, -9.81]")
+    );
+    let case = parse(&above, Path::new("cases/good.toml")).unwrap();
+    assert!(case.warnings.is_empty(), "{:?}", case.warnings);
+}
+
+/// At the end of a run: an insertion whose region was too full to place its balls, and a
+/// measurement region that held nothing, are warnings naming the key.
+#[test]
+fn balls_still_pending_and_an_empty_region_are_warnings_at_the_end() {
+    let src = format!(
+        "{}[[measure]]\nregion = {{ box = {{ min = [5.0, 5.0, 5.0], max = [6.0, 6.0, 6.0] }} }}\n",
+        insertion("count = 1000\nradius = { kind = \"uniform\", min = 0.002, max = 0.003 }")
+            .replace("max = [0.1, 0.1, 0.2]", "max = [0.02, 0.02, 0.12]")
+    );
+    let case = parse(&src, Path::new("cases/good.toml")).unwrap();
+    assert!(case.warnings.is_empty(), "{:?}", case.warnings);
+    let sim = ballast::run::simulate(&case, None, &[], false, None).unwrap();
+    let w = ballast::case::end_warnings(&case, &sim.model);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(
+        w[0].starts_with("cases/good.toml: insert[1]: ") && w[0].contains("balls still pending"),
+        "{w:?}"
+    );
+    assert!(
+        w[1].starts_with("cases/good.toml: measure[1].region: \"measure1\" held no body"),
+        "{w:?}"
+    );
+}

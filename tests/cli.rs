@@ -1502,3 +1502,46 @@ fn topic_pages_give_the_tolerance() {
         );
     }
 }
+
+/// A case that may not ask for what was meant runs, with a `warning: FILE: key: reason` line
+/// on stderr from `check` and `run` (those found at the end of the run too), a `warnings` array
+/// in summary.json and a list on the case page; a case without warnings has no such array.
+#[test]
+fn warnings_are_printed_and_kept_in_the_summary_and_the_page() {
+    let d = scratch("warnings");
+    let f = d.join("w.toml");
+    let insert = "[[contact]]\nbetween = [\"glass\", \"glass\"]\nmodel = \"linear\"\nkn = 1e3\n\
+        [[insert]]\nmaterial = \"glass\"\ncount = 200\n\
+        region = { box = { min = [0.1, 0.1, 0.1], max = [0.12, 0.12, 0.12] } }\n\
+        radius = { kind = \"discrete\", radii = [0.002, 0.003], fractions = [0.5, 0.3] }\n";
+    std::fs::write(&f, format!("{CASE}{insert}")).unwrap();
+    let fractions = format!(
+        "warning: {}: insert[1].radius.fractions: sum to 0.8, not 1",
+        f.display()
+    );
+    let out = ballast().arg("check").arg(&f).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(&fractions), "{err}");
+    let out = run_to(&f, d.join("out"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let pending = format!("warning: {}: insert[1]: ", f.display());
+    assert!(
+        err.contains(&fractions) && err.contains(&pending) && err.contains("still pending"),
+        "{err}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("out/summary.json")).unwrap())
+            .unwrap();
+    let warnings = summary["warnings"].as_array().expect("no warnings array");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    let page = std::fs::read_to_string(d.join("out/index.html")).unwrap();
+    assert!(page.contains("<b>Warnings</b>") && page.contains("sum to 0.8"));
+    // none: no array
+    std::fs::write(&f, CASE).unwrap();
+    let out = run_to(&f, d.join("out"));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+    let text = std::fs::read_to_string(d.join("out/summary.json")).unwrap();
+    assert!(!text.contains("\"warnings\""), "{text}");
+}

@@ -282,6 +282,7 @@ fn run_on(
             return ExitCode::from(2);
         }
     };
+    print_warnings(&case.warnings);
     let dir = out.unwrap_or_else(|| Path::new(REPORTS).join("cases").join(&case.name));
     let opts = RunOptions {
         progress: true,
@@ -291,6 +292,8 @@ fn run_on(
     match run_case(&case, &dir, &opts) {
         Ok((s, _)) => {
             print_line(&s);
+            // (those found at the end of the run: the others were printed before it)
+            print_warnings(s.warnings.get(case.warnings.len()..).unwrap_or_default());
             for c in &s.checks {
                 say!(
                     "  {:<5} {:<17} value {:>14} expected {:>14}  {}",
@@ -329,6 +332,13 @@ fn say_resume(case: &Path, dir: &Path, cycle: u64) {
         );
     } else {
         esay!("interrupted at cycle {cycle}; no checkpoint was written (see the line above)");
+    }
+}
+
+/// One `warning: FILE: key: reason` line on stderr for each warning.
+fn print_warnings(warnings: &[String]) {
+    for w in warnings {
+        esay!("warning: {w}");
     }
 }
 
@@ -486,6 +496,7 @@ fn run_cases(files: &[PathBuf], jobs: usize) -> Vec<ballast::record::Summary> {
         d.0[i] = Some(s);
         while let Some(Some(s)) = d.0.get(d.1) {
             print_line(s);
+            print_warnings(&s.warnings);
             d.1 += 1;
         }
     };
@@ -502,6 +513,7 @@ fn run_cases(files: &[PathBuf], jobs: usize) -> Vec<ballast::record::Summary> {
     // (after an interrupt, the cases that ended after one that did not run are printed here)
     for s in summaries[printed..].iter().flatten() {
         print_line(s);
+        print_warnings(&s.warnings);
     }
     summaries.into_iter().flatten().collect()
 }
@@ -517,6 +529,7 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 fn check(path: &Path) -> ExitCode {
     match ballast::case::load(path) {
         Ok(c) => {
+            print_warnings(&c.warnings);
             say!("{}: case \"{}\" is valid", path.display(), c.name);
             if !c.description.is_empty() {
                 say!("  {}", c.description);

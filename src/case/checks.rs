@@ -34,6 +34,18 @@ pub(super) fn validate_checks(f: &str, case: &Case, model: &Model) -> Result<(),
         c.validate(&built).map_err(|r| CaseError::new(f, &key, r))?;
         for (name, other) in c.other_cases() {
             let p = case.dir().join(other);
+            let itself = p.canonicalize().ok()
+                == Some(case.path.clone()).and_then(|q| q.canonicalize().ok())
+                && p.is_file();
+            if itself {
+                return Err(CaseError::new(
+                    f,
+                    format!("{key}.{name}"),
+                    format!(
+                        "\"{other}\" is this case itself: a comparison needs another case's run"
+                    ),
+                ));
+            }
             if !p.is_file() {
                 return Err(CaseError::new(
                     f,

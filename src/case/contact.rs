@@ -183,22 +183,14 @@ fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, 
     let err = |x: &str, why: String| CaseError::new(r.f, key(x), why);
     frame_model_in_3d(r, c, &key("kind"), "rolling resistance")?;
     let twisting = match &c.twisting {
-        Some(t) if !(t.coefficient.is_finite() && t.coefficient >= 0.0) => {
-            return Err(CaseError::new(
-                r.f,
-                format!("contact[{k}].twisting.coefficient"),
-                format!("{}: must be a non-negative finite number", t.coefficient),
-            ))
-        }
-        Some(t) => t.coefficient,
+        Some(t) => lever(
+            r,
+            format!("contact[{k}].twisting.coefficient"),
+            t.coefficient,
+        )?,
         None => 0.0,
     };
-    if !(s.coefficient.is_finite() && s.coefficient >= 0.0) {
-        return Err(err(
-            "coefficient",
-            format!("{}: must be a non-negative finite number", s.coefficient),
-        ));
-    }
+    lever(r, key("coefficient"), s.coefficient)?;
     let refuse = |x: &str, given: bool| {
         not_for(given, || {
             err(x, format!("does not apply to rolling kind \"{}\"", s.kind))
@@ -242,6 +234,18 @@ fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, 
             refuse("stiffness_factor", s.stiffness_factor.is_some())?;
             refuse("damping", s.damping.is_some())?;
             let kr = s.kr.map(|v| positive("kr", v)).transpose()?;
+            let shear_springs = ["linear", "linear-dashpot", "hysteretic", "linearbond"];
+            if kr.is_none()
+                && shear_springs.contains(&c.model.as_str())
+                && c.ks.unwrap_or(0.0) == 0.0
+            {
+                return Err(err(
+                    "kr",
+                    "not given, and its default k_s R*² is 0 (this rule's ks is 0): a \
+                     rolling spring of no stiffness; give kr (N m/rad) or ks"
+                        .into(),
+                ));
+            }
             Rolling::Pfc {
                 coefficient,
                 kr,
@@ -255,6 +259,24 @@ fn rolling(r: &Reader, k: usize, c: &ContactSection) -> Result<Option<Rolling>, 
             ))
         }
     }))
+}
+
+/// A rolling or twisting coefficient: in [0, 1] (the couple's lever arm μ R* is at most the
+/// pieces' radius: no contact patch holds a couple beyond it; 1e200 overflowed the run).
+fn lever(r: &Reader, key: String, v: Real) -> Result<Real, CaseError> {
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(CaseError::new(
+            r.f,
+            key,
+            format!(
+                "{}: must be a number in [0, 1] (the couple's lever arm, coefficient × R*, \
+                 cannot exceed the radius of the pieces)",
+                crate::math::num(v)
+            ),
+        ))
+    }
 }
 
 /// JKR's neck holds a contact across a gap: the broad phase must keep the pair (it keeps pairs

@@ -77,12 +77,11 @@ impl CaseError {
             .map(str::trim)
             .find(|l| l.starts_with('['))
             .map(|l| l.split('#').next().unwrap_or(l).trim().to_string());
-        let key_here = line
-            .split_once('=')
-            .map(|(k, _)| k.trim().to_string())
-            .filter(|k| !k.starts_with('['));
+        let key_here = crate::check::key_path(line, start - line_start)
+            .or_else(|| line.split_once('=').map(|(k, _)| k.trim().to_string()))
+            .filter(|k| !k.is_empty() && !k.starts_with('['));
         let mut key = format!("line {line_no}");
-        match (table, key_here) {
+        match (table, key_here.clone()) {
             (Some(t), Some(k)) => key = format!("{key}, {t} {k}"),
             (None, Some(k)) => key = format!("{key}, {k}"),
             (Some(_), None) if line.trim().starts_with('[') => {
@@ -91,6 +90,38 @@ impl CaseError {
             (Some(t), None) => key = format!("{key}, {t}"),
             (None, None) => {}
         }
+        let reason = match (reason.as_str(), &key_here) {
+            ("duplicate key", Some(k)) => format!("duplicate key `{k}`: given twice"),
+            ("duplicate key", None) if line.trim().starts_with('[') => {
+                format!("duplicate key: table {} given twice", line.trim())
+            }
+            _ => explain_section(&reason),
+        };
         CaseError::new(file, key, reason)
     }
+}
+
+/// A serde message naming one of our structs (`expected struct RadiusSection`) in words: the
+/// forms the value takes.
+fn explain_section(reason: &str) -> String {
+    const FORMS: [(&str, &str); 2] = [
+        (
+            "struct RadiusSection",
+            "a distribution of radii: { kind = \"uniform\", min, max }, { kind = \"normal\", \
+             mean, std, min, max }, { kind = \"lognormal\", median, sigma, min, max } or \
+             { kind = \"discrete\", radii = [...], fractions = [...], by = \"number\" | \
+             \"mass\" } (one radius r: { kind = \"uniform\", min = r, max = r })",
+        ),
+        (
+            "struct RegionSection",
+            "a region: { box = { min = [x, y, z], max = [x, y, z] } } or { cylinder = { base, \
+             axis, radius, height } } (measurements also { all = true })",
+        ),
+    ];
+    for (name, words) in FORMS {
+        if let Some(at) = reason.find(name) {
+            return format!("{}{words}{}", &reason[..at], &reason[at + name.len()..]);
+        }
+    }
+    reason.to_string()
 }

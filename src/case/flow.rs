@@ -294,6 +294,7 @@ pub(super) fn parse_inserts(
             }
         }
         let radii = parse_radii(r, &key("radius"), &s.radius)?;
+        refuse_bad_mass(r, &key("radius"), radii.range(), &materials[material])?;
         let r_max = radii.range().1;
         if !zone.fits(r_max) {
             return Err(r.err(
@@ -320,6 +321,33 @@ pub(super) fn parse_inserts(
         });
     }
     Ok(out)
+}
+
+/// The radii `[lo, hi]` of an insertion give every ball a positive finite mass and moment of
+/// inertia (as `[[ball]]` radii must): a radius of 1e-300 m underflows, 1e300 m overflows.
+fn refuse_bad_mass(
+    r: &Reader,
+    key: &str,
+    (lo, hi): (Real, Real),
+    m: &Material,
+) -> Result<(), CaseError> {
+    for radius in [lo, hi] {
+        let mass = m.density * 4.0 / 3.0 * crate::math::PI * radius.powi(3);
+        let inertia = 0.4 * mass * radius * radius;
+        for (what, v) in [("mass", mass), ("moment of inertia", inertia)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(r.err(
+                    key,
+                    format!(
+                        "a ball of radius {radius:e} m of \"{}\" (density {:e} kg/m^3) has a \
+                         {what} of {v:e}: it must be a positive finite number",
+                        m.name, m.density
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every `[[outlet]]`: (name, zone).

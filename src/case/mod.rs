@@ -19,6 +19,7 @@ mod output;
 mod parsed;
 mod reader;
 mod run;
+mod sense;
 pub mod stage;
 mod timestep;
 mod wall;
@@ -28,6 +29,7 @@ pub use error::CaseError;
 pub use file::*;
 pub use parsed::Case;
 pub use run::MAX_STEPS;
+pub use sense::end_warnings;
 
 use crate::detect::SortOrder;
 use crate::math::Real;
@@ -134,6 +136,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
         checkpoint_every: out.checkpoint_every,
         cell: r.cell.clone(),
         source_hash: crate::storage::fnv1a(source.as_bytes()),
+        warnings: Vec::new(),
     };
     case.checks = checks::parse_checks(f, &case.file.check)?;
     // Building once validates what only the model can tell (e.g. material pairs without model,
@@ -152,6 +155,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
     checks::validate_checks(f, &case, &model)?;
     check_run_length(&case).map_err(|(key, reason)| err(key, reason))?;
     check_renumbering(&case, &model).map_err(|(key, reason)| err(key, reason))?;
+    case.warnings = sense::review(&r, &case)?;
     Ok(case)
 }
 

@@ -63,4 +63,8 @@ pub struct Case {
     /// A hash of the case file's text (FNV-1a, 64 bits): a checkpoint names the case it
     /// belongs to by it.
     pub source_hash: u64,
+    /// What the case asks for that may be intended but probably is not (docs/CASES.md,
+    /// section 2): one `FILE: key: reason` line each, printed as `warning: ...` and kept in the
+    /// summary.
+    pub warnings: Vec<String>,
 }

@@ -71,7 +71,29 @@ impl CheckKind for Beverloo {
         if b.fit.len() != 2 || b.fit[0].orifice == b.fit[1].orifice {
             return Err("fit: give two cases with different orifices".into());
         }
-        if !(b.window[0].is_finite() && b.window[1] > b.window[0]) {
+        for (what, d) in [("orifice", b.orifice)]
+            .into_iter()
+            .chain(b.fit.iter().map(|c| ("fit.orifice", c.orifice)))
+        {
+            if d <= b.particle_diameter {
+                return Err(format!(
+                    "{what} = {d}: not wider than a particle (particle_diameter = {}): Beverloo's \
+                     law needs D > k d",
+                    b.particle_diameter
+                ));
+            }
+        }
+        for (what, range) in [("c_range", b.c_range), ("k_range", b.k_range)] {
+            if let Some([lo, hi]) = range {
+                if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo < hi) {
+                    return Err(format!(
+                        "{what} = [{lo}, {hi}]: must be [low, high], finite, 0 <= low < high"
+                    ));
+                }
+            }
+        }
+        nonneg("porosity_at", b.porosity_at)?;
+        if !(b.window[0].is_finite() && b.window[1].is_finite() && b.window[1] > b.window[0]) {
             return Err(format!(
                 "window = {:?}: must be [start, end], end after start (s)",
                 b.window

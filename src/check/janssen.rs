@@ -57,6 +57,15 @@ impl CheckKind for Janssen {
         if j.profile.len() < 3 {
             return Err("profile: give at least three measurement regions".into());
         }
+        for (k, m) in j.profile.iter().enumerate() {
+            if j.profile[..k].contains(m) {
+                return Err(format!(
+                    "profile[{}]: slice \"{m}\" is named twice: each slice is one depth of the \
+                     profile",
+                    k + 1
+                ));
+            }
+        }
         nonneg("tolerance", j.tolerance)?;
         Ok(j)
     }

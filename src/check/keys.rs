@@ -13,8 +13,21 @@ use serde::de::DeserializeOwned;
 /// # Errors
 /// That sentence.
 pub(super) fn read<T: DeserializeOwned>(keys: toml::Value) -> Result<T, String> {
-    keys.try_into()
-        .map_err(|e: toml::de::Error| e.message().trim().to_string())
+    let text = toml::to_string(&keys).unwrap_or_default();
+    keys.try_into().map_err(|e: toml::de::Error| {
+        let why = e.message().trim().to_string();
+        // (the table as text again, to find the key the reader stopped at: `tolerance: ...`)
+        let key = toml::from_str::<T>(&text).err().and_then(|e| {
+            let at = e.span()?.start;
+            let line_start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+            let line = text[line_start..].lines().next().unwrap_or("");
+            key_path(line, at - line_start)
+        });
+        match key {
+            Some(k) if !why.contains(&format!("`{k}`")) => format!("{k}: {why}"),
+            _ => why,
+        }
+    })
 }
 
 /// `v`, when it is a non-negative finite number.
@@ -93,4 +106,83 @@ pub(super) fn wall_of(model: &Model, w: &str) -> Result<usize, String> {
     model
         .wall_index(w)
         .ok_or_else(|| format!("there is no wall named \"{w}\""))
+}
+
+/// The path of the key whose value is at byte `at` of `line` (a line `key = value`), into the
+/// inline tables and arrays of the value: `plane.size`, `pebbles[2].offset`; at a key itself
+/// (a duplicate), that key. None when `line` is no `key = ...` line.
+pub fn key_path(line: &str, at: usize) -> Option<String> {
+    enum Frame {
+        Table(Option<String>),
+        Array(usize),
+    }
+    let mut stack = vec![Frame::Table(None)];
+    let mut word = String::new();
+    // (a space after a word: the next character starts another)
+    let mut gap = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if i >= at {
+            break;
+        }
+        match c {
+            '"' | '\'' => {
+                // (a string: skip to its closing quote)
+                while let Some((_, d)) = chars.next() {
+                    if d == '\\' && c == '"' {
+                        chars.next();
+                    } else if d == c {
+                        break;
+                    }
+                }
+            }
+            '=' => {
+                if let Some(Frame::Table(k)) = stack.last_mut() {
+                    *k = Some(std::mem::take(&mut word).trim().to_string());
+                }
+            }
+            '{' => stack.push(Frame::Table(None)),
+            '[' => stack.push(Frame::Array(0)),
+            '}' | ']' if stack.len() > 1 => {
+                stack.pop();
+            }
+            ',' => match stack.last_mut() {
+                Some(Frame::Array(n)) => *n += 1,
+                Some(Frame::Table(k)) => *k = None,
+                None => {}
+            },
+            '#' => return None,
+            c if c.is_alphanumeric() || c == '_' || c == '-' || c == '.' => {
+                if gap {
+                    word.clear();
+                    gap = false;
+                }
+                word.push(c);
+            }
+            c if c.is_whitespace() => gap = !word.is_empty(),
+            _ => word.clear(),
+        }
+    }
+    if let Some(Frame::Table(None)) = stack.last() {
+        // (at a key: the key itself)
+        let rest: String = (line.get(at..).unwrap_or(""))
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        if rest.is_empty() {
+            return None;
+        }
+        stack.pop();
+        stack.push(Frame::Table(Some(rest)));
+    }
+    let mut path = String::new();
+    for f in &stack {
+        match f {
+            Frame::Table(Some(k)) if path.is_empty() => path.push_str(k),
+            Frame::Table(Some(k)) => path.push_str(&format!(".{k}")),
+            Frame::Table(None) => {}
+            Frame::Array(n) => path.push_str(&format!("[{}]", n + 1)),
+        }
+    }
+    (!path.is_empty()).then_some(path)
 }

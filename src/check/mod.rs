@@ -39,6 +39,7 @@ pub use context::{CaseView, Context, RunEnd};
 pub use critical_timestep::{CriticalProbe, CriticalSnapshot};
 pub use golden::{evaluate_golden, golden_record, read_snapshot};
 pub use harmonic::upward_crossings;
+pub use keys::key_path;
 pub use kind::{evaluate, probe, Built, CheckKind, CheckSpec};
 pub use probe::{Observer, Probe, ProbeState};
 pub use radius_distribution::{ks_critical, ks_statistic, RadiiProbe};

@@ -86,5 +86,15 @@ pub fn parse(k: usize, table: &toml::Table) -> Result<CheckSpec, (String, String
     };
     let mut rest = table.clone();
     rest.remove("kind");
-    read(kind, toml::Value::Table(rest)).map_err(|reason| (format!("{key} ({kind})"), reason))
+    read(kind, toml::Value::Table(rest)).map_err(|reason| {
+        // (a reason that starts with one of the table's keys, `tolerance: ...`: that key)
+        let named = reason.split_once(": ").filter(|(k, _)| {
+            let top = k.split(['.', '[']).next().unwrap_or("");
+            table.contains_key(top)
+        });
+        match named {
+            Some((k, why)) => (format!("{key}.{k} ({kind})"), why.to_string()),
+            None => (format!("{key} ({kind})"), reason),
+        }
+    })
 }

@@ -83,6 +83,14 @@ pub enum MeshError {
         /// Their numbers.
         facets: String,
     },
+    /// Two facets that pass through each other (a ball can sit between the two sheets).
+    #[error("facets {facet} and {other} cross each other: the wall's sheets pass through one another (facets may meet only at shared edges and vertices)")]
+    Crossing {
+        /// Facet number.
+        facet: usize,
+        /// The other facet.
+        other: usize,
+    },
 }
 
 /// A validated triangle mesh with its adjacency.
@@ -110,7 +118,8 @@ impl Mesh {
     /// # Errors
     /// [`MeshError`] naming the facet and vertices: a repeated or coincident vertex, collinear
     /// vertices, a duplicate facet, neighbours of inconsistent orientation, an edge of more than
-    /// two facets, an index out of range, a non-finite coordinate, or no facet.
+    /// two facets, two facets that cross each other, an index out of range, a non-finite
+    /// coordinate, or no facet.
     ///
     /// # Examples
     /// ```
@@ -235,6 +244,9 @@ impl Mesh {
                 edge_neighbour[g as usize][l as usize] = f;
             }
             i = j;
+        }
+        if let Some((facet, other)) = super::crossing::crossing_facets(&vertices, &facets) {
+            return Err(MeshError::Crossing { facet, other });
         }
         // Vertex -> facets, compressed (counting sort keeps facets in increasing order).
         let mut vertex_start = vec![0u32; nv + 1];

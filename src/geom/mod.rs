@@ -2,6 +2,7 @@
 //! with their adjacency and validation, and meshes built from a few numbers.
 
 mod cell;
+mod crossing;
 mod mesh;
 mod region;
 mod shapes;
@@ -9,6 +10,7 @@ mod triangle;
 mod union;
 
 pub use cell::{image, nearest, Cell};
+pub use crossing::crossing_facets;
 pub use mesh::{Mesh, MeshError, NONE};
 pub use region::{lens_area, quadrant_area, rectangle_area, Zone};
 pub use shapes::{closed_box, plane, plane_axes, weld, weld_indexed, RawMesh};

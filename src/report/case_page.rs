@@ -48,6 +48,15 @@ fn header(dir: &Path, s: &Summary) -> String {
     if let Some(e) = &s.stopped {
         let _ = write!(h, "<p><b>Stopped early:</b> {}.</p>", esc(e));
     }
+    if !s.warnings.is_empty() {
+        h.push_str(
+            "<p><b>Warnings</b> (what the case asks for that may not be what was meant):</p><ul>",
+        );
+        for w in &s.warnings {
+            let _ = write!(h, "<li>{}</li>", esc(w));
+        }
+        h.push_str("</ul>");
+    }
     let _ = write!(
         h,
         "<p>Case file <code>{}</code>; {} cycles, {:.6e} s simulated, dt from {:.3e} to {:.3e} s; \
