@@ -8,7 +8,7 @@ mod shapes;
 mod triangle;
 mod union;
 
-pub use cell::{image, nearest, Cell};
+pub use cell::{image, image_motion, nearest, Cell, Shear};
 pub use mesh::{Mesh, MeshError, NONE};
 pub use region::{lens_area, quadrant_area, rectangle_area, Zone};
 pub use shapes::{closed_box, plane, plane_axes, weld, weld_indexed, RawMesh};
