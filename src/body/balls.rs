@@ -417,6 +417,14 @@ impl Balls {
     pub fn partner(&self, a: usize, b: usize) -> Vec3 {
         crate::geom::image(self.cell.as_ref(), &self.pos[a], &self.pos[b])
     }
+
+    /// [`Balls::partner`] and the velocity of that image (under Lees-Edwards shear, b's own
+    /// plus the velocity of its image cell).
+    #[inline(always)]
+    pub fn partner_motion(&self, a: usize, b: usize) -> (Vec3, Vec3) {
+        let cell = self.cell.as_ref();
+        crate::geom::image_motion(cell, &self.pos[a], &self.pos[b], &self.vel[b])
+    }
 }
 
 /// [`Balls::contact_mass`] of a ball with inertial mass `m` and fixity `fixed` (`pebble`:
@@ -460,6 +468,12 @@ impl Rows<'_> {
     #[inline(always)]
     pub fn partner(&self, a: usize, b: usize) -> Vec3 {
         crate::geom::image(self.cell, &self.pos[a], &self.pos[b])
+    }
+
+    /// [`Balls::partner_motion`].
+    #[inline(always)]
+    pub fn partner_motion(&self, a: usize, b: usize) -> (Vec3, Vec3) {
+        crate::geom::image_motion(self.cell, &self.pos[a], &self.pos[b], &self.vel[b])
     }
 
     /// [`Balls::contact_mass`].

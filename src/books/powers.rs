@@ -11,7 +11,10 @@ use crate::model::books::Powers;
 use crate::model::{EnergyBooks, Model};
 
 /// The powers of the cycle's forces at the velocities of the positions' time.
-pub(super) fn powers(model: &Model, books: &mut EnergyBooks) -> Powers {
+///
+/// `went_up`: under Lees-Edwards shear, empty, or for each ball how many lengths up along the
+/// gradient it was brought this cycle (-1, 0, 1).
+pub(super) fn powers(model: &Model, books: &mut EnergyBooks, went_up: &[f64]) -> Powers {
     let mut p = Powers::default();
     let walls = model.walls.len();
     books.wall_loads.clear();
@@ -21,6 +24,7 @@ pub(super) fn powers(model: &Model, books: &mut EnergyBooks) -> Powers {
     books.wall_cohesion.clear();
     books.wall_cohesion.resize(walls, Default::default());
     ball_contacts(model, &mut p);
+    books.walls += boundary_switch(model, went_up);
     facet_contacts(model, books, &mut p);
     bodies(model, books, &mut p);
     p
@@ -31,8 +35,28 @@ fn cohesion(model: &Model, law: u16) -> Option<Cohesion> {
     model.cohesion.get(law as usize).copied().flatten()
 }
 
-/// Material velocity and acceleration of piece `i` at the point `x`.
+/// Material velocity and acceleration of piece `i` at the point `x` (in a periodic cell, of
+/// its image nearest to `x`: under shear, moving with its image cell).
 fn motion(model: &Model, i: usize, x: &Vec3) -> (Vec3, Vec3) {
+    let b = &model.balls;
+    let (v, a) = own_motion(model, i, x);
+    match b.cell.as_ref() {
+        Some(c) if c.shear.is_some() => {
+            let centre = if b.is_pebble(i) {
+                model.clumps.pos[b.clump[i] as usize]
+            } else {
+                b.pos[i]
+            };
+            // (the point's image moved `up` lengths is the piece's moved `-up`)
+            let up = c.nearest_with(x - centre).1;
+            (c.image_velocity(&v, -up), a)
+        }
+        _ => (v, a),
+    }
+}
+
+/// [`motion`] of the piece itself, its arm to `x` taken at the nearest image.
+fn own_motion(model: &Model, i: usize, x: &Vec3) -> (Vec3, Vec3) {
     let b = &model.balls;
     let dt = model.last_dt;
     if b.is_pebble(i) {
@@ -106,6 +130,18 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
         p.dashpots_accel -= f_d.dot(&(ab - aa));
         p.cohesion -= f_c.dot(&(vb - va));
         p.cohesion_accel -= f_c.dot(&(ab - aa));
+        if let Some(cell) = b.cell.as_ref().filter(|c| c.shear.is_some()) {
+            // Lees-Edwards: b meets a through its image cell `up` lengths along the gradient,
+            // which moves at `up rate L` along the flow; the boundary's power on the balls is
+            // F . (v_b - v_b's image) (F the force on b)
+            let up = cell
+                .image_with(&b.pos[c.a as usize], &b.pos[c.b as usize])
+                .1;
+            if up != 0.0 {
+                let flow = cell.shear.map_or(0, |s| s.flow);
+                p.walls -= up * cell.jump() * force[flow];
+            }
+        }
     }
     // ball-ball couples of rolling resistance (on b; a takes the opposite)
     for (k, c) in (contacts.list.iter().enumerate())
@@ -117,6 +153,32 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
         p.rolling -= m.dot(&(wb - wa));
         p.rolling_accel -= m.dot(&(ab - aa));
     }
+}
+
+/// Under Lees-Edwards shear, the part of the boundary's work over the last step that this
+/// cycle's power misses when a ball of a contact was brought back through a gradient face at
+/// the end of the step: over the step its partner was the image it had before (the power
+/// `-up U F_flow` is paired with half the step before and half after; the half before must
+/// take the old `up`).
+fn boundary_switch(model: &Model, went_up: &[f64]) -> f64 {
+    let b = &model.balls;
+    let Some(cell) = b.cell.as_ref().filter(|_| !went_up.is_empty()) else {
+        return 0.0;
+    };
+    let flow = cell.shear.map_or(0, |s| s.flow);
+    let contacts = &model.contacts;
+    let mut w = 0.0;
+    for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| c.active) {
+        // b's image index went down by b's own move, up by a's
+        let (a, bb) = (c.a as usize, c.b as usize);
+        let change = went_up[a] - went_up[bb];
+        if change != 0.0 {
+            let force = contacts.contact_force(k, b, &model.laws);
+            // old up = new up - change: the half step before with the old one
+            w += change * cell.jump() * force[flow] * 0.5 * model.last_dt;
+        }
+    }
+    w
 }
 
 /// Ball-facet contacts: the dashpots' share, the cohesive attraction, the couples, and the

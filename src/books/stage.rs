@@ -3,6 +3,7 @@
 //! model and writes the books and the contacts' reports (zeroed once booked).
 
 use super::powers::powers;
+use crate::detect::Jump;
 use crate::model::{EnergyBooks, Model};
 
 /// Books the energy of the cycle just computed (called after each force pass while the
@@ -42,8 +43,54 @@ pub fn book(model: &mut Model, first: bool) {
         second_half += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
     }
     books.cohesion += second_half;
+    // Lees-Edwards: the kinetic energy the bodies brought back through a face of the
+    // gradient axis changed by their velocity jumps, work of the moving boundary (the jump
+    // dv moved the velocity at the positions' time, now v, from v - dv)
+    let jumps = std::mem::take(&mut model.jumps);
+    // (and how many lengths up each ball went, for the contacts' boundary power: see
+    // `powers::ball_contacts`)
+    let mut went_up = Vec::new();
+    if !jumps.is_empty() {
+        went_up.resize(model.balls.len(), 0.0);
+    }
+    let jump = model.balls.cell.as_ref().map_or(0.0, |c| c.jump());
+    for &j in &jumps {
+        let (first, count, dv) = match j {
+            Jump::Ball(i, dv) => (i as usize, 1, dv),
+            Jump::Clump(c, dv) => {
+                let cl = &model.clumps;
+                (
+                    cl.first[c as usize] as usize,
+                    cl.count[c as usize] as usize,
+                    dv,
+                )
+            }
+        };
+        let flow = model
+            .balls
+            .cell
+            .as_ref()
+            .and_then(|c| c.shear)
+            .map_or(0, |s| s.flow);
+        went_up[first..first + count].fill(dv[flow] / jump);
+    }
+    for jump in jumps {
+        let (m, v, dv) = match jump {
+            Jump::Ball(i, dv) => {
+                let i = i as usize;
+                (model.balls.mass[i], model.synchronized_velocity(i), dv)
+            }
+            Jump::Clump(c, dv) => {
+                let c = c as usize;
+                (model.clumps.mass[c], model.clump_velocity(c), dv)
+            }
+        };
+        if !first {
+            books.walls += m * (v.dot(&dv) - 0.5 * dv.norm_squared());
+        }
+    }
     // the first half step of this cycle's powers
-    let p = powers(model, &mut books);
+    let p = powers(model, &mut books, &went_up);
     books.dashpots += p.dashpots * 0.5 * dt - p.dashpots_accel * 0.25 * dt * dt;
     books.contacts += p.models * 0.5 * dt - p.models_accel * 0.25 * dt * dt;
     books.rolling += p.rolling * 0.5 * dt - p.rolling_accel * 0.25 * dt * dt;

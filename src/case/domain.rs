@@ -2,7 +2,7 @@
 
 use super::reader::Reader;
 use super::CaseError;
-use crate::geom::Cell;
+use crate::geom::{Cell, Shear};
 use crate::math::{Real, Vec3};
 use serde::Deserialize;
 
@@ -17,10 +17,22 @@ pub struct DomainSection {
     /// The axes whose faces wrap: any of "x", "y", "z" ("x", "y" in 2D).
     #[serde(default)]
     pub periodic: Vec<String>,
-    /// Lees-Edwards shear (not available yet: refused with the reason).
-    pub shear: Option<toml::Value>,
+    /// Lees-Edwards shear.
+    pub shear: Option<ShearSection>,
     /// Constant-pressure control of the cell (not available yet: refused with the reason).
     pub pressure: Option<toml::Value>,
+}
+
+/// `[domain] shear`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShearSection {
+    /// Shear rate, 1/s.
+    pub rate: f64,
+    /// The axis of the flow.
+    pub flow: String,
+    /// The axis of the velocity gradient.
+    pub gradient: String,
 }
 
 /// The cell of `[domain]`, if any.
@@ -32,10 +44,8 @@ pub(super) fn parse_domain(
         return Ok(None);
     };
     let err = |key: &str, reason: String| r.err(key, reason);
-    for (key, v) in [("domain.shear", &d.shear), ("domain.pressure", &d.pressure)] {
-        if v.is_some() {
-            return Err(err(key, "not available yet: this build has periodic cells without Lees-Edwards shear or pressure control".into()));
-        }
+    if d.pressure.is_some() {
+        return Err(err("domain.pressure", "not available yet: this build has periodic cells and Lees-Edwards shear without pressure control".into()));
     }
     let axes: &[&str] = if r.dim == 2 {
         &["x", "y"]
@@ -88,7 +98,62 @@ pub(super) fn parse_domain(
         // (the disks lie in z = 0; the z extent is not used)
         len.z = 1.0;
     }
-    Ok(Some(Cell { min, len, periodic }))
+    let shear = d
+        .shear
+        .as_ref()
+        .map(|s| shear(r, s, axes, periodic))
+        .transpose()?;
+    Ok(Some(Cell {
+        min,
+        len,
+        periodic,
+        shear,
+        offset: 0.0,
+        strain: 0.0,
+    }))
+}
+
+/// `[domain] shear`: a finite rate, two different axes that both wrap.
+fn shear(
+    r: &Reader,
+    s: &ShearSection,
+    axes: &[&str],
+    periodic: [bool; 3],
+) -> Result<Shear, CaseError> {
+    if !s.rate.is_finite() {
+        return Err(r.err(
+            "domain.shear.rate",
+            format!("{}: must be a finite number (1/s)", s.rate),
+        ));
+    }
+    let axis = |key: &str, name: &str| -> Result<usize, CaseError> {
+        let key = format!("domain.shear.{key}");
+        let Some(k) = axes.iter().position(|a| *a == name) else {
+            return Err(r.err(
+                &key,
+                format!("\"{name}\": an axis is one of {}", axes.join(", ")),
+            ));
+        };
+        if !periodic[k] {
+            return Err(r.err(&key, format!("\"{name}\" is not periodic: Lees-Edwards shear needs both its axes in domain.periodic")));
+        }
+        Ok(k)
+    };
+    let (flow, gradient) = (axis("flow", &s.flow)?, axis("gradient", &s.gradient)?);
+    if flow == gradient {
+        return Err(r.err(
+            "domain.shear.gradient",
+            format!(
+                "\"{}\" is also the flow axis: the gradient is another axis",
+                s.gradient
+            ),
+        ));
+    }
+    Ok(Shear {
+        rate: s.rate,
+        flow,
+        gradient,
+    })
 }
 
 /// Refuses a cell too short for the minimum-image rule: along a periodic axis, a pair of balls

@@ -42,7 +42,8 @@ fn deactivate(c: &mut Contact, out: &mut Out) {
 /// from which the last law of motion moved them (exactly, to round-off: it added `v dt`).
 #[inline]
 pub(crate) fn previous_overlap(balls: &Balls, a: usize, b: usize, dt: Real) -> Real {
-    let d = (balls.partner(a, b) - balls.vel[b] * dt) - (balls.pos[a] - balls.vel[a] * dt);
+    let (pb, vb) = balls.partner_motion(a, b);
+    let d = (pb - vb * dt) - (balls.pos[a] - balls.vel[a] * dt);
     balls.radius[a] + balls.radius[b] - d.norm()
 }
 
@@ -123,7 +124,8 @@ pub fn update(
     }
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
+    let (pb, vb) = balls.partner_motion(a, b);
+    let (pa, pb) = (&balls.pos[a], &pb);
     let radius = ra * rb / (ra + rb);
     let m_eff = effective_mass(balls.contact_mass(a), balls.contact_mass(b));
     // (for the books: the contact at the end of the previous cycle, and what it applied)
@@ -268,8 +270,7 @@ pub fn update(
     } else {
         (g.point - pa, g.point - pb)
     };
-    let v_rel =
-        (balls.vel[b] + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
+    let v_rel = (vb + balls.spin[b].cross(&bb)) - (balls.vel[a] + balls.spin[a].cross(&ba));
     let step = frame.advance(
         &n,
         &v_rel,
@@ -428,7 +429,8 @@ fn middle_velocity(balls: &Balls, a: usize, b: usize, g: &Geometry) -> Vec3 {
         balls.radius[a] - 0.5 * g.overlap,
         balls.radius[b] - 0.5 * g.overlap,
     );
-    (balls.vel[b] - balls.vel[a]) + g.normal.cross(&(balls.spin[a] * ca + balls.spin[b] * cb))
+    let vb = balls.partner_motion(a, b).1;
+    (vb - balls.vel[a]) + g.normal.cross(&(balls.spin[a] * ca + balls.spin[b] * cb))
 }
 
 /// [`update`] of a contact whose model is frame-free.

@@ -42,7 +42,8 @@ pub fn update_2d(
 ) -> Updated {
     let (a, b) = (c.a as usize, c.b as usize);
     let (ra, rb) = (balls.radius[a], balls.radius[b]);
-    let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
+    let (pb, vb) = balls.partner_motion(a, b);
+    let (pa, pb) = (&balls.pos[a], &pb);
     let g = geometry(pa, pb, ra, rb);
     let previous = std::mem::replace(normal, g.normal);
     let d_prev = previous_overlap(balls, a, b, dt);
@@ -88,8 +89,8 @@ pub fn update_2d(
     let (wa, wb) = (balls.spin[a].z, balls.spin[b].z);
     let (da, db) = (g.point - pa, g.point - pb);
     // e_z x d = (-d_y, d_x)
-    let v = (balls.vel[b] + Vec3::new(-db.y, db.x, 0.0) * wb)
-        - (balls.vel[a] + Vec3::new(-da.y, da.x, 0.0) * wa);
+    let v =
+        (vb + Vec3::new(-db.y, db.x, 0.0) * wb) - (balls.vel[a] + Vec3::new(-da.y, da.x, 0.0) * wa);
     let vs = v.dot(&q_mid);
     if !c.active {
         c.state = LawState::default();

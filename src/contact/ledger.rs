@@ -22,7 +22,7 @@ pub(crate) struct Applied {
 /// arm_a) dt`, with the balls' velocities of the step.
 #[inline]
 fn step_work(balls: &Balls, a: usize, b: usize, f: &Applied, dt: Real) -> Real {
-    let d = (balls.vel[b] - balls.vel[a]) + balls.spin[b].cross(&f.arm_b)
+    let d = (balls.partner_motion(a, b).1 - balls.vel[a]) + balls.spin[b].cross(&f.arm_b)
         - balls.spin[a].cross(&f.arm_a);
     f.force.dot(&d) * dt
 }
@@ -89,10 +89,10 @@ impl Ledger<'_> {
 /// last law of motion moved them from, to round-off).
 #[inline]
 pub(crate) fn previous_positions(balls: &Balls, a: usize, b: usize, dt: Real) -> (Vec3, Vec3) {
-    (
-        balls.pos[a] - balls.vel[a] * dt,
-        balls.partner(a, b) - balls.vel[b] * dt,
-    )
+    (balls.pos[a] - balls.vel[a] * dt, {
+        let (p, v) = balls.partner_motion(a, b);
+        p - v * dt
+    })
 }
 
 /// What a contact applied at the end of the previous cycle: its elastic normal force at the

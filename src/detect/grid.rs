@@ -33,6 +33,20 @@ pub struct BroadPhase {
     grid: (Vec3, Vec3, [usize; 3]),
     /// Number of builds so far.
     pub builds: u64,
+    /// Under Lees-Edwards shear, the cell's strain at the last build.
+    pub strain_at_build: Real,
+}
+
+/// How far a ball may move before the candidate pairs are rebuilt: the margin, or half of it
+/// under Lees-Edwards shear, whose images across the gradient faces also slide (the pairs are
+/// rebuilt once they slid a margin: two balls that each moved half a margin and images that
+/// slid one have closed a gap of two margins at most, as two balls that each moved one do
+/// without shear).
+pub fn displacement_limit(balls: &crate::body::Balls, margin: Real) -> Real {
+    match balls.cell.as_ref().and_then(|c| c.shear) {
+        Some(_) => 0.5 * margin,
+        None => margin,
+    }
 }
 
 impl BroadPhase {
@@ -174,6 +188,9 @@ impl BroadPhase {
             let reach = radius[i] + radius[j] + 2.0 * margin;
             crate::geom::nearest(cell, pos[j] - pos[i]).norm_squared() <= reach * reach
         };
+        // Lees-Edwards: a neighbour across a face of the gradient axis is an image moved by
+        // the offset along the flow, `shift` cells of the flow axis (a fraction)
+        let shear = cell.and_then(|c| c.shear.map(|s| (s, c.offset * inv_h[s.flow])));
         // a neighbour's index along axis k, wrapped along a periodic axis (None: off the grid)
         let along = |k: usize, x: i64| -> Option<usize> {
             let n = nc[k] as i64;
@@ -206,25 +223,43 @@ impl BroadPhase {
                         }
                     }
                     for off in FORWARD {
-                        let (Some(x), Some(y), Some(z)) = (
-                            along(0, cx as i64 + off[0]),
-                            along(1, cy as i64 + off[1]),
-                            along(2, cz as i64 + off[2]),
-                        ) else {
-                            continue;
-                        };
-                        let d = index([x, y, z]);
-                        if d == c {
-                            // (a periodic axis of one cell: the cell is its own neighbour)
-                            continue;
+                        let mut at = [cx as i64 + off[0], cy as i64 + off[1], cz as i64 + off[2]];
+                        // (across a face of the gradient axis under shear, the image cells
+                        // `up` lengths away cover this neighbour: the two flow cells under it)
+                        let mut extra = None;
+                        if let Some((s, shift)) = shear {
+                            let n = nc[s.gradient] as i64;
+                            let up = at[s.gradient].div_euclid(n) as Real;
+                            if up != 0.0 {
+                                let x = (at[s.flow] as Real - up * shift).floor() as i64;
+                                at[s.flow] = x;
+                                extra = Some((s.flow, x + 1));
+                            }
                         }
-                        let other = &order[cell_start[d] as usize..cell_start[d + 1] as usize];
-                        for &i in own {
-                            for &j in other {
-                                if overlaps(i as usize, j as usize) {
-                                    push(pairs, i, j);
+                        let mut visit = |at: [i64; 3]| {
+                            let (Some(x), Some(y), Some(z)) =
+                                (along(0, at[0]), along(1, at[1]), along(2, at[2]))
+                            else {
+                                return;
+                            };
+                            let d = index([x, y, z]);
+                            if d == c {
+                                // (a periodic axis of one cell: the cell is its own neighbour)
+                                return;
+                            }
+                            let other = &order[cell_start[d] as usize..cell_start[d + 1] as usize];
+                            for &i in own {
+                                for &j in other {
+                                    if overlaps(i as usize, j as usize) {
+                                        push(pairs, i, j);
+                                    }
                                 }
                             }
+                        };
+                        visit(at);
+                        if let Some((k, x)) = extra {
+                            at[k] = x;
+                            visit(at);
                         }
                     }
                 }
@@ -334,7 +369,9 @@ impl BroadPhase {
 
 /// Every pair with overlapping extents by testing all pairs: O(N^2), the reference for tests
 /// (in a periodic `cell`, each pair at its nearest image, written out here apart from
-/// [`Cell::nearest`]: each offset of -1, 0, 1 cell length along each periodic axis tried).
+/// [`Cell::nearest`]: each offset of -1, 0, 1 cell length along each periodic axis tried;
+/// under Lees-Edwards shear, an offset along the gradient also moves the image by that many
+/// times the shear offset along the flow, and the flow tries -2 to 2 lengths).
 pub fn brute_force_pairs(
     pos: &[Vec3],
     radius: &[Real],
@@ -344,16 +381,26 @@ pub fn brute_force_pairs(
     let shifts: Vec<Vec3> = match cell {
         None => vec![Vec3::zeros()],
         Some(c) => {
-            let steps = |k: usize| if c.periodic[k] { -1..=1 } else { 0..=0 };
+            let flow = c.shear.map(|s| s.flow);
+            let steps = |k: usize| match (c.periodic[k], flow == Some(k)) {
+                (true, true) => -2..=2,
+                (true, false) => -1..=1,
+                _ => 0..=0,
+            };
             let mut v = Vec::new();
             for x in steps(0) {
                 for y in steps(1) {
                     for z in steps(2) {
-                        v.push(Vec3::new(
+                        let n = [x, y, z];
+                        let mut s = Vec3::new(
                             x as Real * c.len.x,
                             y as Real * c.len.y,
                             z as Real * c.len.z,
-                        ));
+                        );
+                        if let Some(sh) = c.shear {
+                            s[sh.flow] += n[sh.gradient] as Real * c.offset;
+                        }
+                        v.push(s);
                     }
                 }
             }

@@ -7,8 +7,8 @@ mod grid;
 mod sort;
 mod stage;
 
-pub use grid::{brute_force_pairs, BroadPhase};
+pub use grid::{brute_force_pairs, displacement_limit, BroadPhase};
 pub(crate) use sort::keep_clumps_whole;
 pub(crate) use sort::spatial_order;
 pub use sort::{morton, Scratch, SortOrder};
-pub use stage::Detection;
+pub use stage::{Detection, Jump};

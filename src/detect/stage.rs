@@ -52,6 +52,9 @@ pub struct Detection<'a> {
     /// In a periodic cell, the sum of mass times displacement of the jumps back into the cell
     /// (added to here when balls are brought back, at each build).
     pub wrapped: &'a mut Vec3,
+    /// Under Lees-Edwards shear with the energy books kept: the velocity jumps of the bodies
+    /// brought back through a face of the gradient axis this cycle, for the books.
+    pub jumps: &'a mut Vec<Jump>,
 }
 
 impl Detection<'_> {
@@ -107,9 +110,16 @@ impl Detection<'_> {
         // (a wall and a ball that have each moved at most a margin have closed their gap by at
         // most two margins: see [`crate::detect`])
         let walls_moved = self.walls.iter().any(|w| w.travel > margin);
+        // (Lees-Edwards: the images across the gradient faces have slid by this much since
+        // the build)
+        let slid = self.balls.cell.as_ref().and_then(|c| {
+            let s = c.shear?;
+            Some((c.strain - self.broad_phase.strain_at_build).abs() * c.len[s.gradient])
+        });
+        let limit = super::displacement_limit(self.balls, margin);
         let moved =
-            || moved.unwrap_or_else(|| self.broad_phase.needs_rebuild(&self.balls.pos, margin));
-        if !walls_moved && !moved() {
+            || moved.unwrap_or_else(|| self.broad_phase.needs_rebuild(&self.balls.pos, limit));
+        if !walls_moved && slid.is_none_or(|s| s <= margin) && !moved() {
             return;
         }
         let due = |last: Option<u64>| last.is_none_or(|s| self.cycles >= s + self.sort_every);
@@ -120,6 +130,7 @@ impl Detection<'_> {
         self.make_room();
         self.wrap();
         let cell = self.balls.cell.as_ref();
+        self.broad_phase.strain_at_build = cell.map_or(0.0, |c| c.strain);
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin, cell);
         if !self.clumps.is_empty() {
@@ -167,23 +178,33 @@ impl Detection<'_> {
             return;
         };
         let b = &mut *self.balls;
+        let books = self.books && cell.shear.is_some();
         let mut jumps = Vec3::zeros();
         for i in 0..b.len() {
-            let before = b.pos[i];
-            if b.clump[i] == crate::body::NO_CLUMP && cell.wrap(&mut b.pos[i]) {
+            let (before, was) = (b.pos[i], b.vel[i]);
+            let free = b.clump[i] == crate::body::NO_CLUMP;
+            if free && cell.wrap_body(&mut b.pos[i], &mut b.vel[i]) {
                 jumps += (b.pos[i] - before) * b.mass[i];
+                if books && b.vel[i] != was {
+                    let dv = b.vel[i] - was;
+                    self.jumps.push(Jump::Ball(i as u32, dv));
+                }
             }
         }
         let cl = &mut *self.clumps;
         for c in 0..cl.len() {
-            let before = cl.pos[c];
-            if cell.wrap(&mut cl.pos[c]) {
-                let d = cl.pos[c] - before;
+            let (before, was) = (cl.pos[c], cl.vel[c]);
+            if cell.wrap_body(&mut cl.pos[c], &mut cl.vel[c]) {
+                let (d, dv) = (cl.pos[c] - before, cl.vel[c] - was);
                 jumps += d * cl.mass[c];
                 let first = cl.first[c] as usize;
                 for p in first..first + cl.count[c] as usize {
                     b.pos[p] += d;
+                    b.vel[p] += dv;
                     jumps += d * b.mass[p];
+                }
+                if books && dv != Vec3::zeros() {
+                    self.jumps.push(Jump::Clump(c as u32, dv));
                 }
             }
         }
@@ -230,4 +251,14 @@ impl Detection<'_> {
         });
         self.facet_contacts.renumber(new_of);
     }
+}
+
+/// A body's velocity jump through a face of the gradient axis under Lees-Edwards shear: the
+/// kinetic energy it changes is work of the moving boundary.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Jump {
+    /// A ball, by its index, and its jump, m/s.
+    Ball(u32, Vec3),
+    /// A clump, by its index, and its jump, m/s.
+    Clump(u32, Vec3),
 }

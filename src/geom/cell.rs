@@ -16,33 +16,130 @@ pub struct Cell {
     pub len: Vec3,
     /// The axes that wrap.
     pub periodic: [bool; 3],
+    /// Lees-Edwards shear, if any.
+    pub shear: Option<Shear>,
+    /// Under shear: how far the image cell one length up along the gradient axis is moved
+    /// along the flow axis, m, in `[0, len[flow])` (`rate len[gradient] t`, wrapped).
+    pub offset: Real,
+    /// Under shear: the accumulated shear strain, `rate t`.
+    pub strain: Real,
+}
+
+/// Lees-Edwards shear: the image cells one length up along `gradient` move at
+/// `+rate len[gradient]` along `flow` (and those below at the opposite velocity).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Shear {
+    /// Shear rate, 1/s.
+    pub rate: Real,
+    /// The axis of the flow (0, 1, 2 for x, y, z).
+    pub flow: usize,
+    /// The axis of the velocity gradient.
+    pub gradient: usize,
 }
 
 impl Cell {
     /// The separation `d` (from a to b) replaced by that of the nearest image of b.
     #[inline]
-    pub fn nearest(&self, mut d: Vec3) -> Vec3 {
+    pub fn nearest(&self, d: Vec3) -> Vec3 {
+        self.nearest_with(d).0
+    }
+
+    /// [`Cell::nearest`], and how many lengths along the gradient axis b's image was moved
+    /// (its velocity is b's plus that many times [`Cell::jump`] along the flow; 0 without
+    /// shear). Under shear the gradient axis goes first: an image one length up is also
+    /// moved by the offset along the flow, and then the flow axis takes its nearest image.
+    #[inline]
+    pub fn nearest_with(&self, mut d: Vec3) -> (Vec3, Real) {
+        let mut up = 0.0;
+        let mut skip = 3;
+        if let Some(s) = &self.shear {
+            let (g, l) = (s.gradient, self.len[s.gradient]);
+            up = -(d[g] / l).round();
+            if up != 0.0 {
+                d[g] += up * l;
+                d[s.flow] += up * self.offset;
+            }
+            skip = g;
+        }
         for k in 0..3 {
-            if self.periodic[k] {
+            if self.periodic[k] && k != skip {
                 let l = self.len[k];
                 d[k] -= l * (d[k] / l).round();
             }
         }
-        d
+        (d, up)
+    }
+
+    /// Under shear, the velocity of the image one length up along the gradient relative to
+    /// its ball, along the flow: `rate len[gradient]` (0 without shear).
+    #[inline]
+    pub fn jump(&self) -> Real {
+        self.shear.map_or(0.0, |s| s.rate * self.len[s.gradient])
+    }
+
+    /// The velocity `v` of a ball seen at its image moved `up` lengths along the gradient.
+    #[inline]
+    pub fn image_velocity(&self, v: &Vec3, up: Real) -> Vec3 {
+        match &self.shear {
+            Some(s) if up != 0.0 => {
+                let mut w = *v;
+                w[s.flow] += up * self.jump();
+                w
+            }
+            _ => *v,
+        }
+    }
+
+    /// Advances the shear by a step `dt`: the images move on by `rate len[gradient] dt`.
+    pub fn advance(&mut self, dt: Real) {
+        if let Some(s) = self.shear {
+            let l = self.len[s.flow];
+            self.offset = (self.offset + self.jump() * dt).rem_euclid(l);
+            if self.offset >= l {
+                self.offset = 0.0;
+            }
+            self.strain += s.rate * dt;
+        }
     }
 
     /// The image of `b` nearest to `a`.
     #[inline]
     pub fn image(&self, a: &Vec3, b: &Vec3) -> Vec3 {
+        self.image_with(a, b).0
+    }
+
+    /// [`Cell::image`], and how many lengths up along the gradient axis it is (see
+    /// [`Cell::nearest_with`]).
+    #[inline]
+    pub fn image_with(&self, a: &Vec3, b: &Vec3) -> (Vec3, Real) {
         let d = b - a;
-        let n = self.nearest(d);
+        let (n, up) = self.nearest_with(d);
         if n == d {
-            *b
+            (*b, up)
         } else {
             // (b plus a whole number of lengths: the image's position itself, not a + n, so
             // that a pair away from the faces keeps every bit)
-            b + (n - d)
+            (b + (n - d), up)
         }
+    }
+
+    /// Brings a body at `p` moving at `v` back into the cell: under shear, through a face of
+    /// the gradient axis it takes the place of its image (moved by the offset along the flow,
+    /// its velocity by the jump), then along every periodic axis by whole lengths. True when
+    /// it moved.
+    pub fn wrap_body(&self, p: &mut Vec3, v: &mut Vec3) -> bool {
+        let mut moved = false;
+        if let Some(s) = &self.shear {
+            let (g, lo, l) = (s.gradient, self.min[s.gradient], self.len[s.gradient]);
+            let up = -((p[g] - lo) / l).floor();
+            if up != 0.0 {
+                p[g] += up * l;
+                p[s.flow] += up * self.offset;
+                v[s.flow] += up * self.jump();
+                moved = true;
+            }
+        }
+        self.wrap(p) | moved
     }
 
     /// Brings `p` back into the cell along the periodic axes; true when it moved.
@@ -86,6 +183,19 @@ pub fn nearest(cell: Option<&Cell>, d: Vec3) -> Vec3 {
     }
 }
 
+/// The position and velocity of the image of a ball at `b` moving at `v` nearest to `a` in
+/// `cell` (`b` and `v` themselves without one).
+#[inline(always)]
+pub fn image_motion(cell: Option<&Cell>, a: &Vec3, b: &Vec3, v: &Vec3) -> (Vec3, Vec3) {
+    match cell {
+        None => (*b, *v),
+        Some(c) => {
+            let (p, up) = c.image_with(a, b);
+            (p, c.image_velocity(v, up))
+        }
+    }
+}
+
 /// The image of `b` nearest to `a` in `cell`, or `b` itself without one.
 #[inline(always)]
 pub fn image(cell: Option<&Cell>, a: &Vec3, b: &Vec3) -> Vec3 {
@@ -104,7 +214,39 @@ mod tests {
             min: Vec3::new(-1.0, 0.0, 0.0),
             len: Vec3::new(2.0, 4.0, 1.0),
             periodic: [true, true, false],
+            shear: None,
+            offset: 0.0,
+            strain: 0.0,
         }
+    }
+
+    /// Under shear along x with gradient y: a ball near the top sees a ball near the bottom
+    /// one length up, moved by the offset along x and faster by rate L_y (by hand).
+    #[test]
+    fn lees_edwards_image_by_hand() {
+        let mut c = cell();
+        c.shear = Some(Shear {
+            rate: 0.5,
+            flow: 0,
+            gradient: 1,
+        });
+        c.advance(0.7); // offset 0.5 * 4 * 0.7 = 1.4
+        assert!((c.offset - 1.4).abs() < 1e-15 && (c.strain - 0.35).abs() < 1e-15);
+        // a at y = 3.9, b at y = 0.1: b's image at y = 4.1, x moved by 1.4 (then the nearest
+        // along x: 0.2 + 1.4 - 0.3 = 1.3 -> -0.7)
+        let (d, up) = c.nearest_with(Vec3::new(0.2, 0.1, 0.0) - Vec3::new(0.3, 3.9, 0.0));
+        assert_eq!(up, 1.0);
+        assert!((d - Vec3::new(-0.7, 0.2, 0.0)).norm() < 1e-15, "{d}");
+        let v = c.image_velocity(&Vec3::new(1.0, 0.0, 0.0), up);
+        assert_eq!(v, Vec3::new(3.0, 0.0, 0.0));
+        // a ball through the top face: down by 4, back by the offset along x, slower by 2
+        let (mut p, mut w) = (Vec3::new(0.5, 4.25, 0.0), Vec3::new(1.0, 1.0, 0.0));
+        assert!(c.wrap_body(&mut p, &mut w));
+        assert!(
+            (p - Vec3::new(0.5 - 1.4 + 2.0, 0.25, 0.0)).norm() < 1e-15,
+            "{p}"
+        );
+        assert_eq!(w, Vec3::new(-1.0, 1.0, 0.0));
     }
 
     #[test]

@@ -115,6 +115,9 @@ pub struct Model {
     /// the cell (kg m): the potential energy adds `g . wrapped`, so that a ball falling
     /// through a face along gravity keeps the energy it had ([`Model::potential_energy`]).
     pub(crate) wrapped: Vec3,
+    /// Under Lees-Edwards shear with the energy books: the velocity jumps of this cycle's
+    /// bodies brought back through a face of the gradient axis (booked and cleared by the books).
+    pub(crate) jumps: Vec<crate::detect::Jump>,
 }
 
 /// A measurement region: the bodies whose reference point (a ball's centre, a clump's
@@ -161,6 +164,7 @@ impl Model {
             flow: Default::default(),
             measures: Vec::new(),
             wrapped: Vec3::zeros(),
+            jumps: Vec::new(),
         }
     }
 

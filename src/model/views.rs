@@ -67,7 +67,12 @@ impl Model {
         let reference = (self.clumps.is_empty())
             .then(|| self.broad_phase.reference(self.balls.len()))
             .flatten()
-            .map(|r| (r, self.settings.margin));
+            .map(|r| {
+                (
+                    r,
+                    crate::detect::displacement_limit(&self.balls, self.settings.margin),
+                )
+            });
         let part = &self.contacts.partition;
         Motion {
             balls: &mut self.balls,
@@ -104,6 +109,7 @@ impl Model {
             books: self.books.is_some(),
             cycles: self.cycles,
             wrapped: &mut self.wrapped,
+            jumps: &mut self.jumps,
         }
     }
 

@@ -47,6 +47,10 @@ impl Motion<'_> {
         for w in self.walls.iter_mut() {
             w.step(dt);
         }
+        if let Some(cell) = self.balls.cell.as_mut() {
+            // (under Lees-Edwards shear the image cells move on with the positions)
+            cell.advance(dt);
+        }
         (finite, tested.then_some(moved))
     }
 }

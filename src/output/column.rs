@@ -11,7 +11,7 @@ pub fn series_unit(column: &str) -> &'static str {
         return "J";
     }
     match base.rsplit('/').next().unwrap_or("") {
-        "pos" | "overlap" | "mean_pos" | "top" | "size" => "m",
+        "pos" | "overlap" | "mean_pos" | "top" | "size" | "shear_offset" => "m",
         "momentum" => "kg m/s",
         "vel" => "m/s",
         "spin" => "rad/s",

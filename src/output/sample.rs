@@ -47,6 +47,9 @@ impl Source {
                     .map_or(crate::math::Vec3::zeros(), |c| c.len);
                 out.extend_from_slice(len.as_slice());
             }
+            Source::DomainStress => out.extend_from_slice(&super::cell_stress(model)),
+            Source::ShearOffset => out.push(b.cell.as_ref().map_or(0.0, |c| c.offset)),
+            Source::ShearStrain => out.push(b.cell.as_ref().map_or(0.0, |c| c.strain)),
             Source::SolidFraction => {
                 let cell = b.cell.as_ref();
                 let pi = std::f64::consts::PI;

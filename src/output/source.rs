@@ -117,6 +117,12 @@ pub enum Source {
     Momentum,
     /// `domain/size`: the periodic cell's lengths, m.
     DomainSize,
+    /// `domain/stress`: the cell's stress, Pa ([`super::cell_stress`]).
+    DomainStress,
+    /// `domain/shear_offset`: how far the image cell above is moved along the flow, m.
+    ShearOffset,
+    /// `domain/strain`: the accumulated shear strain.
+    ShearStrain,
     /// `domain/solid_fraction`: the volume of the balls over the cell's (areas in 2D).
     SolidFraction,
     /// `balls/top`: the highest point of any ball, `z + r` (2D: `y + r`), m (project
@@ -207,7 +213,7 @@ impl Source {
             ["contacts", "walls"] => Source::WallContacts,
             ["balls", "mean_pos"] => Source::MeanPos,
             ["balls", "momentum"] => Source::Momentum,
-            ["domain", q @ ("size" | "solid_fraction")] => {
+            ["domain", q @ ("size" | "solid_fraction" | "stress" | "shear_offset" | "strain")] => {
                 if model.balls.cell.is_none() {
                     return Err(format!(
                         "\"{name}\": the case has no periodic cell ([domain])"
@@ -215,6 +221,9 @@ impl Source {
                 }
                 match *q {
                     "size" => Source::DomainSize,
+                    "stress" => Source::DomainStress,
+                    "shear_offset" => Source::ShearOffset,
+                    "strain" => Source::ShearStrain,
                     _ => Source::SolidFraction,
                 }
             }
@@ -270,6 +279,7 @@ impl Source {
         matches!(
             self,
             Source::Measure(_, MeasureQuantity::Stress | MeasureQuantity::Fabric)
+                | Source::DomainStress
         )
     }
 

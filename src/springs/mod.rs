@@ -71,7 +71,7 @@ pub(crate) fn ball_stiffness(
         return springs.contact_stiffness(law, g.overlap, g.radius);
     }
     let balls = springs.balls;
-    let approach = (balls.vel[a] - balls.vel[b]).dot(&g.normal);
+    let approach = (balls.vel[a] - balls.partner_motion(a, b).1).dot(&g.normal);
     let m_eff =
         crate::contact::ball_ball::effective_mass(balls.contact_mass(a), balls.contact_mass(b));
     springs.foreseen_stiffness(law, g.overlap, g.radius, m_eff, approach)

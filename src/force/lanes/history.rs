@@ -358,8 +358,9 @@ impl Input {
         } else {
             Vec3::zeros()
         };
-        let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
-        let (va, vb) = (&balls.vel[a], &balls.vel[b]);
+        let (pb, vb) = balls.partner_motion(a, b);
+        let (pa, pb) = (&balls.pos[a], &pb);
+        let (va, vb) = (&balls.vel[a], &vb);
         let (wa, wb) = (&balls.spin[a], &balls.spin[b]);
         for d in 0..3 {
             self.pa[d][l] = pa[d];

@@ -93,9 +93,10 @@ impl Input {
         let l = l & (LANES - 1);
         let balls = springs.balls;
         let (a, b) = (c.a as usize, c.b as usize);
-        let (pa, pb) = (&balls.pos[a], &balls.partner(a, b));
+        let (pb, vb) = balls.partner_motion(a, b);
+        let (pa, pb) = (&balls.pos[a], &pb);
         // (the subtraction of [`crate::springs::ball_stiffness`], component by component)
-        let dv = balls.vel[a] - balls.vel[b];
+        let dv = balls.vel[a] - vb;
         for k in 0..3 {
             self.pa[k][l] = pa[k];
             self.pb[k][l] = pb[k];

@@ -93,9 +93,10 @@ impl Batch {
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
         put(&mut self.pa, l, balls.pos[a].into());
-        put(&mut self.pb, l, balls.partner(a, b).into());
+        let (pb, vb) = balls.partner_motion(a, b);
+        put(&mut self.pb, l, pb.into());
         put(&mut self.va, l, balls.vel[a].into());
-        put(&mut self.vb, l, balls.vel[b].into());
+        put(&mut self.vb, l, vb.into());
         put(&mut self.wa, l, balls.spin[a].into());
         put(&mut self.wb, l, balls.spin[b].into());
         self.ra[l] = balls.radius[a];

@@ -1,0 +1,58 @@
+//! The periodic cell's stress (`domain/stress`, docs/CASES.md section 19): with `V` the cell's
+//! volume (its area in 2D),
+//! `sigma = (1/V) [ sum_contacts F (x) l + sum_bodies m v' (x) v' ]`, compression positive:
+//! `F` the force on a ball-ball contact's second ball and `l` the branch vector from the first
+//! ball's centre to the nearest image of the second's (the contacts across the faces count as
+//! any other); a ball-wall contact adds `-f (x) (x_c - x_ball)`, `f` the force on the ball; and
+//! `v'` is a body's velocity less the imposed shear flow at its centre,
+//! `rate (x_gradient - middle of the cell) e_flow` (no flow without shear). Reported as the
+//! symmetric part, `xx, yy, zz, xy, yz, xz`.
+
+use crate::math::{Real, Vec3};
+use crate::model::Model;
+
+/// The cell's stress, Pa (zeros without a cell).
+pub fn cell_stress(model: &Model) -> [Real; 6] {
+    let b = &model.balls;
+    let Some(cell) = b.cell.as_ref() else {
+        return [0.0; 6];
+    };
+    let mut t = [[0.0; 3]; 3];
+    let mut add = |f: &Vec3, l: &Vec3| {
+        for r in 0..3 {
+            for c in 0..3 {
+                t[r][c] += f[r] * l[c];
+            }
+        }
+    };
+    let list = &model.contacts;
+    for (k, c) in list.list.iter().enumerate().filter(|(_, c)| c.active) {
+        let f = list.contact_force(k, b, &model.laws);
+        let l = b.partner(c.a as usize, c.b as usize) - b.pos[c.a as usize];
+        add(&f, &l);
+    }
+    for c in model.facet_contacts.list.iter().filter(|c| c.active) {
+        let l = crate::geom::nearest(Some(cell), c.point - b.pos[c.ball as usize]);
+        add(&-c.force, &l);
+    }
+    let flow = |x: &Vec3| -> Vec3 {
+        let mut u = Vec3::zeros();
+        if let Some(s) = &cell.shear {
+            let middle = cell.min[s.gradient] + 0.5 * cell.len[s.gradient];
+            u[s.flow] = s.rate * (x[s.gradient] - middle);
+        }
+        u
+    };
+    for i in (0..b.len()).filter(|&i| !b.is_pebble(i)) {
+        let v = model.synchronized_velocity(i) - flow(&b.pos[i]);
+        add(&(v * b.mass[i]), &v);
+    }
+    let cl = &model.clumps;
+    for c in 0..cl.len() {
+        let v = model.clump_velocity(c) - flow(&cl.pos[c]);
+        add(&(v * cl.mass[c]), &v);
+    }
+    let inv = 1.0 / cell.volume(model.planar);
+    let s = |r: usize, c: usize| 0.5 * (t[r][c] + t[c][r]) * inv;
+    [s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(1, 2), s(0, 2)]
+}
