@@ -26,6 +26,16 @@ radius = 0.01
 material = "glass"
 "#;
 
+/// `msg` is one line that starts with the file and names `needle`.
+fn one_line_naming(what: &str, msg: &str, needle: &str) {
+    assert!(msg.starts_with("cases/bad.toml: "), "{what}: {msg}");
+    assert!(
+        msg.contains(needle),
+        "{what}: {msg:?} does not name {needle:?}"
+    );
+    assert!(!msg.contains('\n'), "{what}: not one line: {msg:?}");
+}
+
 fn error_of(src: &str) -> String {
     match parse(src, Path::new("cases/bad.toml")) {
         Ok(_) => panic!("accepted:\n{src}"),
@@ -293,12 +303,7 @@ fn each_malformed_case_names_file_key_and_reason(
     );
     let bad = GOOD.replacen(from, to, 1);
     let msg = error_of(&bad);
-    assert!(msg.starts_with("cases/bad.toml: "), "{what}: {msg}");
-    assert!(
-        msg.contains(needle),
-        "{what}: {msg:?} does not name {needle:?}"
-    );
-    assert!(!msg.contains('\n'), "{what}: not one line: {msg:?}");
+    one_line_naming(what, &msg, needle);
 }
 
 /// Two materials that touch need a `[[contact]]` naming them: a case without one is refused,
@@ -1225,12 +1230,7 @@ fn what_a_run_cannot_do_is_refused_naming_the_key(
     #[case] needle: &str,
 ) {
     let msg = error_of(&src);
-    assert!(msg.starts_with("cases/bad.toml: "), "{what}: {msg}");
-    assert!(
-        msg.contains(needle),
-        "{what}: {msg:?} does not name {needle:?}"
-    );
-    assert!(!msg.contains('\n'), "{what}: not one line: {msg:?}");
+    one_line_naming(what, &msg, needle);
 }
 
 /// A comparison with the case itself (a `beverloo` fit, a `same_series`) is refused naming the

@@ -239,13 +239,15 @@ mod tests {
         assert!((d - Vec3::new(-0.7, 0.2, 0.0)).norm() < 1e-15, "{d}");
         let v = c.image_velocity(&Vec3::new(1.0, 0.0, 0.0), up);
         assert_eq!(v, Vec3::new(3.0, 0.0, 0.0));
-        // a ball through the top face: down by 4, back by the offset along x, slower by 2
+        // a ball through the top face: down by 4, back by the offset along x (0.5 - 1.4 =
+        // -0.9, inside [-1, 1)), slower by 2
         let (mut p, mut w) = (Vec3::new(0.5, 4.25, 0.0), Vec3::new(1.0, 1.0, 0.0));
         assert!(c.wrap_body(&mut p, &mut w));
-        assert!(
-            (p - Vec3::new(0.5 - 1.4 + 2.0, 0.25, 0.0)).norm() < 1e-15,
-            "{p}"
-        );
+        assert!((p - Vec3::new(-0.9, 0.25, 0.0)).norm() < 1e-15, "{p}");
+        // and one that then leaves along x too: 0.1 - 1.4 = -1.3, brought to 0.7
+        let (mut p, mut w) = (Vec3::new(0.1, 4.25, 0.0), Vec3::new(1.0, 1.0, 0.0));
+        assert!(c.wrap_body(&mut p, &mut w));
+        assert!((p - Vec3::new(0.7, 0.25, 0.0)).norm() < 1e-15, "{p}");
         assert_eq!(w, Vec3::new(-1.0, 1.0, 0.0));
     }
 
