@@ -208,6 +208,31 @@ fn vec_text(x: &crate::math::Vec3) -> String {
     format!("({}, {}, {})", num(x.x), num(x.y), num(x.z))
 }
 
+/// `[domain]` in words: the cell, the axes that wrap, the shear.
+fn cell_text(c: &crate::geom::Cell, dim: usize) -> String {
+    let axes = ["x", "y", "z"];
+    let k = 0..dim;
+    let lo: Vec<String> = k.clone().map(|k| num(c.min[k])).collect();
+    let hi: Vec<String> = k.map(|k| num(c.min[k] + c.len[k])).collect();
+    let wraps: Vec<&str> = (0..3).filter(|&k| c.periodic[k]).map(|k| axes[k]).collect();
+    let mut text = format!(
+        "from ({}) to ({}) m; {} wrap (nearest images; src/geom/cell.rs)",
+        lo.join(", "),
+        hi.join(", "),
+        wraps.join(", ")
+    );
+    if let Some(s) = &c.shear {
+        text += &format!(
+            "; Lees-Edwards shear at {} 1/s, flow {}, gradient {} (images move at {} m/s)",
+            num(s.rate),
+            axes[s.flow],
+            axes[s.gradient],
+            num(c.jump())
+        );
+    }
+    text
+}
+
 /// The scene's settings: dimension, gravity, margin, timestep, ball order and run length.
 fn settings(case: &Case) -> Vec<(String, String)> {
     let dt = case.fixed_dt();
@@ -229,6 +254,9 @@ fn settings(case: &Case) -> Vec<(String, String)> {
         ),
         ("timestep".into(), case.timestep.to_string()),
     ];
+    if let Some(c) = &case.cell {
+        settings.push(("periodic cell".into(), cell_text(c, case.dim())));
+    }
     if let Some(k) = case.file.run.sort_every.filter(|&k| k > 0) {
         let how = match case.file.run.sort_order.as_deref() {
             Some("morton") => "along the Z (Morton) curve of their cells",
