@@ -192,9 +192,10 @@ impl BroadPhase {
         // the offset along the flow, `shift` cells of the flow axis (a fraction)
         let shear = cell.and_then(|c| c.shear.map(|s| (s, c.offset * inv_h[s.flow])));
         // a neighbour's index along axis k, wrapped along a periodic axis (None: off the grid)
+        let wrap = [wraps(0), wraps(1), wraps(2)];
         let along = |k: usize, x: i64| -> Option<usize> {
             let n = nc[k] as i64;
-            match (wraps(k), x) {
+            match (wrap[k], x) {
                 (true, x) => Some(x.rem_euclid(n) as usize),
                 (false, x) if x < 0 || x >= n => None,
                 (false, x) => Some(x as usize),
@@ -223,43 +224,52 @@ impl BroadPhase {
                         }
                     }
                     for off in FORWARD {
-                        let mut at = [cx as i64 + off[0], cy as i64 + off[1], cz as i64 + off[2]];
+                        if cell.is_none() {
+                            // (the bounded grid: no wrap, no image; its own loop, the hot one)
+                            let x = cx as i64 + off[0];
+                            let y = cy as i64 + off[1];
+                            let z = cz as i64 + off[2];
+                            if x < 0
+                                || y < 0
+                                || x >= nc[0] as i64
+                                || y >= nc[1] as i64
+                                || z >= nc[2] as i64
+                            {
+                                continue;
+                            }
+                            let d = index([x as usize, y as usize, z as usize]);
+                            let other = &order[cell_start[d] as usize..cell_start[d + 1] as usize];
+                            pairs_between(own, other, &overlaps, pairs);
+                            continue;
+                        }
+                        let at = [cx as i64 + off[0], cy as i64 + off[1], cz as i64 + off[2]];
                         // (across a face of the gradient axis under shear, the image cells
                         // `up` lengths away cover this neighbour: the two flow cells under it)
-                        let mut extra = None;
+                        let mut ats = [at; 2];
+                        let mut count = 1;
                         if let Some((s, shift)) = shear {
                             let n = nc[s.gradient] as i64;
                             let up = at[s.gradient].div_euclid(n) as Real;
                             if up != 0.0 {
                                 let x = (at[s.flow] as Real - up * shift).floor() as i64;
-                                at[s.flow] = x;
-                                extra = Some((s.flow, x + 1));
+                                ats[0][s.flow] = x;
+                                ats[1][s.flow] = x + 1;
+                                count = 2;
                             }
                         }
-                        let mut visit = |at: [i64; 3]| {
+                        for at in &ats[..count] {
                             let (Some(x), Some(y), Some(z)) =
                                 (along(0, at[0]), along(1, at[1]), along(2, at[2]))
                             else {
-                                return;
+                                continue;
                             };
                             let d = index([x, y, z]);
                             if d == c {
                                 // (a periodic axis of one cell: the cell is its own neighbour)
-                                return;
+                                continue;
                             }
                             let other = &order[cell_start[d] as usize..cell_start[d + 1] as usize];
-                            for &i in own {
-                                for &j in other {
-                                    if overlaps(i as usize, j as usize) {
-                                        push(pairs, i, j);
-                                    }
-                                }
-                            }
-                        };
-                        visit(at);
-                        if let Some((k, x)) = extra {
-                            at[k] = x;
-                            visit(at);
+                            pairs_between(own, other, &overlaps, pairs);
                         }
                     }
                 }
@@ -364,6 +374,23 @@ impl BroadPhase {
             }
         }
         self.facet_pairs.sort_unstable();
+    }
+}
+
+/// The pairs of a piece of `own` and one of `other` whose extents overlap, pushed as (min, max).
+#[inline(always)]
+fn pairs_between(
+    own: &[u32],
+    other: &[u32],
+    overlaps: &impl Fn(usize, usize) -> bool,
+    pairs: &mut Vec<(u32, u32)>,
+) {
+    for &i in own {
+        for &j in other {
+            if overlaps(i as usize, j as usize) {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        }
     }
 }
 

@@ -118,7 +118,7 @@ pub fn select(
 
 /// True when a contact needs its update: active, or its balls not clearly apart (a
 /// frame-free contact that is neither is left as it is by [`crate::contact::ball_ball::update`]).
-#[inline]
+#[inline(always)]
 pub fn near(c: &Contact, balls: &Balls) -> bool {
     let (a, b) = (c.a as usize, c.b as usize);
     // (`|`, not `||`: no branch)
