@@ -258,3 +258,82 @@ fn balls_overlapping_through_a_face_are_refused(#[case] x: Real, #[case] refused
         (Ok(_), true) => panic!("accepted two balls 0.2 mm apart through the face"),
     }
 }
+
+/// A stage from a checkpoint (`run --from`) keeps the periodic cell its balls lie in: a case
+/// without `[domain]` or with another cell is refused, and so is one that drops the shear of
+/// images left offset; a bounded checkpoint may become periodic, and a periodic one sheared.
+#[rstest]
+#[case::cell_dropped(false, "[domain]\nmin", "[nodomain]\nmin", Some("has no [domain]"))]
+#[case::cell_changed(
+    false,
+    "max = [0.016, 0.016, 0.016]",
+    "max = [0.016, 0.016, 0.02]",
+    Some("differs from the checkpoint's cell")
+)]
+#[case::sheared(
+    false,
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\nshear = { rate = 5.0, flow = \"x\", gradient = \"z\" }",
+    None
+)]
+#[case::offset_left(
+    true,
+    "shear = { rate = 10.0, flow = \"x\", gradient = \"z\" }",
+    "",
+    Some("offset by")
+)]
+#[case::offset_kept(true, "rate = 10.0", "rate = 0.0", None)]
+fn a_stage_keeps_its_cell(
+    #[case] sheared_before: bool,
+    #[case] from: &str,
+    #[case] to: &str,
+    #[case] refused: Option<&str>,
+) {
+    let before = if sheared_before {
+        include_str!("../cases/periodic/lees_edwards_gas.toml").to_string()
+    } else {
+        GAS.to_string()
+    };
+    let path = Path::new("cases/periodic/gas.toml");
+    let mut old = parse(&before, path).unwrap().build_model(None).unwrap();
+    for _ in 0..200 {
+        old.cycle().unwrap();
+    }
+    // (the next stage adds no ball: its own settings, the checkpoint's balls)
+    let settings = &before[..before.find("[[ball]]").unwrap()];
+    let mut text = settings.replace(from, to) + "[output]\nseries = [\"energy/kinetic\"]\n";
+    assert!(
+        !settings.contains(to) || to.is_empty(),
+        "the row changes nothing"
+    );
+    assert!(settings.contains(from), "the row changes nothing");
+    if text.contains("[nodomain]") {
+        // (no cell at all: its keys go with it)
+        let start = text.find("[nodomain]").unwrap();
+        let end = text[start..].find("\n\n").unwrap() + start;
+        text.replace_range(start..end, "");
+    }
+    // (as `run --from` reads it: the stage's default margin from the checkpoint's balls)
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stage_cell");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("next_{}.toml", to.len()));
+    std::fs::write(&file, &text).unwrap();
+    let adopted = ballast::case::load_stage(&file, &old).and_then(|next_case| {
+        let next = next_case.build_model(None)?;
+        Ok(ballast::case::stage::adopt(old, next, &next_case).unwrap())
+    });
+    match (adopted, refused) {
+        (Err(e), Some(says)) => {
+            let e = e.to_string();
+            assert!(e.contains("--from") && e.contains(says), "{e}")
+        }
+        (Ok(m), None) => {
+            let cell = m.balls.cell.as_ref().unwrap();
+            assert_eq!(cell.shear.is_some(), text.contains("shear ="));
+            // (the offset goes on from the checkpoint's)
+            assert_eq!(cell.offset != 0.0, sheared_before);
+        }
+        (Err(e), None) => panic!("{e}"),
+        (Ok(_), Some(says)) => panic!("accepted; expected {says:?}"),
+    }
+}

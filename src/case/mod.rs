@@ -92,7 +92,18 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
     let inserts = flow::parse_inserts(&r, &file, &materials)?;
     let outlets = flow::parse_outlets(&r, &file)?;
     let measures = flow::parse_measures(&r, &file)?;
-    let margin = run::parse_margin(&r, &file.run, &balls, &inserts)?;
+    let mut margin = run::parse_margin(&r, &file.run, &balls, &inserts)?;
+    if let (Some(base), None) = (base, file.run.margin) {
+        // (a stage's default margin counts the checkpoint's balls too: a stage that adds none
+        // would otherwise get the default of no ball at all, 0.1 m)
+        let smallest = base
+            .balls
+            .radius
+            .iter()
+            .copied()
+            .fold(Real::INFINITY, Real::min);
+        margin = margin.min(DEFAULT_MARGIN_FRACTION * smallest);
+    }
     let timestep = timestep::parse_timestep(f, file.timestep.as_ref(), margin)?;
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
     let out = output::parse_output(&r, &file, &balls, &walls)?;

@@ -35,6 +35,7 @@ pub fn adopt(old: Model, next: Model, case: &Case) -> Result<Model, String> {
         );
     }
     let mut m = old;
+    let cell_changed = adopt_cell(&mut m, &next)?;
     remap_materials(&mut m, &next)?;
     let (walls, walls_kept) = pose_walls(&m, next.walls.clone())?;
     let keep = walls_kept && m.settings.frame == next.settings.frame && laws_kept(&m, &next);
@@ -55,7 +56,7 @@ pub fn adopt(old: Model, next: Model, case: &Case) -> Result<Model, String> {
         m.contacts = Default::default();
         m.facet_contacts = Default::default();
     }
-    changed |= m.settings.margin != next.settings.margin;
+    changed |= m.settings.margin != next.settings.margin || cell_changed;
     m.settings.gravity = next.settings.gravity;
     m.settings.margin = next.settings.margin;
     m.settings.frame = next.settings.frame;
@@ -83,6 +84,57 @@ pub fn adopt(old: Model, next: Model, case: &Case) -> Result<Model, String> {
         m.primed = false;
     }
     Ok(m)
+}
+
+/// The periodic cell of the stage: the checkpoint's, with the shear `next` asks for. A cell
+/// is part of the state (the balls lie in it, the images keep their offset), so `next` must
+/// give the same corners and axes; a bounded checkpoint may become periodic. True when the
+/// candidate pairs must be found again.
+///
+/// # Errors
+/// A cell dropped or changed, or images left offset by a stage without shear.
+fn adopt_cell(m: &mut Model, next: &Model) -> Result<bool, String> {
+    let (old, new) = (m.balls.cell.clone(), next.balls.cell.clone());
+    match (old, new) {
+        (None, None) => Ok(false),
+        (None, Some(c)) => {
+            m.balls.cell = Some(c);
+            m.broad_phase.invalidate();
+            Ok(true)
+        }
+        (Some(_), None) => Err("the checkpoint holds a periodic cell and this case has no \
+             [domain]: a stage keeps the cell (give the checkpoint's min, max and periodic)"
+            .into()),
+        (Some(o), Some(c)) => {
+            if o.min != c.min || o.len != c.len || o.periodic != c.periodic {
+                return Err(format!(
+                    "[domain] differs from the checkpoint's cell (min {:?}, lengths {:?}, \
+                     periodic {:?}): a stage keeps the cell its balls lie in",
+                    o.min.as_slice(),
+                    o.len.as_slice(),
+                    o.periodic
+                ));
+            }
+            let axes = |s: Option<crate::geom::Shear>| s.map(|s| (s.flow, s.gradient));
+            if o.offset != 0.0 && axes(c.shear) != axes(o.shear) {
+                return Err(format!(
+                    "the checkpoint's Lees-Edwards images are offset by {} m: a stage without \
+                     that shear (the same flow and gradient) would move them at once (keep \
+                     it, at rate 0 to stop it)",
+                    o.offset
+                ));
+            }
+            let changed = c.shear != o.shear;
+            if let Some(cell) = m.balls.cell.as_mut() {
+                // (the offset and strain go on from the checkpoint's)
+                cell.shear = c.shear;
+            }
+            if changed {
+                m.broad_phase.invalidate();
+            }
+            Ok(changed)
+        }
+    }
 }
 
 /// Gives each piece of `m` the index of its material by name in `next`.
