@@ -337,3 +337,41 @@ fn a_stage_keeps_its_cell(
         (Ok(_), Some(says)) => panic!("accepted; expected {says:?}"),
     }
 }
+
+/// In 2D the cell's stress is recorded as `.xx .yy .xy` (SPEC 6.1), and equals the 3D pair's
+/// in-plane components' layout: three columns, no zeros for z.
+#[test]
+fn the_2d_cell_stress_has_three_columns() {
+    let text = include_str!("../cases/periodic/pair_middle_2d.toml")
+        .replace("duration = 0.008", "duration = 0.0001")
+        .replace("series = [", "series = [\"domain/stress\", ");
+    let case = parse(&text, Path::new("cases/periodic/pair_middle_2d.toml")).unwrap();
+    let sim = ballast::run::simulate(&case, None, &[], false, None).unwrap();
+    let stress: Vec<&String> = (sim.table.columns.iter())
+        .filter(|c| c.starts_with("domain/stress"))
+        .collect();
+    assert_eq!(
+        stress,
+        ["domain/stress.xx", "domain/stress.yy", "domain/stress.xy"]
+    );
+}
+
+/// Outputs show a ball that is past the top face of a sheared cell (between two rebuilds) where
+/// the model will bring it: one length down and back by the offset along the flow (by hand:
+/// offset 0.03 m, the ball at (0.02, 0.05, 0.104) is shown at (0.09, 0.05, 0.004)).
+#[test]
+fn a_ball_past_a_sheared_face_is_shown_at_its_image() {
+    let case = parse(
+        include_str!("../cases/periodic/lees_edwards_crossing.toml"),
+        Path::new("cases/periodic/lees_edwards_crossing.toml"),
+    )
+    .unwrap();
+    let mut model = case.build_model(None).unwrap();
+    model.balls.pos[0] = Vec3::new(0.02, 0.05, 0.104);
+    model.balls.cell.as_mut().unwrap().offset = 0.03;
+    let shown = model.balls.shown(0);
+    assert!(
+        (shown - Vec3::new(0.09, 0.05, 0.004)).norm() < 1e-15,
+        "{shown}"
+    );
+}

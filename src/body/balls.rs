@@ -406,7 +406,8 @@ impl Balls {
     pub fn shown(&self, i: usize) -> Vec3 {
         let mut p = self.pos[i];
         if let Some(c) = &self.cell {
-            c.wrap(&mut p);
+            // (under shear, through a gradient face with the offset, as the model brings it)
+            c.wrap_body(&mut p, &mut Vec3::zeros());
         }
         p
     }

@@ -146,7 +146,7 @@ impl Recorder {
                 continue;
             }
             let pick: Vec<usize> = if s.is_tensor() {
-                (0..6).collect()
+                s.tensor_components(model.planar)
             } else {
                 s.components(model.planar)
             };

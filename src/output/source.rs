@@ -110,10 +110,8 @@ pub enum Source {
     WallContacts,
     /// `balls/mean_pos`: mean centre of all balls, m (project extension).
     MeanPos,
-    /// `balls/momentum`: the sum of inertial mass times velocity over the balls and clumps,
-    /// kg m/s, with the velocities half a step behind the positions, as the law of motion
-    /// keeps them (project extension: with no gravity, walls or fixed balls, contact forces
-    /// come in opposite pairs and it stays constant to round-off).
+    /// `balls/momentum`: sum of inertial mass times (half-step) velocity over balls and clumps,
+    /// kg m/s (project extension: constant to round-off without gravity, walls, fixed balls).
     Momentum,
     /// `domain/size`: the periodic cell's lengths, m.
     DomainSize,
@@ -213,20 +211,16 @@ impl Source {
             ["contacts", "walls"] => Source::WallContacts,
             ["balls", "mean_pos"] => Source::MeanPos,
             ["balls", "momentum"] => Source::Momentum,
-            ["domain", q @ ("size" | "solid_fraction" | "stress" | "shear_offset" | "strain")] => {
-                if model.balls.cell.is_none() {
-                    return Err(format!(
-                        "\"{name}\": the case has no periodic cell ([domain])"
-                    ));
-                }
-                match *q {
-                    "size" => Source::DomainSize,
-                    "stress" => Source::DomainStress,
-                    "shear_offset" => Source::ShearOffset,
-                    "strain" => Source::ShearStrain,
-                    _ => Source::SolidFraction,
-                }
+            ["domain", _] if model.balls.cell.is_none() => {
+                return Err(format!(
+                    "\"{name}\": the case has no periodic cell ([domain])"
+                ))
             }
+            ["domain", "size"] => Source::DomainSize,
+            ["domain", "stress"] => Source::DomainStress,
+            ["domain", "shear_offset"] => Source::ShearOffset,
+            ["domain", "strain"] => Source::ShearStrain,
+            ["domain", "solid_fraction"] => Source::SolidFraction,
             ["balls", "top"] => Source::Top,
             ["contacts", "hidden"] => Source::Hidden,
             ["contacts", "proximity"] => Source::Proximity,
@@ -283,11 +277,21 @@ impl Source {
         )
     }
 
+    /// Indices into [`TENSOR_COLUMNS`] recorded: the cell's stress in 2D has xx, yy, xy only.
+    pub fn tensor_components(&self, planar: bool) -> Vec<usize> {
+        match (self, planar) {
+            (Source::DomainStress, true) => vec![0, 1, 3],
+            _ => (0..6).collect(),
+        }
+    }
+
     /// The suffixes of the columns recorded (`x`, `y`, `z` of a vector, those of
     /// [`TENSOR_COLUMNS`] of a tensor; none for a scalar).
     pub fn suffixes(&self, planar: bool) -> Vec<&'static str> {
         if self.is_tensor() {
-            TENSOR_COLUMNS.to_vec()
+            (self.tensor_components(planar).iter())
+                .map(|&c| TENSOR_COLUMNS[c])
+                .collect()
         } else if self.is_vector() {
             self.components(planar)
                 .iter()
