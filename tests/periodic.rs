@@ -51,6 +51,8 @@ fn pairs_across_faces_are_the_brute_force_ones(#[case] side: Real, #[case] perio
         shear: None,
         offset: 0.0,
         strain: 0.0,
+        pressure: None,
+        dilation: 0.0,
     };
     same_pairs_as_brute_force(&cell, side);
 }
@@ -85,6 +87,8 @@ fn pairs_across_sheared_faces_are_the_brute_force_ones(
         }),
         offset: offset * len[flow],
         strain: 0.0,
+        pressure: None,
+        dilation: 0.0,
     };
     same_pairs_as_brute_force(&cell, side);
 }
@@ -191,7 +195,51 @@ fn periodic_gas_is_the_same_for_any_thread_count_and_across_a_restart() {
     "max = [0.016, 0.016, 0.0035]",
     "longer than 4 (largest radius + margin)"
 )]
-#[case::pressure_not_yet("periodic = [\"x\", \"y\", \"z\"]", "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e4, axis = \"z\", gain = 1e-3, max_rate = 1.0 }", "domain.pressure: not available yet")]
+#[case::pressure_target_negative(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = -1e4, axis = \"z\", gain = 1e-3, max_rate = 1.0 }",
+    "domain.pressure.target: -10000: must be a positive finite number"
+)]
+#[case::pressure_gain_zero(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e4, axis = \"z\", gain = 0.0, max_rate = 1.0 }",
+    "domain.pressure.gain: 0: must be a positive"
+)]
+#[case::pressure_rate_nan(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e4, axis = \"z\", gain = 1e-3, max_rate = nan }",
+    "domain.pressure.max_rate: NaN"
+)]
+#[case::pressure_every_zero(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e4, axis = \"z\", gain = 1e-3, max_rate = 1.0, every = 0 }",
+    "domain.pressure.every: 0"
+)]
+#[case::pressure_unknown_axis(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e4, axis = \"w\", gain = 1e-3, max_rate = 1.0 }",
+    "domain.pressure.axis: \"w\""
+)]
+#[case::pressure_axis_not_periodic(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\"]\npressure = { target = 1e4, axis = \"z\", gain = 1e-3, max_rate = 1.0 }",
+    "domain.pressure.axis: \"z\" is not periodic"
+)]
+#[case::pressure_on_the_flow_axis(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\nshear = { rate = 1.0, flow = \"x\", gradient = \"z\" }\npressure = { target = 1e4, axis = \"x\", gain = 1e-3, max_rate = 1.0 }",
+    "domain.pressure.axis: \"x\" is the shear's flow axis"
+)]
+#[case::pressure_missing_key(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e4, axis = \"z\", gain = 1e-3 }",
+    "max_rate"
+)]
+#[case::pressure_unknown_key(
+    "periodic = [\"x\", \"y\", \"z\"]",
+    "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e4, axis = \"z\", gain = 1e-3, max_rate = 1.0, mass = 2.0 }",
+    "mass"
+)]
 #[case::shear_same_axes(
     "periodic = [\"x\", \"y\", \"z\"]",
     "periodic = [\"x\", \"y\", \"z\"]\nshear = { rate = 1.0, flow = \"z\", gradient = \"z\" }",
@@ -374,4 +422,118 @@ fn a_ball_past_a_sheared_face_is_shown_at_its_image() {
         (shown - Vec3::new(0.09, 0.05, 0.004)).norm() < 1e-15,
         "{shown}"
     );
+}
+
+/// Two balls far apart push back on nothing: the servo shrinks the cell at its largest rate
+/// until it is no longer longer than 4 (largest radius + margin), and the run stops there
+/// naming the cycle, the axis and the length (not a silently wrong minimum image).
+#[test]
+fn a_collapsing_pressure_cell_stops_the_run() {
+    let head = &GAS[..GAS.find("[[ball]]").unwrap()];
+    let text = head.replace(
+        "periodic = [\"x\", \"y\", \"z\"]",
+        "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e3, axis = \"z\", gain = 1.0, max_rate = 100.0 }",
+    ) + "[[ball]]\nid = 1\npos = [0.004, 0.004, 0.004]\nradius = 0.0009\nmaterial = \"glass\"\n\n\
+         [[ball]]\nid = 2\npos = [0.012, 0.012, 0.012]\nradius = 0.0009\nmaterial = \"glass\"\n\n\
+         [output]\nseries = [\"domain/size\"]\n";
+    assert_ne!(text, head);
+    let case = parse(&text, Path::new("cases/periodic/gas.toml")).unwrap();
+    let sim = ballast::run::simulate(&case, None, &[], false, None).unwrap();
+    let e = sim
+        .error
+        .expect("the cell shrank without end and the run went on");
+    assert!(
+        e.contains("the periodic cell's length along z became") && e.contains("cycle "),
+        "{e}"
+    );
+    let len = sim.model.balls.cell.as_ref().unwrap().len.z;
+    assert!(len < 0.016 && len > 4.0 * 0.0009, "{len}");
+}
+
+/// Energy series are refused in a pressure-controlled cell (the affine remap is not booked as
+/// work), naming the key, before the run.
+#[test]
+fn energy_series_are_refused_under_pressure_control() {
+    let text = GAS.replace(
+        "periodic = [\"x\", \"y\", \"z\"]",
+        "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1.0, axis = \"z\", gain = 1e-3, max_rate = 1.0 }",
+    )
+    .replace("\"energy/kinetic\"", "\"energy/dissipated\"");
+    let case = parse(&text, Path::new("cases/periodic/gas.toml")).unwrap();
+    let e = ballast::run::simulate(&case, None, &[], false, None)
+        .err()
+        .expect("accepted energy series under pressure control")
+        .to_string();
+    assert!(
+        e.contains("output.series") && e.contains("pressure-controlled"),
+        "{e}"
+    );
+}
+
+/// A stage from a checkpoint of a pressure-controlled cell goes on with the length the servo
+/// reached, though its `[domain] max` gives the starting one; another length is still refused.
+#[test]
+fn a_stage_keeps_the_length_its_servo_reached() {
+    let text = include_str!("../cases/periodic/pressure_lattice.toml");
+    let path = Path::new("cases/periodic/pressure_lattice.toml");
+    let mut old = parse(text, path).unwrap().build_model(None).unwrap();
+    for _ in 0..3000 {
+        old.cycle().unwrap();
+    }
+    let reached = old.balls.cell.as_ref().unwrap().len;
+    assert!(reached.z < 0.008, "the servo did not move: {reached}");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stage_pressure");
+    std::fs::create_dir_all(&dir).unwrap();
+    let stage = |text: &str, old| {
+        let file = dir.join("next.toml");
+        std::fs::write(&file, text).unwrap();
+        let next_case = ballast::case::load_stage(&file, &old)?;
+        let next = next_case.build_model(None)?;
+        ballast::case::stage::adopt(old, next, &next_case).map_err(|e| e.into())
+    };
+    let settings = &text[..text.find("[[ball]]").unwrap()];
+    let next: Result<ballast::model::Model, Box<dyn std::error::Error>> =
+        stage(settings, old.clone());
+    let next = next.unwrap();
+    assert_eq!(next.balls.cell.as_ref().unwrap().len, reached);
+    let wider = settings.replace("max = [0.0066", "max = [0.007");
+    assert_ne!(wider, settings);
+    let refused: Result<ballast::model::Model, Box<dyn std::error::Error>> = stage(&wider, old);
+    let Err(e) = refused else {
+        panic!("accepted another length along x")
+    };
+    let e = e.to_string();
+    assert!(e.contains("differs from the checkpoint's cell"), "{e}");
+}
+
+/// The bench's shear cell (10,000 balls: the per-ball and force loops split across threads;
+/// sheared twenty times faster than in the bench, so that contacts form within 500 cycles)
+/// ends in the same bits on one, two and three threads; the images do slide and balls cross
+/// the gradient faces on the way.
+#[test]
+fn the_shear_cell_is_the_same_for_any_thread_count() {
+    let path = Path::new("benches/cases/shear_hooke_10k.toml");
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("steps = 20000", "steps = 500")
+        // (ten times the bench's rate: the lattice's gaps close within the run)
+        .replace("rate = 5.0", "rate = 100.0");
+    let case = parse(&text, path).unwrap();
+    let run = |threads: usize| {
+        on_threads(threads, || {
+            ballast::run::simulate(&case, None, &[], false, None).unwrap()
+        })
+    };
+    let one = run(1);
+    assert!(one.error.is_none(), "{:?}", one.error);
+    let cell = one.model.balls.cell.as_ref().unwrap();
+    assert!(cell.offset > 0.0, "the images did not slide");
+    let touching = one.model.contacts.list.iter().filter(|c| c.active).count();
+    assert!(
+        touching > 5000,
+        "{touching} contacts: too few to split the force loop"
+    );
+    for threads in [2, 3] {
+        assert!(bits(&run(threads)) == bits(&one), "{threads} threads");
+    }
 }

@@ -169,6 +169,64 @@ def le_lattice():
     s += f'[[check]]\nkind = "analytic"\nseries = "domain/stress.xz"\nreference = {{ kind = "polynomial", coeffs = [0.0, {c1!r}, 0.0, {c3!r}] }}\ntolerance = 1e-6\nformula = "(kn/a^2) [d0 g - (a + d0) g^3 / 2], g = rate t"\n\n'
     return s
 
+def pressure_lattice(name, shear=0.0, restart=None, other=None):
+    """A simple cubic stack of frictionless linear springs (3 x 3 x 4 balls of r = 1 mm, spaced
+    2.2 mm along x and y so that only the z columns touch), its height servo-controlled to
+    sigma_zz = 1e4 Pa; with `shear`, also sheared by Lees-Edwards images (flow x, gradient z)."""
+    r, s, n, kn, p = 1e-3, 2.2e-3, (3, 3, 4), 1.0e4, 1.0e4
+    delta = p * s * s / kn
+    height = n[2] * (2 * r - delta)
+    if shear:
+        description = (
+            f"{'Checkpoint and restart: ' if restart else ''}the stack of pressure_lattice.toml under the same servo, "
+            f"sheared at {shear} 1/s by Lees-Edwards images (flow x, gradient z): the columns tilt and the cell's "
+            "height moves with the stress while the images slide."
+        )
+        if restart:
+            description += (
+                f" [run] restart_at = {restart}: the whole state (the cell's length, offset, strain and servo rate "
+                "among it) goes through a checkpoint's bytes mid-run; every series must equal the straight run's bit for bit."
+            )
+    else:
+        description = (
+            "Constant pressure, by hand: a simple cubic stack of 3 x 3 x 4 balls (r = 1 mm, frictionless linear springs "
+            "k_n = 1e4 N/m, damped), spaced s = 2.2 mm along x and y so that only the columns along z touch, starts with its "
+            "columns just touching in a periodic cell; the servo shrinks the cell's height until sigma_zz = 1e4 Pa. "
+            "At rest each contact carries F = k_n delta over the branch length a = 2r - delta, and sigma_zz = "
+            "(1/V) sum F a = N k_n delta a / (N s^2 a) = k_n delta / s^2, so delta = p s^2 / k_n = 4.84e-6 m and the "
+            f"height is 4 (2r - delta) = {height!r} m."
+        )
+    text = HEADER + f'name = "{name}"\ndescription = """{description}"""\n\n'
+    text += "[run]\nduration = 0.15\ngravity = [0.0, 0.0, 0.0]\n"
+    if restart:
+        text += f"restart_at = {restart}\n"
+    text += '\n[timestep]\nmode = "fixed"\ndt = 2e-6\n\n'
+    text += f"[domain]\nmin = [0.0, 0.0, 0.0]\nmax = {vec([n[0] * s, n[1] * s, n[2] * 2 * r])}\n"
+    text += 'periodic = ["x", "y", "z"]\n'
+    if shear:
+        text += f'shear = {{ rate = {shear}, flow = "x", gradient = "z" }}\n'
+    text += f'pressure = {{ target = {p}, axis = "z", gain = 2.4e-5, max_rate = 1.0 }}\n\n'
+    text += "[material.glass]\ndensity = 2500.0\n\n"
+    text += f'[[contact]]\nbetween = ["glass", "glass"]\nmodel = "linear"\nkn = {kn}\nks = {kn if shear else 0.0}\n'
+    text += f"friction = {0.5 if shear else 0.0}\ndamp_n = 0.7\ndamp_s = 0.7\n\n"
+    k = 0
+    for z in range(n[2]):
+        for y in range(n[1]):
+            for x in range(n[0]):
+                k += 1
+                pos = [(x + 0.5) * s, (y + 0.5) * s, (z + 0.5) * 2 * r]
+                text += f'[[ball]]\nid = {k}\npos = {vec(pos)}\nradius = {r}\nmaterial = "glass"\n\n'
+    series = ["domain/size", "domain/stress", "domain/strain", "domain/shear_offset"]
+    text += "[output]\nevery = 500\nseries = [" + ", ".join(f'"{x}"' for x in series) + "]\n\n"
+    if other:
+        for col in ["domain/size.z", "domain/stress.zz", "domain/stress.xz", "domain/shear_offset"]:
+            text += f'[[check]]\nkind = "same_series"\nseries = "{col}"\ncase = "{other}"\ntolerance = 0.0\n\n'
+    elif not shear:
+        text += f'[[check]]\nkind = "final_value"\nseries = "domain/size.z"\nexpected = {height!r}\nabs_tolerance = 1e-10\n'
+        text += f'formula = "4 (2 r - p s^2 / k_n) with r = 1 mm, s = 2.2 mm, p = 1e4 Pa, k_n = 1e4 N/m (by hand, in the description)"\n\n'
+        text += f'[[check]]\nkind = "final_value"\nseries = "domain/stress.zz"\nexpected = {p}\ntolerance = 1e-6\n\n'
+    return text
+
 
 if __name__ == "__main__":
     mid3 = "The reference of periodic_pair_corner: two balls (r = 1 cm) collide obliquely along (1, 1, 1) in the middle of a periodic cube of side 0.1 m (Hertz, restitution 0.8, friction 0.3; ball 2 spins at 20 rad/s about z)."
@@ -185,6 +243,11 @@ if __name__ == "__main__":
         "lees_edwards_crossing.toml": le_crossing(),
         "lees_edwards_gas.toml": le_gas(),
         "lees_edwards_lattice.toml": le_lattice(),
+        "pressure_lattice.toml": pressure_lattice("periodic_pressure_lattice"),
+        "pressure_sheared.toml": pressure_lattice("periodic_pressure_sheared", shear=2.0),
+        "pressure_sheared_restarted.toml": pressure_lattice(
+            "periodic_pressure_sheared_restarted", shear=2.0, restart=20000, other="pressure_sheared.toml"
+        ),
     }
     for name, text in files.items():
         with open(name, "w") as f:

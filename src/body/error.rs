@@ -139,6 +139,21 @@ pub enum ModelError {
         /// What is wrong.
         reason: String,
     },
+    /// A pressure-controlled periodic cell that shrank (or grew) out of what the minimum-image
+    /// rule and the run can hold.
+    #[error(
+        "cycle {cycle}: the periodic cell's length along {axis} became {length:.4e} m: {reason}"
+    )]
+    CellCollapsed {
+        /// Cycle number.
+        cycle: u64,
+        /// The axis ("x", "y", "z").
+        axis: &'static str,
+        /// The length, m.
+        length: Real,
+        /// Why it cannot go on.
+        reason: String,
+    },
     /// A timestep that is not a positive finite number.
     #[error("timestep {0} s must be a positive finite number")]
     BadTimestep(Real),

@@ -2,7 +2,7 @@
 
 use super::reader::Reader;
 use super::CaseError;
-use crate::geom::{Cell, Shear};
+use crate::geom::{Cell, Pressure, Shear};
 use crate::math::{Real, Vec3};
 use serde::Deserialize;
 
@@ -19,8 +19,24 @@ pub struct DomainSection {
     pub periodic: Vec<String>,
     /// Lees-Edwards shear.
     pub shear: Option<ShearSection>,
-    /// Constant-pressure control of the cell (not available yet: refused with the reason).
-    pub pressure: Option<toml::Value>,
+    /// Constant-pressure control of one of the cell's lengths.
+    pub pressure: Option<PressureSection>,
+}
+
+/// `[domain] pressure`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PressureSection {
+    /// The normal stress to hold, Pa.
+    pub target: f64,
+    /// The axis whose length is controlled.
+    pub axis: String,
+    /// Strain rate per pascal of error, 1/(Pa s).
+    pub gain: f64,
+    /// Largest strain rate, 1/s.
+    pub max_rate: f64,
+    /// The servo acts every this many cycles (default 1).
+    pub every: Option<i64>,
 }
 
 /// `[domain] shear`.
@@ -44,9 +60,6 @@ pub(super) fn parse_domain(
         return Ok(None);
     };
     let err = |key: &str, reason: String| r.err(key, reason);
-    if d.pressure.is_some() {
-        return Err(err("domain.pressure", "not available yet: this build has periodic cells and Lees-Edwards shear without pressure control".into()));
-    }
     let axes: &[&str] = if r.dim == 2 {
         &["x", "y"]
     } else {
@@ -103,6 +116,11 @@ pub(super) fn parse_domain(
         .as_ref()
         .map(|s| shear(r, s, axes, periodic))
         .transpose()?;
+    let pressure = d
+        .pressure
+        .as_ref()
+        .map(|p| pressure(r, p, axes, periodic, shear.as_ref()))
+        .transpose()?;
     Ok(Some(Cell {
         min,
         len,
@@ -110,7 +128,69 @@ pub(super) fn parse_domain(
         shear,
         offset: 0.0,
         strain: 0.0,
+        pressure,
+        dilation: 0.0,
     }))
+}
+
+/// `[domain] pressure`: a positive target, gain and largest rate, a periodic axis that is not
+/// the shear's flow axis.
+fn pressure(
+    r: &Reader,
+    p: &PressureSection,
+    axes: &[&str],
+    periodic: [bool; 3],
+    shear: Option<&Shear>,
+) -> Result<Pressure, CaseError> {
+    for (key, v, unit) in [
+        ("target", p.target, "Pa"),
+        (
+            "gain",
+            p.gain,
+            "1/(Pa s): the strain rate per pascal of error",
+        ),
+        ("max_rate", p.max_rate, "1/s"),
+    ] {
+        if !(v > 0.0 && v.is_finite()) {
+            return Err(r.err(
+                &format!("domain.pressure.{key}"),
+                format!("{v}: must be a positive finite number ({unit})"),
+            ));
+        }
+    }
+    let key = "domain.pressure.axis";
+    let Some(axis) = axes.iter().position(|a| *a == p.axis) else {
+        return Err(r.err(
+            key,
+            format!("\"{}\": an axis is one of {}", p.axis, axes.join(", ")),
+        ));
+    };
+    if !periodic[axis] {
+        return Err(r.err(
+            key,
+            format!(
+                "\"{}\" is not periodic: the controlled length is one of the cell's periodic axes",
+                p.axis
+            ),
+        ));
+    }
+    if shear.is_some_and(|s| s.flow == axis) {
+        return Err(r.err(key, format!("\"{}\" is the shear's flow axis: control the length along the gradient (or the third axis)", p.axis)));
+    }
+    let every = p.every.unwrap_or(1);
+    if every < 1 {
+        return Err(r.err(
+            "domain.pressure.every",
+            format!("{every}: the servo acts every N cycles, N at least 1"),
+        ));
+    }
+    Ok(Pressure {
+        target: p.target,
+        axis,
+        gain: p.gain,
+        max_rate: p.max_rate,
+        every: every as u64,
+    })
 }
 
 /// `[domain] shear`: a finite rate, two different axes that both wrap.

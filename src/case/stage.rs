@@ -106,7 +106,10 @@ fn adopt_cell(m: &mut Model, next: &Model) -> Result<bool, String> {
              [domain]: a stage keeps the cell (give the checkpoint's min, max and periodic)"
             .into()),
         (Some(o), Some(c)) => {
-            if o.min != c.min || o.len != c.len || o.periodic != c.periodic {
+            // (a length the checkpoint's pressure servo controlled goes on from the checkpoint)
+            let servoed = |k: usize| o.pressure.is_some_and(|p| p.axis == k);
+            let same_lengths = (0..3).all(|k| servoed(k) || o.len[k] == c.len[k]);
+            if o.min != c.min || !same_lengths || o.periodic != c.periodic {
                 return Err(format!(
                     "[domain] differs from the checkpoint's cell (min {:?}, lengths {:?}, \
                      periodic {:?}): a stage keeps the cell its balls lie in",
@@ -124,10 +127,15 @@ fn adopt_cell(m: &mut Model, next: &Model) -> Result<bool, String> {
                     o.offset
                 ));
             }
-            let changed = c.shear != o.shear;
+            let changed = c.shear != o.shear || c.pressure != o.pressure;
             if let Some(cell) = m.balls.cell.as_mut() {
-                // (the offset and strain go on from the checkpoint's)
+                // (the offset and strain go on from the checkpoint's; a servo of other
+                // settings starts from rest)
                 cell.shear = c.shear;
+                if c.pressure != o.pressure {
+                    cell.pressure = c.pressure;
+                    cell.dilation = 0.0;
+                }
             }
             if changed {
                 m.broad_phase.invalidate();

@@ -38,6 +38,7 @@ impl Model {
             self.broad_phase.invalidate();
         }
         self.plan_walls();
+        self.plan_cell()?;
         // 1. timestep
         let t = self.clock();
         let estimate = self.timestep_stiffness();
@@ -81,6 +82,49 @@ impl Model {
             };
             self.walls[w].plan(self.time, load);
         }
+    }
+
+    /// Under pressure control, sets the cell's strain rate for the cycle that starts now from
+    /// the cell's stress of the last force pass (`crate::geom::Pressure`).
+    ///
+    /// # Errors
+    /// [`ModelError::CellCollapsed`] when the controlled length is no longer longer than
+    /// `4 (largest radius + margin)` (two balls would meet two images of each other) or its
+    /// stress is not finite.
+    fn plan_cell(&mut self) -> Result<(), ModelError> {
+        let Some(p) = self.balls.cell.as_ref().and_then(|c| c.pressure) else {
+            return Ok(());
+        };
+        if self.cycles % p.every != 0 {
+            return Ok(());
+        }
+        let axis = p.axis;
+        let sigma = crate::output::cell_normal_stress(self, axis);
+        let length = self.balls.cell.as_ref().map_or(0.0, |c| c.len[axis]);
+        let largest = self
+            .balls
+            .radius
+            .iter()
+            .fold(0.0, |m: crate::math::Real, &r| m.max(r));
+        let shortest = 4.0 * (largest + self.settings.margin);
+        let collapsed = |reason: String| ModelError::CellCollapsed {
+            cycle: self.cycles + 1,
+            axis: ["x", "y", "z"][axis],
+            length,
+            reason,
+        };
+        if !sigma.is_finite() {
+            return Err(collapsed(format!(
+                "its normal stress is {sigma} (the run blew up)"
+            )));
+        }
+        if length <= shortest {
+            return Err(collapsed(format!("no longer than 4 (largest radius + margin) = {shortest:.4e} m, two balls would meet two images of each other (the pressure target is too low for the balls, or the gain too high)")));
+        }
+        if let Some(cell) = self.balls.cell.as_mut() {
+            cell.servo(sigma);
+        }
+        Ok(())
     }
 
     /// The time now, when phases are measured.

@@ -35,17 +35,20 @@ pub struct BroadPhase {
     pub builds: u64,
     /// Under Lees-Edwards shear, the cell's strain at the last build.
     pub strain_at_build: Real,
+    /// In a periodic cell, its lengths at the last build (under pressure control they change:
+    /// the images across a face move by the change).
+    pub len_at_build: Vec3,
 }
 
 /// How far a ball may move before the candidate pairs are rebuilt: the margin, or half of it
-/// under Lees-Edwards shear, whose images across the gradient faces also slide (the pairs are
-/// rebuilt once they slid a margin: two balls that each moved half a margin and images that
-/// slid one have closed a gap of two margins at most, as two balls that each moved one do
-/// without shear).
+/// under Lees-Edwards shear or pressure control, whose images across the faces also move (the
+/// pairs are rebuilt once they moved a margin: two balls that each moved half a margin and
+/// images that moved one have closed a gap of two margins at most, as two balls that each
+/// moved one do in a fixed cell).
 pub fn displacement_limit(balls: &crate::body::Balls, margin: Real) -> Real {
-    match balls.cell.as_ref().and_then(|c| c.shear) {
-        Some(_) => 0.5 * margin,
-        None => margin,
+    match balls.cell.as_ref() {
+        Some(c) if c.shear.is_some() || c.pressure.is_some() => 0.5 * margin,
+        _ => margin,
     }
 }
 

@@ -112,9 +112,16 @@ impl Detection<'_> {
         let walls_moved = self.walls.iter().any(|w| w.travel > margin);
         // (Lees-Edwards: the images across the gradient faces have slid by this much since
         // the build)
+        // (and under pressure control by the change of the cell's length)
         let slid = self.balls.cell.as_ref().and_then(|c| {
-            let s = c.shear?;
-            Some((c.strain - self.broad_phase.strain_at_build).abs() * c.len[s.gradient])
+            let sheared = c
+                .shear
+                .map(|s| (c.strain - self.broad_phase.strain_at_build).abs() * c.len[s.gradient]);
+            let dilated = c
+                .pressure
+                .map(|_| (c.len - self.broad_phase.len_at_build).abs().sum());
+            (sheared.is_some() || dilated.is_some())
+                .then(|| sheared.unwrap_or(0.0) + dilated.unwrap_or(0.0))
         });
         let limit = super::displacement_limit(self.balls, margin);
         let moved =
@@ -131,6 +138,7 @@ impl Detection<'_> {
         self.wrap();
         let cell = self.balls.cell.as_ref();
         self.broad_phase.strain_at_build = cell.map_or(0.0, |c| c.strain);
+        self.broad_phase.len_at_build = cell.map_or(Vec3::zeros(), |c| c.len);
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin, cell);
         if !self.clumps.is_empty() {

@@ -23,6 +23,31 @@ pub struct Cell {
     pub offset: Real,
     /// Under shear: the accumulated shear strain, `rate t`.
     pub strain: Real,
+    /// Constant-pressure control of one length, if any.
+    pub pressure: Option<Pressure>,
+    /// Under pressure control: the strain rate of the controlled length for the cycle that
+    /// starts now, 1/s (set by the servo from the last force pass's stress).
+    pub dilation: Real,
+}
+
+/// Constant-pressure control: the cell's length along `axis` follows the strain rate
+/// `gain (sigma - target)`, clamped to `max_rate` in magnitude, `sigma` the cell's normal stress
+/// along `axis` (compression positive): a cell under more stress than the target grows, one
+/// under less shrinks. The balls' positions are remapped affinely with the length (their
+/// velocities are not: the dilation is slow beside them). The rate is set anew every `every`
+/// cycles and held in between.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Pressure {
+    /// The normal stress to hold, Pa.
+    pub target: Real,
+    /// The axis whose length is controlled (0, 1, 2 for x, y, z).
+    pub axis: usize,
+    /// Strain rate per pascal of error, 1/(Pa s).
+    pub gain: Real,
+    /// Largest strain rate, 1/s.
+    pub max_rate: Real,
+    /// The servo reads the stress and sets the rate every this many cycles (at least 1).
+    pub every: u64,
 }
 
 /// Lees-Edwards shear: the image cells one length up along `gradient` move at
@@ -48,13 +73,24 @@ impl Cell {
     /// (its velocity is b's plus that many times [`Cell::jump`] along the flow; 0 without
     /// shear). Under shear the gradient axis goes first: an image one length up is also
     /// moved by the offset along the flow, and then the flow axis takes its nearest image.
+    #[inline(always)]
+    pub fn nearest_with(&self, d: Vec3) -> (Vec3, Real) {
+        // (most pairs lie well inside half a length along every axis: no image is nearer)
+        let inside = |k: usize| !self.periodic[k] || d[k].abs() < 0.5 * self.len[k];
+        if inside(0) && inside(1) && inside(2) {
+            return (d, 0.0);
+        }
+        self.nearest_across(d)
+    }
+
+    /// [`Cell::nearest_with`] for a separation of half a length or more along a periodic axis.
     #[inline]
-    pub fn nearest_with(&self, mut d: Vec3) -> (Vec3, Real) {
+    fn nearest_across(&self, mut d: Vec3) -> (Vec3, Real) {
         let mut up = 0.0;
         let mut skip = 3;
         if let Some(s) = &self.shear {
             let (g, l) = (s.gradient, self.len[s.gradient]);
-            up = -(d[g] / l).round();
+            up = -whole_lengths(d[g], l);
             if up != 0.0 {
                 d[g] += up * l;
                 d[s.flow] += up * self.offset;
@@ -64,7 +100,7 @@ impl Cell {
         for k in 0..3 {
             if self.periodic[k] && k != skip {
                 let l = self.len[k];
-                d[k] -= l * (d[k] / l).round();
+                d[k] -= l * whole_lengths(d[k], l);
             }
         }
         (d, up)
@@ -100,6 +136,35 @@ impl Cell {
             }
             self.strain += s.rate * dt;
         }
+    }
+
+    /// Under pressure control, sets the strain rate of the controlled length from the cell's
+    /// normal stress along its axis, Pa (see [`Pressure`]).
+    pub fn servo(&mut self, sigma: Real) {
+        if let Some(p) = self.pressure {
+            let rate = p.gain * (sigma - p.target);
+            self.dilation = rate.clamp(-p.max_rate, p.max_rate);
+        }
+    }
+
+    /// Under pressure control, changes the controlled length by the strain `dilation dt`.
+    /// Returns the axis, the lower face and the factor `new / old` by which each position's
+    /// height above that face is to be multiplied ([`Cell::remap`]); None when nothing changes.
+    pub fn dilate(&mut self, dt: Real) -> Option<(usize, Real, Real)> {
+        let p = self.pressure?;
+        if self.dilation == 0.0 || dt == 0.0 {
+            return None;
+        }
+        let k = p.axis;
+        let old = self.len[k];
+        self.len[k] = old * (1.0 + self.dilation * dt);
+        Some((k, self.min[k], self.len[k] / old))
+    }
+
+    /// The position `p` carried affinely by a change of length ([`Cell::dilate`]'s result).
+    #[inline]
+    pub fn remap(p: &mut Vec3, (axis, lo, factor): (usize, Real, Real)) {
+        p[axis] = lo + (p[axis] - lo) * factor;
     }
 
     /// The image of `b` nearest to `a`.
@@ -173,6 +238,21 @@ impl Cell {
     }
 }
 
+/// `round(x / l)`, the whole number of lengths `l` nearest to `x`, without a division for the
+/// separations a cell holds (under one and a half lengths: bodies lie at most a margin outside
+/// it).
+#[inline(always)]
+fn whole_lengths(x: Real, l: Real) -> Real {
+    let h = 0.5 * l;
+    if x.abs() < h {
+        0.0
+    } else if x.abs() < 3.0 * h {
+        x.signum()
+    } else {
+        (x / l).round()
+    }
+}
+
 /// The separation `d` replaced by its nearest image in `cell` (unchanged without one): for an
 /// arm from a ball's centre to a point of its contact, which is shorter than half the cell.
 #[inline(always)]
@@ -217,6 +297,8 @@ mod tests {
             shear: None,
             offset: 0.0,
             strain: 0.0,
+            pressure: None,
+            dilation: 0.0,
         }
     }
 

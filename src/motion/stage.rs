@@ -31,6 +31,7 @@ impl Motion<'_> {
     /// moved more than the margin since the candidate pairs were built.
     pub fn run(self, dt: Real) -> (bool, Option<bool>) {
         let tested = self.reference.is_some();
+        dilate(self.balls, self.clumps, dt);
         let (mut finite, moved) = step(
             self.balls,
             &self.gravity,
@@ -52,5 +53,30 @@ impl Motion<'_> {
             cell.advance(dt);
         }
         (finite, tested.then_some(moved))
+    }
+}
+
+/// Under pressure control, changes the cell's controlled length by this step's strain and
+/// carries the bodies with it, affinely: free balls by their centres, clumps by their centroid
+/// with their pebbles (done before the step, so that the broad phase's test of the step sees
+/// the bodies where they are).
+fn dilate(balls: &mut Balls, clumps: &mut Clumps, dt: Real) {
+    let Some(change) = balls.cell.as_mut().and_then(|c| c.dilate(dt)) else {
+        return;
+    };
+    use crate::geom::Cell;
+    for i in 0..balls.len() {
+        if balls.clump[i] == crate::body::NO_CLUMP {
+            Cell::remap(&mut balls.pos[i], change);
+        }
+    }
+    for c in 0..clumps.len() {
+        let before = clumps.pos[c];
+        Cell::remap(&mut clumps.pos[c], change);
+        let d = clumps.pos[c] - before;
+        let first = clumps.first[c] as usize;
+        for p in first..first + clumps.count[c] as usize {
+            balls.pos[p] += d;
+        }
     }
 }

@@ -13,18 +13,34 @@ use crate::model::Model;
 
 /// The cell's stress, Pa (zeros without a cell).
 pub fn cell_stress(model: &Model) -> [Real; 6] {
-    let b = &model.balls;
-    let Some(cell) = b.cell.as_ref() else {
-        return [0.0; 6];
-    };
     let mut t = [[0.0; 3]; 3];
-    let mut add = |f: &Vec3, l: &Vec3| {
+    let add = |f: &Vec3, l: &Vec3| {
         for r in 0..3 {
             for c in 0..3 {
                 t[r][c] += f[r] * l[c];
             }
         }
     };
+    let Some(inv) = stress_sums(model, add) else {
+        return [0.0; 6];
+    };
+    let s = |r: usize, c: usize| 0.5 * (t[r][c] + t[c][r]) * inv;
+    [s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(1, 2), s(0, 2)]
+}
+
+/// The cell's normal stress along axis `k` alone, Pa (0 without a cell): what the pressure
+/// servo reads (the same sums as [`cell_stress`], one component).
+pub fn cell_normal_stress(model: &Model, k: usize) -> Real {
+    let mut t = 0.0;
+    let add = |f: &Vec3, l: &Vec3| t += f[k] * l[k];
+    stress_sums(model, add).map_or(0.0, |inv| t * inv)
+}
+
+/// Calls `add(f, l)` for each term of the cell's stress (module documentation) and returns
+/// 1/V (None without a cell).
+fn stress_sums(model: &Model, mut add: impl FnMut(&Vec3, &Vec3)) -> Option<Real> {
+    let b = &model.balls;
+    let cell = b.cell.as_ref()?;
     let list = &model.contacts;
     for (k, c) in list.list.iter().enumerate().filter(|(_, c)| c.active) {
         let f = list.contact_force(k, b, &model.laws);
@@ -52,7 +68,5 @@ pub fn cell_stress(model: &Model) -> [Real; 6] {
         let v = model.clump_velocity(c) - flow(&cl.pos[c]);
         add(&(v * cl.mass[c]), &v);
     }
-    let inv = 1.0 / cell.volume(model.planar);
-    let s = |r: usize, c: usize| 0.5 * (t[r][c] + t[c][r]) * inv;
-    [s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(1, 2), s(0, 2)]
+    Some(1.0 / cell.volume(model.planar))
 }

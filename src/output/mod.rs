@@ -10,7 +10,7 @@ mod source;
 mod vtk;
 
 pub use column::{axis_title, base_series, series_unit};
-pub use domain::cell_stress;
+pub use domain::{cell_normal_stress, cell_stress};
 pub use measure::{measure, region_of, Measured};
 pub use series::{Recorder, SeriesTable};
 pub use source::{

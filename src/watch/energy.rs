@@ -41,8 +41,10 @@ pub struct Watch {
 impl Watch {
     /// Starts watching a primed model.
     pub fn new(model: &Model) -> Watch {
-        // (Lees-Edwards images work on the balls as moving walls do)
-        let sheared = model.balls.cell.as_ref().is_some_and(|c| c.shear.is_some());
+        // (Lees-Edwards images and a pressure-controlled cell work on the balls as moving
+        // walls do)
+        let sheared =
+            (model.balls.cell.as_ref()).is_some_and(|c| c.shear.is_some() || c.pressure.is_some());
         let works = sheared
             || model.walls.iter().any(|w| w.is_moving())
             || (model.balls.applied_force.iter()).any(|f| f.iter().any(|&x| x != 0.0))
