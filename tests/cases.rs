@@ -3,14 +3,14 @@
 //! The snapshot (`golden/<name>.snap`, insta JSON) freezes the summary and the last value of
 //! every recorded series to 10 significant digits. A change in physics shows up here first;
 //! re-baselining is explicit: `INSTA_UPDATE=always cargo test cases -- --include-ignored` (never
-//! implicit in CI).
+//! implicit in CI); `BALLAST_ONLY=cases/chute` limits a run to the cases whose path holds it.
 
 use ballast::check::golden_record;
 use ballast::verify::{collect_cases, run_case, RunOptions};
 use std::path::{Path, PathBuf};
 
 /// The studies that take the longest (the experiments' silos, column, oedometer and pours, the
-/// heaps of the angle of repose, the 140,000-cycle settle on a fixed layer, the 1,000-ball
+/// heaps of the angle of repose, the rheology sweep, the chutes, the 140,000-cycle settle on a fixed layer, the 1,000-ball
 /// settle-boxes): together about 6.5 minutes of `ballast verify` in release and more than
 /// twice that here (opt-level 1). `ballast
 /// verify`, which CI runs, judges them and their snapshots (their `golden` checks) in release;
@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 fn slow(path: &Path) -> bool {
     path.starts_with("cases/experiments")
         || path.starts_with("cases/heap")
+        || path.starts_with("cases/rheology")
+        || path.starts_with("cases/chute")
         || [
             "settle_on_fixed_layer.toml",
             "settle_box_hertz_1k.toml",
@@ -33,14 +35,14 @@ fn slow(path: &Path) -> bool {
 /// without a snapshot, no snapshot left from a case that is gone).
 #[test]
 fn every_case_passes_and_matches_its_snapshot() {
-    cases_pass(|p| !slow(p), 170);
+    cases_pass(|p| !slow(p), 173);
 }
 
 /// The slow cases, as [`every_case_passes_and_matches_its_snapshot`] does the others.
 #[test]
 #[ignore = "minutes at opt-level 1; `ballast verify` judges these cases in release"]
 fn the_slow_cases_pass_and_match_their_snapshots() {
-    cases_pass(slow, 19);
+    cases_pass(slow, 29);
 }
 
 /// Runs the cases under `cases/` that `pick` selects against their checks and snapshots; at
@@ -50,10 +52,14 @@ fn cases_pass(pick: impl Fn(&Path) -> bool, at_least: usize) {
     let mut failures = Vec::new();
     let mut names = std::collections::BTreeSet::new();
     let mut ran = 0;
+    // (BALLAST_ONLY=text runs only the cases whose path holds it: to write the snapshots of
+    // new cases with `INSTA_UPDATE=always`; the counts are then not judged)
+    let only = std::env::var("BALLAST_ONLY").ok();
     for f in files {
         let case = ballast::case::load(&f).unwrap_or_else(|e| panic!("{e}"));
         names.insert(case.name.clone());
-        if !pick(&f) {
+        let chosen = (only.as_deref()).is_none_or(|o| f.to_string_lossy().contains(o));
+        if !pick(&f) || !chosen {
             continue;
         }
         ran += 1;
@@ -97,6 +103,10 @@ fn cases_pass(pick: impl Fn(&Path) -> bool, at_least: usize) {
             n.strip_suffix(".snap").map(String::from)
         })
         .collect();
+    if only.is_some() {
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        return;
+    }
     for n in names.difference(&snapshots) {
         failures.push(format!("{n}: no golden/{n}.snap"));
     }

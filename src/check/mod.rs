@@ -9,6 +9,7 @@
 
 mod active_count;
 mod analytic;
+mod bagnold;
 mod beverloo;
 mod collision;
 mod context;
@@ -31,6 +32,7 @@ mod probe;
 mod radius_distribution;
 mod reference;
 mod registry;
+pub mod rheology;
 pub mod runs;
 mod same_series;
 

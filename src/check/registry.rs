@@ -4,6 +4,7 @@
 
 use super::active_count::ActiveCount;
 use super::analytic::Analytic;
+use super::bagnold::Bagnold;
 use super::beverloo::Beverloo;
 use super::collision::FirstCollision;
 use super::convergence::Convergence;
@@ -21,6 +22,7 @@ use super::jkr::Jkr;
 use super::kind::{CheckKind, CheckSpec};
 use super::max_turn::MaxTurn;
 use super::radius_distribution::RadiusDistribution;
+use super::rheology::MuOfI;
 use super::same_series::SameSeries;
 use std::sync::Arc;
 
@@ -56,6 +58,8 @@ const KINDS: &[(&str, Reader)] = &[
     ("tangential_restitution", kind::<FirstCollision>),
     ("rebound_spin", kind::<FirstCollision>),
     ("tangential_velocity", kind::<FirstCollision>),
+    ("mu_of_i", kind::<MuOfI>),
+    ("bagnold", kind::<Bagnold>),
 ];
 
 /// How many kinds, from the first, the message for an unknown kind names.

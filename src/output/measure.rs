@@ -30,6 +30,8 @@ pub struct Measured {
     pub porosity: Real,
     /// Mass of the bodies in the region, kg.
     pub mass: Real,
+    /// Their momentum over their mass, m/s (zero when the region holds none).
+    pub velocity: Vec3,
 }
 
 /// The region's zone and volume: its own, or for `all` the box that holds the walls (or, with
@@ -78,7 +80,7 @@ pub fn measure_with(
 ) -> Measured {
     let zone = region_of(model, m);
     let volume = zone.volume();
-    let (bodies, mass, solid) = bodies_inside(model, (m, &zone, porosity), inside);
+    let (bodies, (mass, momentum), solid) = bodies_inside(model, (m, &zone, porosity), inside);
     let (sigma, fabric, contacts) = contact_sums(model, inside);
     Measured {
         stress: sym(&sigma, if volume > 0.0 { 1.0 / volume } else { 0.0 }),
@@ -103,6 +105,11 @@ pub fn measure_with(
             0.0
         },
         mass,
+        velocity: if mass > 0.0 {
+            momentum / mass
+        } else {
+            Vec3::zeros()
+        },
     }
 }
 
@@ -170,17 +177,19 @@ fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 
 }
 
 /// Marks in `inside` the pieces whose body is in the region (its zone `zone`); returns the
-/// bodies in it (a clump once), their mass, and with `solid` the volume of the balls and
-/// pebbles inside it (each cut by its boundary; all of them for the whole model).
+/// bodies in it (a clump once), their mass and momentum (at the positions' time), and with
+/// `solid` the volume of the balls and pebbles inside it (each cut by its boundary; all of them
+/// for the whole model).
 fn bodies_inside(
     model: &Model,
     (m, zone, solid_too): (&Measure, &Zone, bool),
     inside: &mut Vec<bool>,
-) -> (usize, Real, Real) {
+) -> (usize, (Real, Vec3), Real) {
     let b = &model.balls;
     inside.clear();
     let mut bodies = 0usize;
     let mut mass = 0.0;
+    let mut momentum = Vec3::zeros();
     let mut solid = 0.0;
     for i in 0..b.len() {
         let here = m.zone.is_none() || zone.contains(&reference(model, i));
@@ -200,13 +209,15 @@ fn bodies_inside(
             if model.clumps.first[c] as usize == i {
                 bodies += 1;
                 mass += model.clumps.mass[c];
+                momentum += model.clump_velocity(c) * model.clumps.mass[c];
             }
         } else {
             bodies += 1;
             mass += b.mass[i];
+            momentum += model.synchronized_velocity(i) * b.mass[i];
         }
     }
-    (bodies, mass, solid)
+    (bodies, (mass, momentum), solid)
 }
 
 /// The symmetric part of `t` times `scale`: xx, yy, zz, xy, yz, xz.

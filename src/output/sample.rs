@@ -187,6 +187,7 @@ pub(super) fn put_measured(m: &super::Measured, q: MeasureQuantity, out: &mut Ve
         MeasureQuantity::Coordination => out.push(m.coordination),
         MeasureQuantity::Porosity => out.push(m.porosity),
         MeasureQuantity::Mass => out.push(m.mass),
+        MeasureQuantity::Velocity => out.extend_from_slice(m.velocity.as_slice()),
     }
 }
 

@@ -78,6 +78,8 @@ pub enum MeasureQuantity {
     Porosity,
     /// Mass of the bodies in the region, kg.
     Mass,
+    /// Mass-weighted mean velocity of the bodies in the region, m/s (a vector).
+    Velocity,
 }
 
 /// The columns of a tensor series.
@@ -263,6 +265,7 @@ impl Source {
                 | Source::Wall(..)
                 | Source::FixedForce
                 | Source::MeanPos
+                | Source::Measure(_, MeasureQuantity::Velocity)
                 | Source::Momentum
                 | Source::DomainSize
         )
@@ -577,11 +580,8 @@ fn parse_measure(name: &str, model: &Model, n: &str, q: &str) -> Result<Source, 
         "fabric" => MeasureQuantity::Fabric,
         "porosity" => MeasureQuantity::Porosity,
         "mass" => MeasureQuantity::Mass,
-        _ => {
-            return Err(format!(
-            "\"{name}\": unknown quantity \"{q}\" (stress, coordination, fabric, porosity, mass)"
-        ))
-        }
+        "velocity" => MeasureQuantity::Velocity,
+        _ => return Err(format!("\"{name}\": unknown quantity \"{q}\" (stress, coordination, fabric, porosity, mass, velocity)")),
     };
     Ok(Source::Measure(k, q))
 }

@@ -36,6 +36,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
          <a href=\"planar.html\">2D disk mode</a> (the 2D force and moment law against the print, 2D against 3D), \
          <a href=\"experiments.html\">Experiments</a> (insertion against its size distribution, silo discharge against Beverloo, stresses against hand derivations, moving and servo walls, runs in stages), \
          <a href=\"rolling.html\">Rolling resistance and cohesion</a> (the CDT, EPSD and PFC couples against closed forms: deceleration, slope threshold, moment-rotation loop, rocking; DMT, SJKR and JKR pull-off curves, JKR's sticking velocity), \
+         <a href=\"rheology.html\">Rheology</a> (the pressure-controlled periodic cell by hand, mu(I) and phi(I) of a sheared cell against published values, LAMMPS beside ballast, chute flows against Bagnold), \
          <a href=\"performance.html\">Performance</a> (the settle-box benchmark against LIGGGHTS, from <code>ballast bench</code>).</p>",
         summaries.len()
     );
@@ -51,6 +52,7 @@ pub fn write_index(reports: &Path, summaries: &[Summary]) -> std::io::Result<()>
     super::planar::write_planar_page(reports, summaries)?;
     super::experiments::write_experiments_page(reports, summaries)?;
     super::rolling::write_rolling_page(reports, summaries)?;
+    super::rheology::write_rheology_page(reports, summaries)?;
     // The performance page comes from `ballast bench`: its latest run here, or else the
     // results committed under benches/results/ (the newest of each kind).
     let bench = reports.join("bench").join("results.json");

@@ -20,6 +20,7 @@ mod outcome;
 mod performance;
 mod planar;
 mod plot;
+mod rheology;
 mod rolling;
 mod stiffness;
 mod timestep;

@@ -1,0 +1,479 @@
+//! `mu_of_i`: the friction law of a dense granular flow, `mu(I) = mu_s + (mu_2 - mu_s) / (I_0 /
+//! I + 1)` (GDR MiDi 2004; Jop, Forterre & Pouliquen 2006), fitted to a set of cases that shear
+//! the same packing in a periodic cell at several inertial numbers, and the dilatancy `phi(I) =
+//! phi_c - a I` (da Cruz et al. 2005), each fitted constant judged against the published range
+//! the case gives.
+//!
+//! For each case (this one and its `points`), over the records after the strain `from_strain`:
+//! the stress ratio `mu = -sigma_xz / sigma_zz` (flow x, gradient z: the shear stress opposes the
+//! flow, so `sigma_xz` is negative in the compression-positive convention), the pressure `p =
+//! sigma_zz`, the solid fraction, and the inertial number `I = gamma_dot d sqrt(rho / p)` with
+//! `gamma_dot` the slope of `domain/strain` in time, `d` the mean diameter and `rho` the mean
+//! density of this case's balls (the points share the packing). Each mean's error bar is the
+//! standard error of the means of 8 consecutive blocks of records.
+//!
+//! The fit: for each `I_0` of a logarithmic grid (then refined by golden sections), `mu_s` and
+//! `mu_2` by linear least squares; the `I_0` of the smallest sum of squares wins.
+
+use super::context::Context;
+use super::keys::read;
+use super::kind::CheckKind;
+use super::probe::Probe;
+use crate::math::{num, Real};
+use crate::output::SeriesTable;
+use crate::record::{CheckOutcome, Curve, Plot, Tolerance};
+use serde::Deserialize;
+
+/// `mu_of_i`: the fitted `mu(I)` and `phi(I)` of this case and its `points` against the
+/// published ranges.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MuOfI {
+    /// The other cases of the sweep, relative to this one.
+    points: Vec<String>,
+    /// The records from this shear strain on are averaged (default 1).
+    from_strain: Option<Real>,
+    /// The accepted range of the fitted `mu_s`, `[low, high]`.
+    mu_s: [Real; 2],
+    /// The accepted range of the fitted `mu_2` (optional).
+    mu_2: Option<[Real; 2]>,
+    /// The accepted range of the fitted `I_0` (optional).
+    i_0: Option<[Real; 2]>,
+    /// The accepted range of the fitted `phi_c` (optional).
+    phi_c: Option<[Real; 2]>,
+    /// The dilatancy line is fitted to the points of I up to this (default 0.3).
+    phi_up_to: Option<Real>,
+    /// Published laws drawn beside the fit.
+    #[serde(default)]
+    published: Vec<Published>,
+    /// Where the ranges come from.
+    formula: Option<String>,
+}
+
+/// A published `mu(I)` drawn beside the fit.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Published {
+    /// Who, where.
+    label: String,
+    mu_s: Real,
+    mu_2: Real,
+    i_0: Real,
+}
+
+/// One point of the sweep: means and their standard errors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// The case's name (its file).
+    pub name: String,
+    /// Inertial number.
+    pub i: Real,
+    /// Stress ratio and its standard error.
+    pub mu: (Real, Real),
+    /// Solid fraction and its standard error.
+    pub phi: (Real, Real),
+    /// Pressure (sigma_zz), Pa, and its standard error.
+    pub p: (Real, Real),
+}
+
+/// The columns each case must record.
+const COLUMNS: [&str; 4] = [
+    "domain/stress.xz",
+    "domain/stress.zz",
+    "domain/solid_fraction",
+    "domain/strain",
+];
+
+impl CheckKind for MuOfI {
+    fn parse(_: &str, keys: toml::Value) -> Result<Self, String> {
+        let m: MuOfI = read(keys)?;
+        for (what, r) in [("mu_s", Some(m.mu_s)), ("mu_2", m.mu_2)]
+            .into_iter()
+            .chain([("i_0", m.i_0), ("phi_c", m.phi_c)])
+        {
+            if let Some([lo, hi]) = r {
+                if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo < hi) {
+                    return Err(format!(
+                        "{what} = [{lo}, {hi}]: must be [low, high], finite, 0 <= low < high"
+                    ));
+                }
+            }
+        }
+        if m.points.len() < 2 {
+            return Err(
+                "points: give at least two other cases (three parameters are fitted)".into(),
+            );
+        }
+        if let Some(s) = m.from_strain {
+            super::keys::nonneg("from_strain", s)?;
+        }
+        if let Some(s) = m.phi_up_to {
+            super::keys::positive([("phi_up_to", s)])?;
+        }
+        Ok(m)
+    }
+
+    fn kind(&self) -> &'static str {
+        "mu_of_i"
+    }
+
+    fn other_cases(&self) -> Vec<(&'static str, &str)> {
+        self.points.iter().map(|p| ("points", p.as_str())).collect()
+    }
+
+    fn evaluate(&self, ctx: &Context, _: Option<&Probe>, out: &mut CheckOutcome) {
+        out.code.push("src/output/domain.rs::cell_stress".into());
+        out.code.push("src/geom/cell.rs::servo".into());
+        out.code.push("src/check/rheology.rs::fit".into());
+        judge(ctx, self, out);
+    }
+}
+
+/// The mean diameter and mean density of the case's balls.
+fn grains(ctx: &Context) -> (Real, Real) {
+    let balls = ctx.case.balls();
+    let n = balls.len().max(1) as Real;
+    let d = balls.iter().map(|b| 2.0 * b.radius).sum::<Real>() / n;
+    let mats = ctx.case.materials();
+    let rho = balls
+        .iter()
+        .map(|b| mats.get(b.material).map_or(0.0, |m| m.density))
+        .sum::<Real>()
+        / n;
+    (d, rho)
+}
+
+/// The mean and the standard error of the means of 8 blocks.
+pub fn mean_and_error(v: &[Real]) -> (Real, Real) {
+    let n = v.len();
+    let mean = v.iter().sum::<Real>() / n as Real;
+    let blocks = 8.min(n);
+    if blocks < 2 {
+        return (mean, Real::NAN);
+    }
+    let size = n / blocks;
+    let means: Vec<Real> = (0..blocks)
+        .map(|b| v[b * size..(b + 1) * size].iter().sum::<Real>() / size as Real)
+        .collect();
+    let m = means.iter().sum::<Real>() / blocks as Real;
+    let var = means.iter().map(|x| (x - m).powi(2)).sum::<Real>() / (blocks - 1) as Real;
+    (mean, (var / blocks as Real).sqrt())
+}
+
+/// One point from a case's records.
+///
+/// # Errors
+/// A column missing, or no records after `from`.
+pub fn point(name: &str, t: &SeriesTable, from: Real, d: Real, rho: Real) -> Result<Point, String> {
+    let col = |c: &str| {
+        t.column(c)
+            .ok_or(format!("{name}: series {c} was not recorded"))
+    };
+    let (xz, zz, phi, strain) = (
+        col(COLUMNS[0])?,
+        col(COLUMNS[1])?,
+        col(COLUMNS[2])?,
+        col(COLUMNS[3])?,
+    );
+    let keep: Vec<usize> = (0..t.t.len()).filter(|&k| strain[k] >= from).collect();
+    if keep.len() < 16 {
+        return Err(format!(
+            "{name}: {} records after the strain {from}: at least 16 are averaged",
+            keep.len()
+        ));
+    }
+    let (a, b) = (keep[0], keep[keep.len() - 1]);
+    let rate = (strain[b] - strain[a]) / (t.t[b] - t.t[a]);
+    let mu: Vec<Real> = keep.iter().map(|&k| -xz[k] / zz[k]).collect();
+    let p: Vec<Real> = keep.iter().map(|&k| zz[k]).collect();
+    let f: Vec<Real> = keep.iter().map(|&k| phi[k]).collect();
+    let p = mean_and_error(&p);
+    Ok(Point {
+        name: name.into(),
+        i: rate * d * (rho / p.0).sqrt(),
+        mu: mean_and_error(&mu),
+        phi: mean_and_error(&f),
+        p,
+    })
+}
+
+/// `mu(I) = mu_s + (mu_2 - mu_s) I / (I + I_0)`.
+pub fn law(i: Real, (mu_s, mu_2, i_0): (Real, Real, Real)) -> Real {
+    mu_s + (mu_2 - mu_s) * i / (i + i_0)
+}
+
+/// Least squares of `mu(I)` through the points: `(mu_s, mu_2, I_0)`.
+pub fn fit(points: &[(Real, Real)]) -> (Real, Real, Real) {
+    // for a given I_0 the law is linear in mu_s and mu_2 - mu_s
+    let solve = |i_0: Real| -> (Real, Real, Real) {
+        let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
+        let n = points.len() as Real;
+        for &(i, mu) in points {
+            let x = i / (i + i_0);
+            sx += x;
+            sy += mu;
+            sxx += x * x;
+            sxy += x * mu;
+        }
+        let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+        let mu_s = (sy - slope * sx) / n;
+        let ss = points
+            .iter()
+            .map(|&(i, mu)| (mu - mu_s - slope * i / (i + i_0)).powi(2))
+            .sum();
+        (mu_s, mu_s + slope, ss)
+    };
+    let (lo, hi) = (1e-4 as Real, 1e2 as Real);
+    let grid = |k: usize| lo * (hi / lo).powf(k as Real / 600.0);
+    let best = (0..=600)
+        .min_by(|&a, &b| solve(grid(a)).2.total_cmp(&solve(grid(b)).2))
+        .unwrap_or(0);
+    // golden sections in log I_0 between the grid's neighbours
+    let (mut a, mut b) = (
+        grid(best.saturating_sub(1)).ln(),
+        grid((best + 1).min(600)).ln(),
+    );
+    let g = 0.5 * (5.0 as Real).sqrt() - 0.5;
+    for _ in 0..60 {
+        let (c, d) = (b - g * (b - a), a + g * (b - a));
+        if solve(c.exp()).2 < solve(d.exp()).2 {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    let i_0 = (0.5 * (a + b)).exp();
+    let (mu_s, mu_2, _) = solve(i_0);
+    (mu_s, mu_2, i_0)
+}
+
+/// Straight line `phi = phi_c - a I` by least squares: `(phi_c, a)`.
+pub fn dilatancy(points: &[(Real, Real)]) -> (Real, Real) {
+    let n = points.len() as Real;
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |s, p| (s.0 + p.0, s.1 + p.1));
+    let sxx: Real = points.iter().map(|p| p.0 * p.0).sum();
+    let sxy: Real = points.iter().map(|p| p.0 * p.1).sum();
+    let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    ((sy - slope * sx) / n, -slope)
+}
+
+/// Evaluates a `mu_of_i` check.
+fn judge(ctx: &Context, m: &MuOfI, out: &mut CheckOutcome) {
+    let from = m.from_strain.unwrap_or(1.0);
+    out.what = format!(
+        "mu_s of mu(I) fitted to this case and {} others (records after the strain {from})",
+        m.points.len()
+    );
+    if ctx.depth >= 2 {
+        return out.fail("mu_of_i cases refer to each other too deeply".into());
+    }
+    let (d, rho) = grains(ctx);
+    let mut points = Vec::new();
+    for p in &m.points {
+        let path = ctx.case.dir().join(p);
+        let r = ctx
+            .case
+            .series_of(&path, &COLUMNS)
+            .and_then(|t| point(p, &t, from, d, rho));
+        match r {
+            Ok(x) => points.push(x),
+            Err(e) => return out.fail(e),
+        }
+    }
+    match point(ctx.case.name(), ctx.series, from, d, rho) {
+        Ok(x) => points.push(x),
+        Err(e) => return out.fail(e),
+    }
+    points.sort_by(|a, b| a.i.total_cmp(&b.i));
+    let (mu_s, mu_2, i_0) = fit(&points.iter().map(|p| (p.i, p.mu.0)).collect::<Vec<_>>());
+    let up_to = m.phi_up_to.unwrap_or(0.3);
+    let dense: Vec<(Real, Real)> = (points.iter())
+        .filter(|p| p.i <= up_to)
+        .map(|p| (p.i, p.phi.0))
+        .collect();
+    if dense.len() < 2 {
+        return out.fail(format!(
+            "{} points of I <= {up_to}: the dilatancy line needs two",
+            dense.len()
+        ));
+    }
+    let (phi_c, a) = dilatancy(&dense);
+    let middle = 0.5 * (m.mu_s[0] + m.mu_s[1]);
+    out.judge(
+        mu_s,
+        middle,
+        Tolerance::Absolute(0.5 * (m.mu_s[1] - m.mu_s[0])),
+    );
+    let inside = |v: Real, r: [Real; 2]| v >= r[0] && v <= r[1];
+    let mut outside = Vec::new();
+    for (what, v, r) in [
+        ("mu_2", mu_2, m.mu_2),
+        ("I_0", i_0, m.i_0),
+        ("phi_c", phi_c, m.phi_c),
+    ] {
+        if let Some(r) = r.filter(|&r| !inside(v, r)) {
+            outside.push(format!("{what} = {} not in [{}, {}]", num(v), r[0], r[1]));
+        }
+    }
+    if !out.passed {
+        outside.insert(
+            0,
+            format!("mu_s = {} not in [{}, {}]", num(mu_s), m.mu_s[0], m.mu_s[1]),
+        );
+    }
+    if !outside.is_empty() {
+        out.passed = false;
+        out.message = format!(
+            "the fit lies outside the published ranges: {}",
+            outside.join("; ")
+        );
+    }
+    out.formula = format!(
+        "mu(I) = mu_s + (mu_2 - mu_s) / (I_0 / I + 1) fitted by least squares: mu_s = {}, mu_2 = {}, I_0 = {}; phi(I) = phi_c - a I fitted to the points of I <= {up_to}: phi_c = {}, a = {}. Accepted: mu_s in [{}, {}]{}{}{}. {}",
+        num(mu_s), num(mu_2), num(i_0), num(phi_c), num(a),
+        m.mu_s[0], m.mu_s[1],
+        range_text("mu_2", m.mu_2),
+        range_text("I_0", m.i_0),
+        range_text("phi_c", m.phi_c),
+        m.formula.clone().unwrap_or_default(),
+    );
+    tabulate(&points, out);
+    plot(&points, m, (mu_s, mu_2, i_0), (phi_c, a), out);
+}
+
+/// `, name in [low, high]`, or nothing without a range.
+fn range_text(name: &str, r: Option<[Real; 2]>) -> String {
+    r.map_or(String::new(), |r| {
+        format!(", {name} in [{}, {}]", r[0], r[1])
+    })
+}
+
+/// Each point's means with their error bars.
+fn tabulate(points: &[Point], out: &mut CheckOutcome) {
+    out.table.push(
+        ["case", "I", "mu", "+/-", "phi", "+/-", "p (Pa)", "+/-"]
+            .map(String::from)
+            .to_vec(),
+    );
+    for p in points {
+        out.table.push(vec![
+            p.name.clone(),
+            format!("{:.4}", p.i),
+            format!("{:.4}", p.mu.0),
+            format!("{:.4}", p.mu.1),
+            format!("{:.4}", p.phi.0),
+            format!("{:.4}", p.phi.1),
+            format!("{:.1}", p.p.0),
+            format!("{:.1}", p.p.1),
+        ]);
+    }
+}
+
+/// mu(I) with the fit and the published laws; phi(I) with its line.
+fn plot(
+    points: &[Point],
+    m: &MuOfI,
+    law3: (Real, Real, Real),
+    line: (Real, Real),
+    out: &mut CheckOutcome,
+) {
+    let lo = points.first().map_or(1e-3, |p| p.i) / 2.0;
+    let hi = points.last().map_or(1.0, |p| p.i) * 2.0;
+    let grid: Vec<Real> = (0..=100)
+        .map(|k| lo * (hi / lo).powf(k as Real / 100.0))
+        .collect();
+    let mut curves = vec![
+        Curve {
+            label: "ballast".into(),
+            x: points.iter().map(|p| p.i).collect(),
+            y: points.iter().map(|p| p.mu.0).collect(),
+            markers: true,
+        },
+        Curve {
+            label: format!(
+                "fit: mu_s = {:.3}, mu_2 = {:.3}, I_0 = {:.3}",
+                law3.0, law3.1, law3.2
+            ),
+            x: grid.clone(),
+            y: grid.iter().map(|&i| law(i, law3)).collect(),
+            markers: false,
+        },
+    ];
+    for p in &m.published {
+        curves.push(Curve {
+            label: p.label.clone(),
+            x: grid.clone(),
+            y: grid
+                .iter()
+                .map(|&i| law(i, (p.mu_s, p.mu_2, p.i_0)))
+                .collect(),
+            markers: false,
+        });
+    }
+    out.plots.push(Plot {
+        title: "friction law mu(I)".into(),
+        x_label: "inertial number I".into(),
+        y_label: "mu = -sigma_xz / sigma_zz".into(),
+        log_x: true,
+        log_y: false,
+        curves,
+    });
+    out.plots.push(Plot {
+        title: "dilatancy phi(I)".into(),
+        x_label: "inertial number I".into(),
+        y_label: "solid fraction".into(),
+        log_x: true,
+        log_y: false,
+        curves: vec![
+            Curve {
+                label: "ballast".into(),
+                x: points.iter().map(|p| p.i).collect(),
+                y: points.iter().map(|p| p.phi.0).collect(),
+                markers: true,
+            },
+            Curve {
+                label: format!("fit: phi_c = {:.4}, a = {:.3}", line.0, line.1),
+                x: grid.clone(),
+                y: grid.iter().map(|&i| line.0 - line.1 * i).collect(),
+                markers: false,
+            },
+        ],
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Points drawn from a known law come back with its constants.
+    #[test]
+    fn fit_recovers_a_known_law() {
+        let truth = (0.36, 0.62, 0.28);
+        let pts: Vec<(Real, Real)> = [1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0]
+            .iter()
+            .map(|&i| (i, law(i, truth)))
+            .collect();
+        let (a, b, c) = fit(&pts);
+        assert!(
+            (a - truth.0).abs() < 1e-6 && (b - truth.1).abs() < 1e-6,
+            "{a} {b}"
+        );
+        assert!((c / truth.2 - 1.0).abs() < 1e-4, "{c}");
+        let (phi_c, slope) = dilatancy(&[(0.0, 0.6), (0.1, 0.57), (0.2, 0.54)]);
+        assert!((phi_c - 0.6).abs() < 1e-12 && (slope - 0.3).abs() < 1e-12);
+    }
+
+    /// The standard error of block means, by hand: blocks of means 1 and 3 alternating.
+    #[test]
+    fn block_error_by_hand() {
+        let v: Vec<Real> = (0..16)
+            .map(|k| if (k / 2) % 2 == 0 { 1.0 } else { 3.0 })
+            .collect();
+        let (m, e) = mean_and_error(&v);
+        // 8 block means 1, 3, 1, 3, ...: sample variance 8/7, error sqrt(8/7 / 8)
+        assert_eq!(m, 2.0);
+        assert!((e - (1.0 / 7.0 as Real).sqrt()).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,111 @@
+//! The Rheology page: the pressure-controlled periodic cell against hand derivations, the
+//! friction law mu(I) and the dilatancy phi(I) of the shear cell against published values, and
+//! LAMMPS on the same cell, and chute flows against Bagnold's profile.
+
+use super::code::code_link;
+use super::html::*;
+use super::markdown::render;
+use super::outcome::outcome_block;
+use crate::record::Summary;
+use std::path::Path;
+
+/// The committed comparison with LAMMPS (benches/peers/rheology/README.md says how it is made).
+const LAMMPS_RESULTS: &str = "benches/peers/rheology/results.json";
+
+/// Writes `reports/rheology.html` (issue #63).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_rheology_page(reports: &Path, summaries: &[Summary]) -> std::io::Result<()> {
+    let mut h = String::new();
+    h.push_str(&render(
+        include_str!("text/rheology.md"),
+        &[
+            (
+                "servo_rs",
+                code_link(reports, "src/geom/cell.rs::Cell::servo"),
+            ),
+            (
+                "dilate_rs",
+                code_link(reports, "src/motion/stage.rs::dilate"),
+            ),
+            ("check_rs", code_link(reports, "src/check/rheology.rs::fit")),
+            (
+                "lattice",
+                case_table(summaries, "periodic_pressure_lattice"),
+            ),
+            (
+                "restart",
+                case_table(summaries, "periodic_pressure_sheared_restarted"),
+            ),
+            ("fit", outcome_block(summaries, "mu_i_0p1", "mu_of_i", "")),
+            ("lammps", lammps_table()),
+            (
+                "bagnold_rs",
+                code_link(reports, "src/check/bagnold.rs::fit"),
+            ),
+            (
+                "chute_23",
+                outcome_block(summaries, "chute_23", "bagnold", ""),
+            ),
+            (
+                "chute_25",
+                outcome_block(summaries, "chute_25", "bagnold", ""),
+            ),
+            ("chute_17", case_table(summaries, "chute_17")),
+        ],
+    ));
+    std::fs::write(reports.join("rheology.html"), page("Rheology", &h))
+}
+
+/// One quantity's mean and standard error in a peer summary.
+fn mean_se(v: &serde_json::Value, key: &str) -> Option<(f64, f64)> {
+    let q = v.get(key)?;
+    Some((q.get("mean")?.as_f64()?, q.get("stderr")?.as_f64()?))
+}
+
+/// ballast's and LAMMPS's steady-state means side by side, from [`LAMMPS_RESULTS`].
+fn lammps_table() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(LAMMPS_RESULTS);
+    let Some(v) = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return format!("<p>(no comparison committed: {LAMMPS_RESULTS} is missing)</p>");
+    };
+    let text = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+    let mut rows = vec![[
+        "quantity",
+        "ballast",
+        "LAMMPS",
+        "difference / combined error",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (key, label) in [
+        ("mu", "μ = −σ_xz/σ_zz"),
+        ("p_zz", "p = σ_zz (Pa)"),
+        ("phi", "φ"),
+        ("I", "I"),
+    ] {
+        let (Some(b), Some(l)) = (
+            v.get("ballast").and_then(|s| mean_se(s, key)),
+            v.get("lammps").and_then(|s| mean_se(s, key)),
+        ) else {
+            continue;
+        };
+        let z = (b.0 - l.0) / (b.1 * b.1 + l.1 * l.1).sqrt();
+        rows.push(vec![
+            label.into(),
+            format!("{:.4} ± {:.4}", b.0, b.1),
+            format!("{:.4} ± {:.4}", l.0, l.1),
+            format!("{z:+.1}"),
+        ]);
+    }
+    format!(
+        "<p>{}</p>{}<p>{}</p>",
+        esc(&text("what")),
+        table(&rows),
+        esc(&text("notes"))
+    )
+}
