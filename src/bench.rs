@@ -212,16 +212,20 @@ pub const MODELS: [(&str, &str, &str); 7] = [
 /// (`benches/cases/<prefix>_<stem>_<N>k.toml`) and the numbers of balls it has cases for:
 /// the settle-box of the peer benchmark (make_cases.py), and the wall-heavy drum, an STL mesh
 /// of 4,800 facets in the full resolution turning about its axis (make_drum.py; Hertz models
-/// only).
-pub const SCENES: [(&str, &str, &[usize]); 2] = [
+/// only), and the periodic shear cell sheared by Lees-Edwards images (make_shear.py; the
+/// history models).
+pub const SCENES: [(&str, &str, &[usize]); 3] = [
     ("settle-box", "settle_box", &[1000, 10000, 50000]),
     ("drum", "drum", &[10000]),
+    ("shear", "shear", &[10000]),
 ];
 
 /// The scene a run belongs to ([`SCENES`]), by its case name.
 pub fn scene_of(r: &BenchRun) -> &'static str {
     if r.case.starts_with("drum") {
         "drum"
+    } else if r.case.starts_with("shear") {
+        "shear"
     } else {
         "settle-box"
     }

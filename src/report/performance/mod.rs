@@ -8,6 +8,7 @@ mod page;
 mod peers;
 mod phases;
 mod results;
+mod shear;
 mod targets;
 mod throughput;
 mod wall_heavy;

@@ -30,11 +30,13 @@ pub fn write_performance_page(
     // (the runs with the automatic timestep have a section of their own, beside the fixed
     // step's; the others are the fixed step's)
     let (auto, fixed): (Vec<_>, Vec<_>) = (runs.iter().cloned()).partition(crate::bench::is_auto);
-    // (the settle-box's runs; the drum's have a section of their own)
-    let (drum, mut settle): (Vec<_>, Vec<_>) = (fixed.iter())
+    // (the settle-box's runs; the drum's and the shear cell's have sections of their own)
+    let (others, mut settle): (Vec<_>, Vec<_>) = (fixed.iter())
         .filter(|&r| !r.source.starts_with("timestep_"))
         .cloned()
-        .partition(|r| crate::bench::scene_of(r) == "drum");
+        .partition(|r| crate::bench::scene_of(r) != "settle-box");
+    let (drum, shear): (Vec<_>, Vec<_>) =
+        (others.into_iter()).partition(|r| crate::bench::scene_of(r) == "drum");
     // (in the order of the models' list, then N, then threads)
     let order = |r: &BenchRun| {
         let m = crate::bench::MODELS
@@ -57,6 +59,7 @@ pub fn write_performance_page(
         .collect();
     h.push_str(&every_model(runs, &same_hour));
     h.push_str(&wall_heavy(&drum, runs));
+    h.push_str(&super::shear::shear_cell(&shear, runs));
     h.push_str(&automatic_timestep(&auto, &fixed));
     if let Some(side) = side_by_side(&peers_by_n) {
         h.push_str(&side);
