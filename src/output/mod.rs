@@ -4,6 +4,7 @@
 mod column;
 mod domain;
 mod measure;
+mod network;
 mod sample;
 mod series;
 mod source;
@@ -12,6 +13,7 @@ mod vtk;
 pub use column::{axis_title, base_series, series_unit};
 pub use domain::cell_stress;
 pub use measure::{measure, region_of, Measured};
+pub use network::{coordination, network, Network};
 pub use series::{Recorder, SeriesTable};
 pub use source::{
     BallQuantity, MeasureQuantity, PairQuantity, Source, WallQuantity, TENSOR_COLUMNS,
