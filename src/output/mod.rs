@@ -18,4 +18,4 @@ pub use series::{Recorder, SeriesTable};
 pub use source::{
     BallQuantity, MeasureQuantity, PairQuantity, Source, WallQuantity, TENSOR_COLUMNS,
 };
-pub use vtk::VtkWriter;
+pub use vtk::{VtkFormat, VtkWriter};

@@ -103,7 +103,11 @@ impl<C: Borrow<Case>, O: Observer> Setup<C, O> {
         let c = case.borrow();
         let file = c.path.display().to_string();
         let vtk = match vtk_dir.filter(|_| c.vtk_every > 0) {
-            Some(d) => Some(VtkWriter::new(d).map_err(|e| vtk_error(&file, e))?),
+            Some(d) => {
+                let format = (c.file.output.as_ref()).and_then(|o| o.vtk_format);
+                let w = VtkWriter::with_format(d, format.unwrap_or_default());
+                Some(w.map_err(|e| vtk_error(&file, e))?)
+            }
             None => None,
         };
         let mut model = c.build_model(dt)?;
