@@ -39,7 +39,9 @@ pub fn read_vectors(a: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec3>> {
             .getattr("shape")
             .map(|s| s.to_string())
             .unwrap_or_default();
-        PyValueError::new_err(format!("{what}: an (N, 3) array is needed, not shape {shape}"))
+        PyValueError::new_err(format!(
+            "{what}: an (N, 3) array is needed, not shape {shape}"
+        ))
     })?;
     let view = arr.as_array();
     if view.ncols() != 3 {

@@ -122,7 +122,6 @@ impl Simulation {
             result.map_err(PyValueError::new_err)
         })
     }
-
 }
 
 /// Loads the case at `path`.
@@ -336,9 +335,7 @@ impl Simulation {
             let m = s.model();
             Ok(vectors(
                 py,
-                id_order(m)
-                    .into_iter()
-                    .map(|i| m.synchronized_velocity(i)),
+                id_order(m).into_iter().map(|i| m.synchronized_velocity(i)),
             ))
         })
     }
@@ -467,7 +464,10 @@ impl Simulation {
             d.set_item("point", vectors(py, n.point.iter().copied()))?;
             d.set_item("normal", vectors(py, n.normal.iter().copied()))?;
             d.set_item("overlap", scalars(py, n.overlap.iter().copied()))?;
-            d.set_item("normal_force", scalars(py, (0..n.len()).map(|k| n.normal_force(k))))?;
+            d.set_item(
+                "normal_force",
+                scalars(py, (0..n.len()).map(|k| n.normal_force(k))),
+            )?;
             let t = (0..n.len()).map(|k| n.tangential_force(k));
             d.set_item("tangential_force", vectors(py, t))?;
             Ok(d)

@@ -12,10 +12,17 @@ use pyo3::PyResult;
 /// # Errors
 /// `KeyError` naming the walls there are.
 pub fn find(model: &Model, name: &str) -> PyResult<usize> {
-    model.walls.iter().position(|w| w.name == name).ok_or_else(|| {
-        let names: Vec<&str> = model.walls.iter().map(|w| w.name.as_str()).collect();
-        PyKeyError::new_err(format!("{name:?}: no such wall; walls: {}", names.join(", ")))
-    })
+    model
+        .walls
+        .iter()
+        .position(|w| w.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = model.walls.iter().map(|w| w.name.as_str()).collect();
+            PyKeyError::new_err(format!(
+                "{name:?}: no such wall; walls: {}",
+                names.join(", ")
+            ))
+        })
 }
 
 /// The velocity of wall `w`'s pivot, m/s (a deformable wall: its vertices' mean).
@@ -31,24 +38,7 @@ pub fn velocity(model: &Model, w: usize) -> Vec3 {
 /// Sets the velocity of wall `w`'s pivot, m/s, keeping its spin.
 ///
 /// # Errors
-/// A wall moved by a program of the case (servo, schedule, oscillation) or deformable.
+/// As [`ballast::body::Wall::set_velocity`].
 pub fn set_velocity(model: &mut Model, w: usize, v: Vec3) -> Result<(), String> {
-    let wall = &mut model.walls[w];
-    if wall.program.is_some() {
-        return Err(format!(
-            "wall {:?}: its case file moves it by a program (servo, schedule or \
-             oscillation), which sets its velocity at every cycle",
-            wall.name
-        ));
-    }
-    match &mut wall.motion {
-        WallMotion::Rigid { vel, .. } => {
-            *vel = v;
-            Ok(())
-        }
-        WallMotion::Deformable { .. } => Err(format!(
-            "wall {:?}: deformable (one velocity per vertex)",
-            wall.name
-        )),
-    }
+    model.walls[w].set_velocity(v)
 }
