@@ -39,9 +39,6 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     })
 }
 
-/// verify(paths=["cases"], out="reports")
-/// --
-///
 /// Runs every case under the given files and folders (each `.toml` file, folders walked in
 /// sorted order) as `ballast verify` does, writing each case's `series.csv`, `summary.json`
 /// and page to `<out>/cases/<name>/`. Returns one tuple per case:

@@ -131,9 +131,6 @@ fn load(path: &Path) -> PyResult<Case> {
 
 #[pymethods]
 impl Simulation {
-    /// from_file(path, *, out=None, progress=False, threads=None)
-    /// --
-    ///
     /// Loads the case file at `path` (docs/CASES.md) and builds its model, before its first
     /// cycle. Raises CaseError (the command line's message) for a bad case.
     #[staticmethod]
@@ -152,9 +149,6 @@ impl Simulation {
         Simulation::open(load(&path)?, opts, None)
     }
 
-    /// from_toml(text, base_dir=".", *, out=None, progress=False, threads=None)
-    /// --
-    ///
     /// Loads a case given as TOML text. Files it names (meshes) are found from `base_dir`;
     /// errors name the case `<base_dir>/inline.toml`, and its default name is "inline".
     #[staticmethod]
@@ -176,9 +170,6 @@ impl Simulation {
         Simulation::open(case, opts, None)
     }
 
-    /// resume(case, checkpoint, *, out=None, progress=False, threads=None)
-    /// --
-    ///
     /// The run of the case file `case` resumed from `checkpoint` (written by checkpoint() or
     /// by `ballast run` with [output] checkpoint_every): it goes on to the same bits as the
     /// run straight through. The case file must be the one that wrote the checkpoint,
@@ -213,9 +204,6 @@ impl Simulation {
         Ok(sim)
     }
 
-    /// step(n=1)
-    /// --
-    ///
     /// Runs at most `n` cycles (fewer when the run ends first: its length, a blow-up, the
     /// solve ratio); returns how many ran. The first call starts the run (primes it: contact
     /// detection and forces once). Ctrl-C raises KeyboardInterrupt at the end of a cycle and
@@ -249,18 +237,12 @@ impl Simulation {
         }
     }
 
-    /// run()
-    /// --
-    ///
     /// Runs to the case's end ([run] steps or duration, a blow-up, the solve ratio); returns
     /// the cycles run.
     fn run(&self, py: Python<'_>) -> PyResult<u64> {
         self.step(py, u64::MAX)
     }
 
-    /// stop()
-    /// --
-    ///
     /// Ends the run now, before the case's end (as an interrupt of `ballast run`): checks(),
     /// summary() and write() then report it, and each check fails saying the run stopped.
     fn stop(&self, py: Python<'_>) -> PyResult<()> {
@@ -311,9 +293,6 @@ impl Simulation {
         self.read(|s| Ok(s.outcome().and_then(|o| o.error.clone())))
     }
 
-    /// positions()
-    /// --
-    ///
     /// The balls' centres, m: float64 array (N, 3) in ball-id order (a clump's pebbles
     /// included; in a periodic cell, brought into the cell).
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
@@ -326,9 +305,6 @@ impl Simulation {
         })
     }
 
-    /// velocities()
-    /// --
-    ///
     /// The balls' velocities at the time of the positions, m/s: float64 (N, 3), ball-id order.
     fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         self.read(|s| {
@@ -340,9 +316,6 @@ impl Simulation {
         })
     }
 
-    /// spins()
-    /// --
-    ///
     /// The balls' angular velocities, rad/s: float64 (N, 3), ball-id order.
     fn spins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         self.read(|s| {
@@ -354,9 +327,6 @@ impl Simulation {
         })
     }
 
-    /// radii()
-    /// --
-    ///
     /// The balls' radii, m: float64 (N,), ball-id order.
     fn radii<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         self.read(|s| {
@@ -368,9 +338,6 @@ impl Simulation {
         })
     }
 
-    /// ids()
-    /// --
-    ///
     /// The balls' ids: int64 (N,), increasing (the order of every per-ball array).
     fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         self.read(|s| {
@@ -382,9 +349,6 @@ impl Simulation {
         })
     }
 
-    /// materials()
-    /// --
-    ///
     /// Each ball's material: int64 (N,), an index into material_names(), ball-id order.
     fn materials<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         self.read(|s| {
@@ -398,17 +362,11 @@ impl Simulation {
         })
     }
 
-    /// material_names()
-    /// --
-    ///
     /// The materials' names, by index (the case's materials in name order).
     fn material_names(&self) -> PyResult<Vec<String>> {
         self.read(|s| Ok(s.model().materials.iter().map(|m| m.name.clone()).collect()))
     }
 
-    /// coordination()
-    /// --
-    ///
     /// Each ball's coordination: int64 (N,), its active contacts with balls plus the walls it
     /// touches (one per wall), ball-id order.
     fn coordination<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
@@ -422,9 +380,6 @@ impl Simulation {
         })
     }
 
-    /// set_positions(a)
-    /// --
-    ///
     /// Sets the balls' centres from an (N, 3) array in ball-id order, m. Before the first
     /// cycle, the same as the case file saying so; during the run, between two cycles (the
     /// contact detection starts again from the new positions). Refused for clumps.
@@ -433,9 +388,6 @@ impl Simulation {
         self.edit(true, |m| ballast::run::set_positions(m, &v))
     }
 
-    /// set_velocities(a)
-    /// --
-    ///
     /// Sets the balls' velocities from an (N, 3) array in ball-id order, m/s (at the time of
     /// the positions, as velocities() gives them). Before the first cycle, the same bits as
     /// the case file saying so. Refused for clumps.
@@ -444,9 +396,6 @@ impl Simulation {
         self.edit(false, |m| ballast::run::set_velocities(m, &v))
     }
 
-    /// contacts()
-    /// --
-    ///
     /// The active ball-ball contacts (the force network) as a dict of numpy arrays, M rows in
     /// the contact list's order: "id1", "id2" (int64, the balls' ids), "force" (M, 3: the force
     /// on ball id2, N; id1 gets its opposite), "point" (M, 3, m), "normal" (M, 3, unit, from
@@ -474,9 +423,6 @@ impl Simulation {
         })
     }
 
-    /// series(name)
-    /// --
-    ///
     /// The recorded values of a series column (a name of series_names(); "t" gives the
     /// times, s) as a float64 array: the column of series.csv. KeyError for another name.
     fn series<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyArray1<f64>>> {
@@ -497,26 +443,17 @@ impl Simulation {
         })
     }
 
-    /// series_names()
-    /// --
-    ///
     /// The recorded series columns (series.csv's header after "t").
     fn series_names(&self) -> PyResult<Vec<String>> {
         self.read(|s| Ok(s.table().columns.clone()))
     }
 
-    /// checkpoint(path)
-    /// --
-    ///
     /// Writes the run's whole state now to the file `path` (the bytes `ballast run` writes at
     /// this cycle); Simulation.resume(case, path) goes on from it. Before the run's end.
     fn checkpoint(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         self.work(py, |s| s.checkpoint(&path).map_err(PyRuntimeError::new_err))
     }
 
-    /// checks()
-    /// --
-    ///
     /// The case's checks judged on the run, after its end: a list of dicts with "kind",
     /// "passed", "value", "expected", "tolerance", "tolerance_kind", "series", "what" and
     /// "message" (summary() has each check's plots and tables too).
@@ -539,9 +476,6 @@ impl Simulation {
         Ok(out)
     }
 
-    /// summary()
-    /// --
-    ///
     /// summary.json of the run as a dict, after its end.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let json = self.read(|s| {
@@ -553,9 +487,6 @@ impl Simulation {
         py.import("json")?.call_method1("loads", (json,))
     }
 
-    /// write(out_dir)
-    /// --
-    ///
     /// Writes series.csv, summary.json and the case page index.html into `out_dir`, after
     /// the run's end: the files of `ballast run --out` (the VTK files and checkpoints go to
     /// the `out` given when loading). Returns True when every check passed.
@@ -570,17 +501,11 @@ impl Simulation {
         })
     }
 
-    /// wall_names()
-    /// --
-    ///
     /// The walls' names, in the case's order.
     fn wall_names(&self) -> PyResult<Vec<String>> {
         self.read(|s| Ok(s.model().walls.iter().map(|w| w.name.clone()).collect()))
     }
 
-    /// wall_force(name)
-    /// --
-    ///
     /// The resultant contact force the balls put on the wall `name`, N: float64 (3,).
     fn wall_force<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyArray1<f64>>> {
         self.read(|s| {
@@ -590,9 +515,6 @@ impl Simulation {
         })
     }
 
-    /// wall_position(name)
-    /// --
-    ///
     /// The position of the wall's pivot, m: float64 (3,) (it moves with the wall).
     fn wall_position<'py>(
         &self,
@@ -606,9 +528,6 @@ impl Simulation {
         })
     }
 
-    /// wall_velocity(name)
-    /// --
-    ///
     /// The velocity of the wall's pivot, m/s: float64 (3,).
     fn wall_velocity<'py>(
         &self,
@@ -622,9 +541,6 @@ impl Simulation {
         })
     }
 
-    /// set_wall_velocity(name, v)
-    /// --
-    ///
     /// Sets the velocity of a rigid wall's pivot, m/s (3 numbers), from the next cycle on:
     /// a controller written in Python (a servo). Refused for a wall the case moves by a
     /// program (servo, schedule, oscillation) and for a deformable wall.
