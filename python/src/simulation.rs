@@ -18,8 +18,9 @@ const SIGNAL_LATENCY: Duration = Duration::from_millis(100);
 
 /// Simulation: one case's run, stepped from Python.
 ///
-/// Load with Simulation.from_file(path), Simulation.from_toml(text, base_dir=".") or
-/// Simulation.resume(case, checkpoint). Keyword arguments of each: out (a folder: VTK files
+/// Load with Simulation.from_file(path), Simulation.from_toml(text, base_dir="."),
+/// Simulation.resume(case, checkpoint) or Simulation.from_stage(case, checkpoint) (a new
+/// stage from another run's state, `ballast run --from`). Keyword arguments of each: out (a folder: VTK files
 /// and checkpoints go to out/vtk and out/checkpoints during the run, as with `ballast run
 /// --out`), progress (a progress bar on a terminal; off by default), threads (the engine's
 /// threads; default all processors: the results are the same bits for any count).
@@ -52,7 +53,8 @@ impl Simulation {
     }
 
     /// A simulation of `case` with `opts` (and a checkpoint to resume from).
-    fn open(case: Case, o: Opts, resume: Option<PathBuf>) -> PyResult<Self> {
+    fn open(case: Case, o: Opts, from: (Option<PathBuf>, Option<PathBuf>)) -> PyResult<Self> {
+        let (resume, from) = from;
         let file = case.path.display().to_string();
         if let Some(out) = &o.out {
             ballast::verify::prepare_out_dir(out)
@@ -75,7 +77,7 @@ impl Simulation {
         let opts = SessionOptions {
             out_dir: o.out,
             resume,
-            from: None,
+            from,
             progress: o.progress,
         };
         let session = guard(|| Session::new(case, opts).map_err(case_error))?;
@@ -146,7 +148,7 @@ impl Simulation {
             progress,
             threads,
         };
-        Simulation::open(load(&path)?, opts, None)
+        Simulation::open(load(&path)?, opts, (None, None))
     }
 
     /// Loads a case given as TOML text. Files it names (meshes) are found from `base_dir`;
@@ -167,7 +169,7 @@ impl Simulation {
             progress,
             threads,
         };
-        Simulation::open(case, opts, None)
+        Simulation::open(case, opts, (None, None))
     }
 
     /// The run of the case file `case` resumed from `checkpoint` (written by checkpoint() or
@@ -198,10 +200,37 @@ impl Simulation {
             progress,
             threads,
         };
-        let sim = Simulation::open(c, opts, Some(checkpoint))?;
+        let sim = Simulation::open(c, opts, (Some(checkpoint), None))?;
         // (the checkpoint is read now, so that a bad one is refused here)
         sim.lock().step(0).map_err(case_error)?;
         Ok(sim)
+    }
+
+    /// A new stage: the case file `case` started from the state a checkpoint of another run
+    /// holds (`ballast run CASE --from CHECKPOINT`, docs/CASES.md section 15): its balls,
+    /// walls' poses, contacts and time, with the case's own settings; the run's length counts
+    /// from the checkpoint's time. What does not fit is refused (CaseError).
+    #[staticmethod]
+    #[pyo3(signature = (case, checkpoint, *, out=None, progress=false, threads=None))]
+    fn from_stage(
+        case: PathBuf,
+        checkpoint: PathBuf,
+        out: Option<PathBuf>,
+        progress: bool,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let label = case.display().to_string();
+        let c = guard(|| {
+            let from_error = |e| case_error(EngineCaseError::new(&label, "--from", e));
+            let state = ballast::run::checkpoint::read(&checkpoint, None).map_err(from_error)?;
+            ballast::case::load_stage(&case, &state.model).map_err(case_error)
+        })?;
+        let opts = Opts {
+            out,
+            progress,
+            threads,
+        };
+        Simulation::open(c, opts, (None, Some(checkpoint)))
     }
 
     /// Runs at most `n` cycles (fewer when the run ends first: its length, a blow-up, the

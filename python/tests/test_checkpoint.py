@@ -3,6 +3,8 @@ resumed from it (in Python or with `ballast run --resume`) ends in the straight 
 Reference: the command line's straight run of the same case file, with its checkpoints.
 """
 
+import pytest
+
 import ballast
 from conftest import CASES, cli_run, variant
 
@@ -51,3 +53,39 @@ def test_checkpoint_after_the_end_is_refused(tmp_path):
         assert "the run ended at cycle 5000" in str(e)
     else:
         raise AssertionError("a checkpoint after the end was written")
+
+
+def test_a_stage_from_a_checkpoint_is_the_command_lines(tmp_path):
+    # stage 1: the head-on collision stopped half-way, its last checkpoint; stage 2: the same
+    # scene without its balls (they come from the checkpoint) run on from there, by the
+    # command line (`--from`) and from Python: the same bytes
+    import re
+
+    first = variant(CASES / "collision_linear.toml", tmp_path / "first.toml",
+                    [(r"^duration = 2\.5e-3$", "duration = 1.0e-3"),
+                     (r"^\[output\]$", "[output]\ncheckpoint_every = 100000")])
+    r = cli_run(first, tmp_path / "first")
+    assert r.returncode in (0, 1), r.stderr
+    ckpt = sorted((tmp_path / "first" / "checkpoints").iterdir())[-1]
+    text = (CASES / "collision_linear.toml").read_text()
+    text = re.sub(r"\[\[ball\]\]\n(?:[^\n]+\n)*", "", text)
+    text = text[: text.index("[[check]]")]
+    nxt = tmp_path / "next.toml"
+    nxt.write_text(text)
+    r = cli_run(nxt, tmp_path / "cli", "--from", str(ckpt))
+    assert r.returncode in (0, 1), r.stderr
+    sim = ballast.Simulation.from_stage(nxt, ckpt)
+    start = int(ckpt.stem.split("_")[1])
+    assert sim.cycle == start and len(sim.ids()) == 2
+    sim.run()
+    assert sim.cycle > start
+    sim.write(tmp_path / "py")
+    assert (tmp_path / "cli" / "series.csv").read_bytes() == (tmp_path / "py" / "series.csv").read_bytes()
+    # a checkpoint that is not one is refused as the command line refuses it
+    bad = tmp_path / "bad.ckpt"
+    bad.write_bytes(b"not a checkpoint")
+    r = cli_run(nxt, tmp_path / "cli_bad", "--from", str(bad))
+    line = [l for l in r.stderr.splitlines() if l.startswith("error: ")][0]
+    with pytest.raises(ballast.CaseError) as e:
+        ballast.Simulation.from_stage(nxt, bad)
+    assert str(e.value) == line[len("error: "):]
