@@ -6,11 +6,13 @@ pub mod checkpoint;
 
 mod case_view;
 mod interrupt;
+mod session;
 mod simulate;
 mod simulation;
 mod underway;
 
 pub use crate::check::Observer;
 pub use interrupt::{interrupt, interrupted};
+pub use session::{id_order, set_positions, set_velocities, Session, SessionOptions};
 pub use simulate::{simulate, simulate_observed};
 pub use simulation::{Control, Simulation};

@@ -64,6 +64,14 @@ pub fn run_case(
         crate::check::runs::remember(&case.path, case.source_hash, &sim.table);
     }
     drop(running);
+    let summary = judge(case, &sim);
+    write_outputs(out_dir, &summary, &sim.table).map_err(|e| CaseError::new(&file, "", e))?;
+    Ok((summary, sim.table))
+}
+
+/// The summary of a run of `case` that has ended, its checks judged (as `ballast run` judges
+/// them: a run stopped by an error fails each).
+pub fn judge(case: &Case, sim: &crate::run::Simulation<Option<check::Probe>>) -> Summary {
     let ctx = Context {
         case,
         series: &sim.table,
@@ -72,7 +80,7 @@ pub fn run_case(
         time: sim.model.time,
         stopped: sim.stopped.clone(),
     };
-    let mut summary = new_summary(case, &sim, file.clone());
+    let mut summary = new_summary(case, sim, case.path.display().to_string());
     let stopped = |kind: &str, e: &str| CheckOutcome {
         kind: kind.into(),
         message: format!("the run stopped: {e}"),
@@ -97,8 +105,7 @@ pub fn run_case(
         }
     }
     summary.passed = summary.error.is_none() && summary.checks.iter().all(|c| c.passed);
-    write_outputs(out_dir, &summary, &sim.table).map_err(|e| CaseError::new(&file, "", e))?;
-    Ok((summary, sim.table))
+    summary
 }
 
 /// The summary of a run of `case` (file name `file`) before its checks are judged.

@@ -586,7 +586,8 @@ fn stl_and_obj_files_give_the_same_wall_as_the_box_key() {
 #[test]
 fn vtk_files_hold_every_ball_and_facet_and_the_collection_lists_them() {
     // Counts in the XML against the model: 2 balls; a wall of 4 x 4 x 2 = 32 facets on 25
-    // vertices; two snapshots, each a .vtu and a .vtp, listed with their times in run.pvd.
+    // vertices; two snapshots, each a .vtu, the wall's .vtp and the contacts' .vtp, listed with
+    // their times in run.pvd (ASCII here: tests/../python/tests reads the binary files).
     let (v, f) = ballast::geom::plane(Vec3::zeros(), Vec3::z(), [0.1, 0.1], [4, 4]);
     let mut m = model(TimestepMode::Fixed(1e-4));
     m.add_ball(&BallSpec::at_rest(1, [0.0, 0.0, 0.5], 0.01, 0))
@@ -595,7 +596,8 @@ fn vtk_files_hold_every_ball_and_facet_and_the_collection_lists_them() {
         .unwrap();
     m.add_wall(&wall("floor", v, f)).unwrap();
     let dir = std::env::temp_dir().join(format!("ballast_vtk_{}", std::process::id()));
-    let mut w = ballast::output::VtkWriter::new(&dir).unwrap();
+    let mut w =
+        ballast::output::VtkWriter::with_format(&dir, ballast::output::VtkFormat::Ascii).unwrap();
     m.prime().unwrap();
     w.write(&m).unwrap();
     for _ in 0..10 {
@@ -613,7 +615,7 @@ fn vtk_files_hold_every_ball_and_facet_and_the_collection_lists_them() {
     let vtp = std::fs::read_to_string(dir.join("wall_floor_000000010.vtp")).unwrap();
     assert!(vtp.contains("NumberOfPoints=\"25\" NumberOfPolys=\"32\""));
     let pvd = std::fs::read_to_string(dir.join("run.pvd")).unwrap();
-    assert_eq!(pvd.matches("<DataSet ").count(), 4);
+    assert_eq!(pvd.matches("<DataSet ").count(), 6);
     // Ten cycles of 1e-4 s (the time is summed, so it may differ from 1e-3 in the last digit).
     let line = pvd
         .lines()

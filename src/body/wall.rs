@@ -295,6 +295,33 @@ impl Wall {
         self.moving
     }
 
+    /// Sets the velocity of a rigid wall's pivot from the next cycle on (its spin kept): a
+    /// controller outside the case (the Python module's `set_wall_velocity`). The wall counts
+    /// as moving from then on (the timestep's kinematic bound, the energy watch).
+    ///
+    /// # Errors
+    /// A wall the case moves by a program, or a deformable one, as a sentence.
+    pub fn set_velocity(&mut self, v: Vec3) -> Result<(), String> {
+        if self.program.is_some() {
+            return Err(format!(
+                "wall {:?}: its case file moves it by a program (servo, schedule or \
+                 oscillation), which sets its velocity at every cycle",
+                self.name
+            ));
+        }
+        match &mut self.motion {
+            WallMotion::Rigid { vel, .. } => {
+                *vel = v;
+                self.moving = true;
+                Ok(())
+            }
+            WallMotion::Deformable { .. } => Err(format!(
+                "wall {:?}: deformable (one velocity per vertex)",
+                self.name
+            )),
+        }
+    }
+
     /// Velocity of the wall at a point of facet `f`, m/s: `v + w x (p - pivot)` for rigid
     /// motion, the barycentric interpolation of the vertex velocities for deformable motion.
     #[inline]

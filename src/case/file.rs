@@ -330,6 +330,8 @@ pub struct OutputSection {
     pub series: Option<Vec<String>>,
     /// VTK output period in cycles (0: off).
     pub vtk_every: Option<u64>,
+    /// How the VTK files hold their numbers: "binary" (default) or "ascii".
+    pub vtk_format: Option<crate::output::VtkFormat>,
     /// Write a checkpoint every N cycles (and at the end); 0 or absent: only on an interrupt.
     pub checkpoint_every: Option<u64>,
 }

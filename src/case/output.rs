@@ -29,6 +29,7 @@ pub(super) fn parse_output(
         every: None,
         series: None,
         vtk_every: None,
+        vtk_format: None,
         checkpoint_every: None,
     });
     if out.every == Some(0) {

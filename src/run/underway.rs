@@ -15,9 +15,10 @@ use crate::output::{base_series, Recorder, Source, VtkWriter};
 use crate::record::DtStats;
 use crate::timestep::Limit;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// How long a run goes, and how it records when its length is a time.
@@ -67,13 +68,17 @@ impl Length {
 }
 
 /// What a run has before its first cycle: the model, what records its series, the observers.
-pub(super) struct Setup<'a, O> {
-    case: &'a Case,
+/// `C` holds the case: borrowed (`&Case`, a run of [`super::simulate`]) or owned (a
+/// [`super::Session`]'s).
+pub(super) struct Setup<C, O> {
+    case: C,
     /// The case file, for errors.
     file: String,
-    model: Model,
+    /// The model (a session's may be changed before the first cycle).
+    pub model: Model,
     recorder: Recorder,
-    observers: Vec<O>,
+    /// The observers (made again by a session whose model changed before the first cycle).
+    pub observers: Vec<O>,
     vtk: Option<VtkWriter>,
     /// The run's length.
     pub length: Length,
@@ -81,7 +86,7 @@ pub(super) struct Setup<'a, O> {
     every: Option<u64>,
 }
 
-impl<'a, O: Observer> Setup<'a, O> {
+impl<C: Borrow<Case>, O: Observer> Setup<C, O> {
     /// Builds the model of `case` (timestep `dt`), the recorder of its series and of `extra`
     /// ones, the VTK writer into `vtk_dir`, and the observers.
     ///
@@ -89,26 +94,31 @@ impl<'a, O: Observer> Setup<'a, O> {
     /// A model that cannot be built, a series that does not exist, a VTK folder that cannot be
     /// written, a series table too large for the memory.
     pub fn new(
-        case: &'a Case,
+        case: C,
         (dt, extra): (Option<Real>, &[String]),
         vtk_dir: Option<&Path>,
         from: Option<&Path>,
         observers: impl FnOnce(&Model) -> Vec<O>,
     ) -> Result<Self, CaseError> {
-        let file = case.path.display().to_string();
-        let vtk = match vtk_dir.filter(|_| case.vtk_every > 0) {
-            Some(d) => Some(VtkWriter::new(d).map_err(|e| vtk_error(&file, e))?),
+        let c = case.borrow();
+        let file = c.path.display().to_string();
+        let vtk = match vtk_dir.filter(|_| c.vtk_every > 0) {
+            Some(d) => {
+                let format = (c.file.output.as_ref()).and_then(|o| o.vtk_format);
+                let w = VtkWriter::with_format(d, format.unwrap_or_default());
+                Some(w.map_err(|e| vtk_error(&file, e))?)
+            }
             None => None,
         };
-        let mut model = case.build_model(dt)?;
+        let mut model = c.build_model(dt)?;
         let mut start = (0, 0.0);
         if let Some(path) = from {
             let from_error = |e| CaseError::new(&file, "--from", e);
             let state = checkpoint::read(path, None).map_err(from_error)?;
             start = (state.step, state.model.time);
-            model = crate::case::stage::adopt(state.model, model, case).map_err(from_error)?;
+            model = crate::case::stage::adopt(state.model, model, c).map_err(from_error)?;
         }
-        let names = series_names(case, extra);
+        let names = series_names(c, extra);
         let books = names
             .iter()
             .any(|n| Source::parse(base_series(n), &model).is_ok_and(|s| s.needs_energy_books()));
@@ -128,9 +138,9 @@ impl<'a, O: Observer> Setup<'a, O> {
         let recorder =
             Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
         let observers = observers(&model);
-        let mut length = Length::of(case, dt);
+        let mut length = Length::of(c, dt);
         length.start = start;
-        let every = (case.every).or(length.max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
+        let every = (c.every).or(length.max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
         table_fits(&file, length.max_steps, every, recorder.table.columns.len())?;
         Ok(Setup {
             case,
@@ -142,6 +152,13 @@ impl<'a, O: Observer> Setup<'a, O> {
             length,
             every,
         })
+    }
+}
+
+impl<C, O> Setup<C, O> {
+    /// The series table, empty before the first record.
+    pub fn table(&self) -> &crate::output::SeriesTable {
+        &self.recorder.table
     }
 }
 
@@ -217,12 +234,16 @@ pub(super) fn progress_bar(
 }
 
 /// A run under way: the model and everything the loop keeps beside it.
-pub(super) struct Underway<'a, O> {
-    case: &'a Case,
+pub(super) struct Underway<C, O> {
+    case: C,
     file: String,
-    control: &'a Control<'a>,
+    /// Where checkpoints go (`Control::out_dir`).
+    out_dir: Option<PathBuf>,
+    /// True on a resume: the checkpoint holds the first record.
+    resumed: bool,
     length: Length,
-    model: Model,
+    /// The model.
+    pub model: Model,
     recorder: Recorder,
     observers: Vec<O>,
     vtk: Option<VtkWriter>,
@@ -245,15 +266,15 @@ pub(super) struct Underway<'a, O> {
     interrupted: bool,
 }
 
-impl<'a, O: Observer> Underway<'a, O> {
+impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
     /// Starts the run: from the checkpoint `control` names (its cycle, series and observers),
     /// or primed at cycle 0 (detection and forces once, and a first look for a blow-up).
     ///
     /// # Errors
     /// A checkpoint that cannot be read or does not fit the case.
     pub fn begin(
-        setup: Setup<'a, O>,
-        control: &'a Control<'a>,
+        setup: Setup<C, O>,
+        control: &Control,
         bar: Option<ProgressBar>,
     ) -> Result<Self, CaseError> {
         let Setup {
@@ -277,7 +298,8 @@ impl<'a, O: Observer> Underway<'a, O> {
         let (step, error, watch) = match control.resume {
             Some(path) => {
                 let resume_error = |e| CaseError::new(&file, "--resume", e);
-                let state = checkpoint::read(path, Some(case.source_hash)).map_err(resume_error)?;
+                let state = checkpoint::read(path, Some(case.borrow().source_hash))
+                    .map_err(resume_error)?;
                 crate::case::stage::fits_case(&state.model, &model, state.stage != (0, 0.0))
                     .map_err(|e| resume_error(format!("{}: {e}", path.display())))?;
                 let step = state.step;
@@ -304,7 +326,8 @@ impl<'a, O: Observer> Underway<'a, O> {
         Ok(Underway {
             case,
             file,
-            control,
+            out_dir: control.out_dir.map(Path::to_path_buf),
+            resumed: control.resume.is_some(),
             length,
             model,
             recorder,
@@ -329,7 +352,7 @@ impl<'a, O: Observer> Underway<'a, O> {
     /// # Errors
     /// A VTK file that cannot be written.
     pub fn first_record(&mut self) -> Result<(), CaseError> {
-        if self.control.resume.is_none() {
+        if !self.resumed {
             self.recorder.record(&self.model);
             if let Some(v) = &mut self.vtk {
                 v.write(&self.model).map_err(|e| vtk_error(&self.file, e))?;
@@ -438,8 +461,13 @@ impl<'a, O: Observer> Underway<'a, O> {
         }
     }
 
+    /// The series recorded so far.
+    pub fn table(&self) -> &crate::output::SeriesTable {
+        &self.recorder.table
+    }
+
     /// The run's whole state, borrowed for a checkpoint.
-    fn state(&self) -> checkpoint::RunStateRef<'_> {
+    pub(super) fn state(&self) -> checkpoint::RunStateRef<'_> {
         let mut limits: Vec<(Limit, u64)> = self.limits.iter().map(|(l, n)| (*l, *n)).collect();
         // (a HashMap's order differs from run to run: the file's bytes should not)
         limits.sort_by_key(|(l, n)| (format!("{l:?}"), *n));
@@ -460,12 +488,12 @@ impl<'a, O: Observer> Underway<'a, O> {
     /// when set; on an interrupt) and the run has an output folder; false when it could not
     /// be written.
     fn save_checkpoint(&mut self, done: bool, stop: bool) -> bool {
-        let every = self.case.checkpoint_every;
+        let every = self.case.borrow().checkpoint_every;
         let now = (every > 0 && (self.step % every == 0 || done)) || stop;
-        let Some(out) = self.control.out_dir.filter(|_| now) else {
+        let Some(out) = self.out_dir.as_deref().filter(|_| now) else {
             return true;
         };
-        let written = checkpoint::write(out, &self.state(), self.case.source_hash);
+        let written = checkpoint::write(out, &self.state(), self.case.borrow().source_hash);
         if let Err(e) = written {
             self.error = Some(format!(
                 "cycle {}: the checkpoint could not be written: {e}",
@@ -479,10 +507,10 @@ impl<'a, O: Observer> Underway<'a, O> {
     /// At `[run] restart_at`, the restart proof: the whole state through a checkpoint's bytes
     /// and back; false when that failed.
     fn restart_proof(&mut self) -> bool {
-        if self.case.file.run.restart_at != Some(self.step) {
+        if self.case.borrow().file.run.restart_at != Some(self.step) {
             return true;
         }
-        let hash = self.case.source_hash;
+        let hash = self.case.borrow().source_hash;
         let restored = checkpoint::encode(&self.state(), hash)
             .and_then(|bytes| checkpoint::decode(&bytes, Some(hash)));
         let parts = (
@@ -510,7 +538,7 @@ impl<'a, O: Observer> Underway<'a, O> {
     /// Writes the VTK file of a cycle that is a multiple of `vtk_every`.
     fn write_vtk(&mut self) -> Result<(), CaseError> {
         if let Some(v) = &mut self.vtk {
-            if self.step % self.case.vtk_every == 0 {
+            if self.step % self.case.borrow().vtk_every == 0 {
                 v.write(&self.model).map_err(|e| vtk_error(&self.file, e))?;
             }
         }
@@ -540,7 +568,7 @@ impl<'a, O: Observer> Underway<'a, O> {
             b.finish_and_clear();
         }
         // a restart proof whose cycle never came proves nothing: say so
-        if let Some(at) = self.case.file.run.restart_at {
+        if let Some(at) = self.case.borrow().file.run.restart_at {
             if self.error.is_none() && self.model.cycles < at {
                 self.error = Some(format!(
                     "[run] restart_at = {at} was never reached: the run ended at cycle {}",
@@ -551,7 +579,7 @@ impl<'a, O: Observer> Underway<'a, O> {
         if let Some(v) = &mut self.vtk {
             // the last state too, when the last cycle is not a multiple of vtk_every (the end
             // of the run, a solve ratio reached, an interrupt, a blow-up)
-            if self.model.cycles % self.case.vtk_every != 0 {
+            if self.model.cycles % self.case.borrow().vtk_every != 0 {
                 v.write(&self.model).map_err(|e| vtk_error(&self.file, e))?;
             }
             v.finish().map_err(|e| vtk_error(&self.file, e))?;
