@@ -4,7 +4,7 @@ A layer of about 15 diameters of polydisperse spheres (d uniform in [0.9, 1.1] m
 on a rough base of fixed spheres, in a cell periodic along the slope (x) and across it (y), with
 gravity tilted by the inclination. The contact law is Silbert et al.'s (2001) linear
 spring-dashpot with a history spring (k_t = 2/7 k_n, gamma_t = gamma_n / 2, restitution 0.88,
-mu_p = 0.5), ten times softer (k_n = 2e4 m g / d) so that the runs fit in CI. Eighteen slabs one
+mu_p = 0.5), ten times softer (k_n = 2e4 m g / d) so that the runs fit in CI. Fifteen slabs one
 diameter thick measure the mean velocity across the layer.
 """
 import math
@@ -24,7 +24,7 @@ T_C = math.pi / math.sqrt(KN / M_EFF - (GAMMA_N / (2 * M_EFF)) ** 2)
 DT = T_C / 25
 SIDE = 8  # base cells along x and y
 LAYERS = 20  # loose layers of 49 flowing balls: a layer about 14 d high once settled
-SLABS = 18
+SLABS = 15
 
 
 def vec(v):

@@ -39,6 +39,8 @@ pub fn write_rheology_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
                 case_table(summaries, "periodic_pressure_sheared_restarted"),
             ),
             ("fit", outcome_block(summaries, "mu_i_0p1", "mu_of_i", "")),
+            ("dilatancy", dilatancy_plot(summaries)),
+            ("published", published_table()),
             ("lammps", lammps_table()),
             (
                 "bagnold_rs",
@@ -56,6 +58,56 @@ pub fn write_rheology_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
         ],
     ));
     std::fs::write(reports.join("rheology.html"), page("Rheology", &h))
+}
+
+/// The sweep's second plot, phi(I) (the check's block shows its first, mu(I)).
+fn dilatancy_plot(summaries: &[Summary]) -> String {
+    super::outcome::outcome(summaries, "mu_i_0p1", "mu_of_i", "")
+        .and_then(|c| c.plots.get(1))
+        .map_or(String::new(), super::plot::svg)
+}
+
+/// The published values the accepted ranges come from.
+fn published_table() -> String {
+    let rows: Vec<Vec<String>> = [
+        ["source", "system", "μ_s", "μ_2", "I_0", "φ_c"],
+        [
+            "Jop, Forterre & Pouliquen 2006 (Nature 441, 727)",
+            "glass beads, experiment",
+            "0.382 (tan 20.9°)",
+            "0.643 (tan 32.76°)",
+            "0.279",
+            "—",
+        ],
+        [
+            "Chialvo, Sun & Sundaresan 2012 (PRE 85, 021305)",
+            "3D DEM, linear spring-dashpot, e = 0.7, μ_p = 0.5",
+            "≈ 0.36–0.38",
+            "≈ 0.6 at I ≈ 0.3",
+            "—",
+            "≈ 0.587",
+        ],
+        [
+            "Srivastava et al. 2021 (JFM 907, A18)",
+            "3D DEM (LAMMPS), Hertz-Mindlin, μ_p = 0.5, constant p",
+            "≈ 0.36–0.37",
+            "—",
+            "—",
+            "≈ 0.585",
+        ],
+        [
+            "Salerno et al. 2018 (PRE 98, 050901)",
+            "3D DEM spheres, μ_p = 0.5, constant p",
+            "≈ 0.37",
+            "—",
+            "—",
+            "≈ 0.585–0.59",
+        ],
+    ]
+    .iter()
+    .map(|r| r.iter().map(|s| s.to_string()).collect())
+    .collect();
+    table(&rows)
 }
 
 /// One quantity's mean and standard error in a peer summary.
