@@ -4,6 +4,7 @@
 
 pub mod checkpoint;
 
+mod books;
 mod case_view;
 mod interrupt;
 mod session;

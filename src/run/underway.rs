@@ -11,7 +11,7 @@ use crate::check::Observer;
 use crate::cycle::Watch;
 use crate::math::{num, Real};
 use crate::model::Model;
-use crate::output::{base_series, Recorder, Source, VtkWriter};
+use crate::output::{base_series, Recorder, VtkWriter};
 use crate::record::DtStats;
 use crate::timestep::Limit;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -119,18 +119,7 @@ impl<C: Borrow<Case>, O: Observer> Setup<C, O> {
             model = crate::case::stage::adopt(state.model, model, c).map_err(from_error)?;
         }
         let names = series_names(c, extra);
-        let books = names
-            .iter()
-            .any(|n| Source::parse(base_series(n), &model).is_ok_and(|s| s.needs_energy_books()));
-        if books
-            && model
-                .balls
-                .cell
-                .as_ref()
-                .is_some_and(|c| c.pressure.is_some())
-        {
-            return Err(CaseError::new(&file, "output.series", "the energy series are not available in a pressure-controlled cell yet: the affine remap of the balls with the cell's length is not booked as work"));
-        }
+        let books = super::books::energy_books(&file, &names, &model)?;
         // (a stage goes on with the books of the checkpoint, when it kept them)
         if books && model.books.is_none() {
             model.keep_energy_books();
