@@ -221,7 +221,10 @@ def pressure_lattice(name, shear=0.0, restart=None, other=None):
     if other:
         for col in ["domain/size.z", "domain/stress.zz", "domain/stress.xz", "domain/shear_offset"]:
             text += f'[[check]]\nkind = "same_series"\nseries = "{col}"\ncase = "{other}"\ntolerance = 0.0\n\n'
-    elif not shear:
+    elif shear:
+        # (the straight run the restarted one is judged against: its own run against its snapshot)
+        text += '[[check]]\nkind = "golden"\n\n'
+    else:
         text += f'[[check]]\nkind = "final_value"\nseries = "domain/size.z"\nexpected = {height!r}\nabs_tolerance = 1e-10\n'
         text += f'formula = "4 (2 r - p s^2 / k_n) with r = 1 mm, s = 2.2 mm, p = 1e4 Pa, k_n = 1e4 N/m (by hand, in the description)"\n\n'
         text += f'[[check]]\nkind = "final_value"\nseries = "domain/stress.zz"\nexpected = {p}\ntolerance = 1e-6\n\n'

@@ -150,9 +150,10 @@ def point(i, strain, fit=None, folder="."):
         f"(rate {rate:.4g} 1/s) for a strain of {strain:g}, the cell's height servo-controlled to sigma_zz = {P:g} Pa. "
         "mu = -sigma_xz/sigma_zz and the solid fraction are averaged after a strain of 1."
     )
-    checks = ""
+    # (each point is judged by the fit of mu_i_0p1.toml; its own run against its snapshot)
+    checks = '\n[[check]]\nkind = "golden"\n'
     if fit:
-        checks = fit
+        checks += fit
     series = ["domain/stress", "domain/solid_fraction", "domain/size", "domain/strain"]
     # the servo: a strain rate of `rate` at 100 % off the target, at most `rate`
     text = scene(name, description, pack["balls"], pack["cell"], rate, rate / P, rate, steps, max(1, steps // 400), series, checks=checks)
