@@ -537,3 +537,33 @@ fn the_shear_cell_is_the_same_for_any_thread_count() {
         assert!(bits(&run(threads)) == bits(&one), "{threads} threads");
     }
 }
+
+/// The remap is affine: two balls at rest that touch nothing keep their heights as fractions of
+/// the cell's while the servo shrinks it (the bodies move with the length, not only the faces).
+#[test]
+fn a_dilating_cell_carries_the_balls_affinely() {
+    let head = &GAS[..GAS.find("[[ball]]").unwrap()];
+    let text = head.replace(
+        "periodic = [\"x\", \"y\", \"z\"]",
+        "periodic = [\"x\", \"y\", \"z\"]\npressure = { target = 1e3, axis = \"z\", gain = 1.0, max_rate = 20.0 }",
+    ) + "[[ball]]\nid = 1\npos = [0.004, 0.004, 0.003]\nradius = 0.0009\nmaterial = \"glass\"\n\n\
+         [[ball]]\nid = 2\npos = [0.012, 0.012, 0.013]\nradius = 0.0009\nmaterial = \"glass\"\n";
+    let mut model = parse(&text, Path::new("cases/periodic/gas.toml"))
+        .unwrap()
+        .build_model(None)
+        .unwrap();
+    for _ in 0..500 {
+        model.cycle().unwrap();
+    }
+    let cell = model.balls.cell.as_ref().unwrap();
+    // (shrinking at 20 1/s for 500 cycles)
+    assert!(cell.len.z < 0.0155, "{}", cell.len.z);
+    for (i, z0) in [(0, 0.003), (1, 0.013)] {
+        let fraction = (model.balls.pos[i].z - cell.min.z) / cell.len.z;
+        assert!(
+            (fraction - z0 / 0.016).abs() < 1e-12,
+            "ball {i}: {fraction}"
+        );
+        assert_eq!(model.balls.pos[i].x, [0.004, 0.012][i], "moved along x");
+    }
+}

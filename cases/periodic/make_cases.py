@@ -184,8 +184,9 @@ def pressure_lattice(name, shear=0.0, restart=None, other=None):
         )
         if restart:
             description += (
-                f" [run] restart_at = {restart}: the whole state (the cell's length, offset, strain and servo rate "
-                "among it) goes through a checkpoint's bytes mid-run; every series must equal the straight run's bit for bit."
+                f" [run] restart_at = {restart}: the whole state (the cell's length, offset, strain and the servo's rate, "
+                "held between its readings every 7 cycles, among it) goes through a checkpoint's bytes mid-run; every "
+                "series must equal the straight run's bit for bit."
             )
     else:
         description = (
@@ -205,7 +206,10 @@ def pressure_lattice(name, shear=0.0, restart=None, other=None):
     text += 'periodic = ["x", "y", "z"]\n'
     if shear:
         text += f'shear = {{ rate = {shear}, flow = "x", gradient = "z" }}\n'
-    text += f'pressure = {{ target = {p}, axis = "z", gain = 2.4e-5, max_rate = 1.0 }}\n\n'
+    # (sheared: the servo acts every 7 cycles, so that a restart between two readings must
+    # carry the rate it holds)
+    every = ", every = 7" if shear else ""
+    text += f'pressure = {{ target = {p}, axis = "z", gain = 2.4e-5, max_rate = 1.0{every} }}\n\n'
     text += "[material.glass]\ndensity = 2500.0\n\n"
     text += f'[[contact]]\nbetween = ["glass", "glass"]\nmodel = "linear"\nkn = {kn}\nks = {kn if shear else 0.0}\n'
     text += f"friction = {0.5 if shear else 0.0}\ndamp_n = 0.7\ndamp_s = 0.7\n\n"

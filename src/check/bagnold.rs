@@ -68,19 +68,15 @@ impl CheckKind for Bagnold {
     }
 }
 
-/// `(v_s, A)` of `v = v_s + A x` by least squares, and the sum of squares (`x` the shape at
-/// each point: Bagnold's, or the height for a straight line).
+/// `(v_s, A)` of `v = v_s + A x` by least squares ([`super::convergence::fit_line`]), and the
+/// sum of squares (`x` the shape at each point: Bagnold's, or the height for a straight line;
+/// the sweep of `mu_of_i` fits its law the same way).
 pub fn fit(points: &[(Real, Real)], shape: impl Fn(Real) -> Real) -> (Real, Real, Real) {
-    let n = points.len() as Real;
-    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-    for &(z, v) in points {
-        let x = shape(z);
-        (sx, sy, sxx, sxy) = (sx + x, sy + v, sxx + x * x, sxy + x * v);
-    }
-    let a = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-    let slip = (sy - a * sx) / n;
-    let ss = (points.iter())
-        .map(|&(z, v)| (v - slip - a * shape(z)).powi(2))
+    let x: Vec<Real> = points.iter().map(|p| shape(p.0)).collect();
+    let y: Vec<Real> = points.iter().map(|p| p.1).collect();
+    let (a, slip) = super::convergence::fit_line(&x, &y);
+    let ss = (x.iter().zip(&y))
+        .map(|(x, y)| (y - slip - a * x).powi(2))
         .sum::<Real>();
     (slip, a, ss)
 }

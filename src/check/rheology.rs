@@ -205,22 +205,8 @@ pub fn law(i: Real, (mu_s, mu_2, i_0): (Real, Real, Real)) -> Real {
 /// Least squares of `mu(I)` through the points: `(mu_s, mu_2, I_0)`.
 pub fn fit(points: &[(Real, Real)]) -> (Real, Real, Real) {
     // for a given I_0 the law is linear in mu_s and mu_2 - mu_s
-    let solve = |i_0: Real| -> (Real, Real, Real) {
-        let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-        let n = points.len() as Real;
-        for &(i, mu) in points {
-            let x = i / (i + i_0);
-            sx += x;
-            sy += mu;
-            sxx += x * x;
-            sxy += x * mu;
-        }
-        let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-        let mu_s = (sy - slope * sx) / n;
-        let ss = points
-            .iter()
-            .map(|&(i, mu)| (mu - mu_s - slope * i / (i + i_0)).powi(2))
-            .sum();
+    let solve = |i_0: Real| {
+        let (mu_s, slope, ss) = super::bagnold::fit(points, |i| i / (i + i_0));
         (mu_s, mu_s + slope, ss)
     };
     let (lo, hi) = (1e-4 as Real, 1e2 as Real);
@@ -249,14 +235,8 @@ pub fn fit(points: &[(Real, Real)]) -> (Real, Real, Real) {
 
 /// Straight line `phi = phi_c - a I` by least squares: `(phi_c, a)`.
 pub fn dilatancy(points: &[(Real, Real)]) -> (Real, Real) {
-    let n = points.len() as Real;
-    let (sx, sy) = points
-        .iter()
-        .fold((0.0, 0.0), |s, p| (s.0 + p.0, s.1 + p.1));
-    let sxx: Real = points.iter().map(|p| p.0 * p.0).sum();
-    let sxy: Real = points.iter().map(|p| p.0 * p.1).sum();
-    let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-    ((sy - slope * sx) / n, -slope)
+    let (phi_c, slope, _) = super::bagnold::fit(points, |i| i);
+    (phi_c, -slope)
 }
 
 /// Evaluates a `mu_of_i` check.
