@@ -42,16 +42,22 @@ fn motion(model: &Model, i: usize, x: &Vec3) -> (Vec3, Vec3) {
     let (v, a) = own_motion(model, i, x);
     match b.cell.as_ref() {
         Some(c) if c.shear.is_some() => {
-            let centre = if b.is_pebble(i) {
-                model.clumps.pos[b.clump[i] as usize]
-            } else {
-                b.pos[i]
-            };
             // (the point's image moved `up` lengths is the piece's moved `-up`)
-            let up = c.nearest_with(x - centre).1;
+            let up = c.nearest_with(x - centre(model, i)).1;
             (c.image_velocity(&v, -up), a)
         }
         _ => (v, a),
+    }
+}
+
+/// The centre of the body that piece `i` belongs to (the remap of a pressure-controlled cell
+/// carries the bodies by it).
+fn centre(model: &Model, i: usize) -> Vec3 {
+    let b = &model.balls;
+    if b.is_pebble(i) {
+        model.clumps.pos[b.clump[i] as usize]
+    } else {
+        b.pos[i]
     }
 }
 
@@ -124,6 +130,16 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
         let f_c =
             -geo.normal * cohesion(model, c.law).map_or(0.0, |x| x.force(pieces, geo.overlap));
         let f_d = force - (geo.normal * normal + spring) - f_c;
+        if let Some(k) = (b.cell.as_ref()).and_then(|c| c.pressure).map(|p| p.axis) {
+            // (the remap carries the bodies' centres affinely: b's moves from a's by the
+            // strain times the branch between them, which changes the overlap; the dashpots
+            // and the tangential springs see only the velocities)
+            let l = crate::geom::nearest(
+                b.cell.as_ref(),
+                centre(model, c.b as usize) - centre(model, c.a as usize),
+            );
+            p.remap += (geo.normal * normal + f_c)[k] * l[k];
+        }
         let (va, aa) = motion(model, c.a as usize, &geo.point);
         let (vb, ab) = motion(model, c.b as usize, &geo.point);
         p.dashpots -= f_d.dot(&(vb - va));

@@ -100,6 +100,12 @@ pub fn book(model: &mut Model, first: bool) {
     books.walls += p.walls * 0.5 * dt;
     books.constraints += p.constraints * 0.5 * dt;
     books.integrator += dt * dt / 8.0 * (p.s - last.s);
+    // pressure control: the remap's work over the step just made, at the strain rate it was
+    // made with (the servo sets it before the step), by the trapezoidal rule
+    let rate = (model.balls.cell.as_ref())
+        .filter(|c| c.pressure.is_some() && !first)
+        .map_or(0.0, |c| c.dilation);
+    books.walls -= rate * 0.5 * dt * (last.remap + p.remap);
     books.pending = p;
     // what the contacts reported, in list order (the same sums for any threads); the pass
     // before the first cycle moved nothing, and its contacts start from what they hold

@@ -140,4 +140,8 @@ pub(crate) struct Powers {
     pub(crate) constraints: Real,
     /// `sum |F|^2/m + |M|^2/I` over the free degrees of freedom.
     pub(crate) s: Real,
+    /// Under pressure control, the sum over the contacts of the elastic force on b along the
+    /// controlled axis times the branch from a's body to b's along it, N m: times minus the
+    /// cell's strain rate, the power of the affine remap on the contacts' springs.
+    pub(crate) remap: Real,
 }

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 /// covers the header too, the state names the cycle and time its stage started from, and
 /// the ids in use are written sorted; 9: the balls carry their periodic cell and the model
 /// the jumps of the bodies brought back into it; 10: the cell carries its pressure control).
-pub const FORMAT: u32 = 10;
+pub const FORMAT: u32 = 11;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 
