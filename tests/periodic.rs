@@ -270,6 +270,21 @@ fn periodic_gas_is_the_same_for_any_thread_count_and_across_a_restart() {
     "periodic = [\"x\", \"y\", \"z\"]\nwrap = true",
     "wrap"
 )]
+#[case::insert_outside_the_cell(
+    "[output]",
+    "[[insert]]\nregion = { box = { min = [0.0, 0.0, 0.0], max = [0.02, 0.016, 0.016] } }\nmaterial = \"glass\"\ncount = 1\nradius = { kind = \"uniform\", min = 0.0009, max = 0.0009 }\n\n[output]",
+    "insert[1].region: reaches outside the periodic cell along x ([0, 0.02] not in [0, 0.016])"
+)]
+#[case::wall_across_the_cell(
+    "[output]",
+    "[[wall]]\nname = \"base\"\nmaterial = \"glass\"\nplane = { center = [0.008, 0.008, 0.004], normal = [0.0, 0.0, 1.0], size = [0.016, 0.016] }\n\n[output]",
+    "wall[1]: wall \"base\" comes within"
+)]
+#[case::wall_near_a_face(
+    "[output]",
+    "[[wall]]\nname = \"shelf\"\nmaterial = \"glass\"\nplane = { center = [0.008, 0.008, 0.015], normal = [0.0, 1.0, 0.0], size = [0.004, 0.0015] }\n\n[output]",
+    "of a face of the periodic cell along z"
+)]
 fn bad_domains_are_refused(#[case] from: &str, #[case] to: &str, #[case] names: &str) {
     let text = GAS.replace(from, to);
     assert_ne!(text, GAS, "the row changes nothing");

@@ -165,6 +165,24 @@ def pressure_gas():
     return s
 
 
+def insert():
+    """Insertion in a periodic cell: a new ball clears every image of the balls near a face."""
+    L, n, r = 0.016, 250, 0.0009
+    phi = n * 4.0 / 3.0 * math.pi * r ** 3 / L ** 3
+    s = HEADER + 'name = "periodic_insert"\n'
+    s += f'description = """{n} balls (r = {r * 1e3} mm) inserted at rest, at random, into the whole of a periodic cube of side {L * 1e3:g} mm (solid fraction {phi:.3f}); the region spans the cell, so a centre is drawn over the whole of each periodic length and a ball lies across a face with probability 1 - (1 - 2r/L)^3 = {1 - (1 - 2 * r / L) ** 3:.2f}, no gravity, no walls. A ball is placed where it touches no ball and no image of one across a face: so no two balls ever touch, through a face or not, and with nothing to set them moving none ever does. A ball placed against an image only would be found in contact at the next force pass, and push its neighbour: contacts/balls must be 0 at every record and the momentum 0.' + '"""\n\n'
+    s += '[run]\nduration = 0.002\ngravity = [0.0, 0.0, 0.0]\n\n[timestep]\nmode = "fixed"\ndt = 1e-5\n\n'
+    s += f'[domain]\nmin = [0.0, 0.0, 0.0]\nmax = {vec([L] * 3)}\nperiodic = ["x", "y", "z"]\n\n'
+    s += "[material.glass]\ndensity = 2500.0\n\n"
+    s += '[[contact]]\nbetween = ["glass", "glass"]\nmodel = "linear"\nkn = 100.0\nks = 100.0\nfriction = 0.5\n\n'
+    s += f'[[insert]]\nname = "fill"\nregion = {{ box = {{ min = [0.0, 0.0, 0.0], max = {vec([L] * 3)} }} }}\nmaterial = "glass"\ncount = {n}\nradius = {{ kind = "uniform", min = {r}, max = {r} }}\nseed = 7\n\n'
+    s += '[output]\nevery = 20\nseries = ["balls/count", "contacts/balls", "balls/momentum", "domain/solid_fraction"]\n\n'
+    s += f'[[check]]\nkind = "final_value"\nseries = "balls/count"\nexpected = {n}.0\nabs_tolerance = 0.0\n\n'
+    s += '[[check]]\nkind = "analytic"\nseries = "contacts/balls"\nreference = { kind = "polynomial", coeffs = [0.0] }\nabs_tolerance = 0.0\nformula = "no ball is placed touching a ball or an image of one"\n\n'
+    s += f'[[check]]\nkind = "final_value"\nseries = "domain/solid_fraction"\nexpected = {phi!r}\ntolerance = 1e-12\nformula = "{n} x 4/3 pi r^3 / L^3"\n\n'
+    return s
+
+
 def le_lattice():
     """An affinely sheared, pre-compressed simple cubic lattice: the closed-form stress."""
     n, a, r, kn, rate, T = 4, 0.002, 0.00101, 1.0e4, 1.0, 0.003
@@ -273,6 +291,7 @@ if __name__ == "__main__":
         "lees_edwards_lattice.toml": le_lattice(),
         "pressure_lattice.toml": pressure_lattice("periodic_pressure_lattice"),
         "pressure_gas.toml": pressure_gas(),
+        "insert.toml": insert(),
         "pressure_sheared.toml": pressure_lattice("periodic_pressure_sheared", shear=2.0),
         "pressure_sheared_restarted.toml": pressure_lattice(
             "periodic_pressure_sheared_restarted", shear=2.0, restart=20000, other="pressure_sheared.toml"

@@ -264,12 +264,14 @@ pub(super) fn refuse_short_cell(
     Ok(())
 }
 
-/// Refuses a wall that reaches outside the cell along a periodic axis (walls are not imaged:
-/// a ball would meet the wall on one side of the face and not its image on the other).
-pub(super) fn refuse_walls_outside(
+/// Refuses a wall that comes within `reach` (the largest radius plus the margin) of a face of
+/// the cell along a periodic axis, or lies outside it: walls are not imaged, so a ball across
+/// that face would meet the wall on one side and not its image on the other.
+pub(super) fn refuse_walls_near_faces(
     r: &Reader,
     cell: Option<&Cell>,
     walls: &[crate::body::WallSpec],
+    reach: Real,
 ) -> Result<(), CaseError> {
     let Some(c) = cell else {
         return Ok(());
@@ -278,11 +280,11 @@ pub(super) fn refuse_walls_outside(
         for v in &wall.vertices {
             for k in (0..3).filter(|&k| c.periodic[k]) {
                 let (lo, hi) = (c.min[k], c.min[k] + c.len[k]);
-                if v[k] < lo || v[k] > hi {
+                if v[k] < lo + reach || v[k] > hi - reach {
                     return Err(r.err(
                         &format!("wall[{}]", w + 1),
                         format!(
-                            "wall \"{}\" reaches outside the periodic cell along {} ({} not in [{lo}, {hi}]): walls are not imaged across the faces of the cell",
+                            "wall \"{}\" comes within {reach:e} m (the largest radius plus the margin) of a face of the periodic cell along {} (at {} in [{lo}, {hi}]): walls are not imaged across the faces, so a ball across the face would meet the wall on one side only; keep walls clear of the periodic faces (a chute's base: a layer of fixed balls, as cases/chute)",
                             wall.name,
                             ["x", "y", "z"][k],
                             v[k]

@@ -302,6 +302,27 @@ pub(super) fn parse_inserts(
                 format!("a ball of the largest radius {r_max:e} m does not fit in it"),
             ));
         }
+        let mut wraps = [false; 3];
+        if let Some(c) = r.cell.as_ref() {
+            // (a new ball lies wholly inside its region: inside the cell, its images outside;
+            // a box spanning the cell along a periodic axis wraps)
+            let (lo, hi) = zone.bounds();
+            for k in (0..3).filter(|&k| c.periodic[k]) {
+                let (a, b) = (c.min[k], c.min[k] + c.len[k]);
+                if lo[k] < a || hi[k] > b {
+                    return Err(r.err(
+                        &key("region"),
+                        format!(
+                            "reaches outside the periodic cell along {} ([{}, {}] not in [{a}, {b}]): the balls are inserted inside the cell",
+                            ["x", "y", "z"][k],
+                            lo[k],
+                            hi[k]
+                        ),
+                    ));
+                }
+                wraps[k] = matches!(zone, Zone::Box { .. }) && lo[k] == a && hi[k] == b;
+            }
+        }
         let vel = finite3(f, &key("vel"), s.vel.unwrap_or([0.0; 3]))?;
         let seed = match s.seed {
             Some(x) if x < 0 => return Err(r.err(&key("seed"), format!("{x}: must be >= 0"))),
@@ -310,6 +331,7 @@ pub(super) fn parse_inserts(
         out.push(InsertSpec {
             name,
             zone,
+            wraps,
             material,
             rate,
             count,

@@ -111,14 +111,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
     let largest = largest_radius(&balls, &inserts);
     contact::refuse_short_margin(&r, &cohesion, largest, margin)?;
     domain::refuse_short_cell(&r, r.cell.as_ref(), largest, margin)?;
-    domain::refuse_walls_outside(&r, r.cell.as_ref(), &walls)?;
-    if r.cell.is_some() && !inserts.is_empty() {
-        return Err(err(
-            "insert",
-            "not available in a periodic cell yet: give the balls with [[ball]] or [[generate]]"
-                .into(),
-        ));
-    }
+    domain::refuse_walls_near_faces(&r, r.cell.as_ref(), &walls, largest + margin)?;
     // (the balls as written are in `balls` now: the file keeps the rest, not a second copy)
     file.ball = Vec::new();
     let mut case = Case {

@@ -22,8 +22,13 @@ pub enum Rate {
 pub struct InsertSpec {
     /// Unique name (series `insert/<name>/...`).
     pub name: String,
-    /// Where the balls appear: each wholly inside.
+    /// Where the balls appear: each wholly inside, except along `wraps`.
     pub zone: Zone,
+    /// The periodic axes along which the zone is a box spanning the whole cell: there a
+    /// ball's centre is drawn over the whole length, and the ball may lie across a face (its
+    /// images are clear of every ball too).
+    #[serde(default)]
+    pub wraps: [bool; 3],
     /// Material index.
     pub material: usize,
     /// How fast.
@@ -146,14 +151,21 @@ impl Insert {
         *self.next_radius.get_or_insert_with(|| radii.draw(rng))
     }
 
-    /// A random centre for a ball of radius `r` wholly inside the zone.
+    /// A random centre for a ball of radius `r` wholly inside the zone (along the axes the
+    /// zone wraps, anywhere along the cell).
     pub fn next_position(&mut self, r: Real) -> Option<Vec3> {
         let u = [
             self.rng.next_unit(),
             self.rng.next_unit(),
             self.rng.next_unit(),
         ];
-        self.spec.zone.sample_inside(r, u)
+        let mut p = self.spec.zone.sample_inside(r, u)?;
+        if let Zone::Box { min, max } = &self.spec.zone {
+            for k in (0..3).filter(|&k| self.spec.wraps[k]) {
+                p[k] = min[k] + u[k] * (max[k] - min[k]);
+            }
+        }
+        Some(p)
     }
 
     /// Counts the ball just placed (of mass `mass`).

@@ -2,12 +2,13 @@
 //! cells, so that a candidate centre is tested against its neighbours only.
 
 use crate::body::{Balls, Wall};
-use crate::geom::{closest_point, Zone};
+use crate::geom::{closest_point, Cell, Zone};
 use crate::math::{Real, Vec3};
 use std::collections::HashMap;
 
 /// Everything a ball inserted in a zone could touch: spheres (existing pieces and the balls
-/// placed so far) and wall facets, each filed in every cell its bounding box covers.
+/// placed so far, and in a periodic cell their images near the zone) and wall facets, each
+/// filed in every cell its bounding box covers.
 pub struct Obstacles {
     /// Cell size, m.
     cell: Real,
@@ -20,6 +21,9 @@ pub struct Obstacles {
     /// Where obstacles matter: the zone's bounds widened by the largest new radius.
     lo: Vec3,
     hi: Vec3,
+    /// The moves from a sphere to its images ([`Cell::image_moves`]; only the zero move
+    /// without a periodic cell).
+    images: Vec<Vec3>,
 }
 
 const FACET: u32 = 1 << 31;
@@ -43,6 +47,10 @@ impl Obstacles {
             facets: Vec::new(),
             lo,
             hi,
+            images: balls
+                .cell
+                .as_ref()
+                .map_or(vec![Vec3::zeros()], Cell::image_moves),
         };
         for i in 0..balls.len() {
             o.add_sphere(balls.pos[i], balls.radius[i]);
@@ -67,13 +75,17 @@ impl Obstacles {
         (0..3).all(|k| a[k] <= self.hi[k] && b[k] >= self.lo[k])
     }
 
-    /// Adds a sphere (an existing piece, or a ball just placed) if it is near the zone.
+    /// Adds a sphere (an existing piece, or a ball just placed), and each of its images,
+    /// if it is near the zone.
     pub fn add_sphere(&mut self, c: Vec3, r: Real) {
-        let (a, b) = (c - Vec3::repeat(r), c + Vec3::repeat(r));
-        if self.overlaps(&a, &b) {
-            let k = self.spheres.len() as u32;
-            self.spheres.push((c, r));
-            self.file(k, &a, &b);
+        for m in 0..self.images.len() {
+            let c = c + self.images[m];
+            let (a, b) = (c - Vec3::repeat(r), c + Vec3::repeat(r));
+            if self.overlaps(&a, &b) {
+                let k = self.spheres.len() as u32;
+                self.spheres.push((c, r));
+                self.file(k, &a, &b);
+            }
         }
     }
 
@@ -185,6 +197,55 @@ mod tests {
                 && (closest_point(&p, &tri).point - p).norm() > r;
             free += scan as u32;
             disagreements += (scan != o2.is_free(&p, r)) as u32;
+        }
+        assert_eq!(disagreements, 0);
+        assert!(
+            free > 100 && free < 4900,
+            "test premise: both answers occur ({free})"
+        );
+    }
+
+    /// In a periodic cell sheared by Lees-Edwards images (offset 0.37 of the flow length), the
+    /// grid with the images answers as a scan of the nearest images (`Cell::nearest`, the
+    /// minimum-image rule of the force pass) for candidates anywhere in the cell.
+    #[test]
+    fn with_images_the_grid_answers_as_the_nearest_image_scan() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let mut u = || rng.next_unit();
+        let cell = Cell {
+            min: Vec3::zeros(),
+            len: Vec3::new(1.0, 0.8, 0.6),
+            periodic: [true, true, true],
+            shear: Some(crate::geom::Shear {
+                rate: 1.0,
+                flow: 0,
+                gradient: 2,
+            }),
+            offset: 0.37,
+            strain: 0.0,
+            pressure: None,
+            dilation: 0.0,
+        };
+        let zone = Zone::Box {
+            min: cell.min,
+            max: cell.len,
+        };
+        let mut balls = Balls::default();
+        for k in 0..200 {
+            let p = [u(), 0.8 * u(), 0.6 * u()];
+            let spec = crate::body::BallSpec::at_rest(k, p, 0.02 + 0.04 * u(), 0);
+            balls.push(&spec, 1000.0);
+        }
+        balls.cell = Some(cell.clone());
+        let o = Obstacles::new(&zone, 0.05, &balls, &[]);
+        let (mut disagreements, mut free) = (0, 0);
+        for _ in 0..5000 {
+            let r = 0.01 + 0.04 * u();
+            let p = Vec3::new(u(), 0.8 * u(), 0.6 * u());
+            let scan = (0..balls.len())
+                .all(|i| cell.nearest(balls.pos[i] - p).norm() > balls.radius[i] + r);
+            free += scan as u32;
+            disagreements += (scan != o.is_free(&p, r)) as u32;
         }
         assert_eq!(disagreements, 0);
         assert!(

@@ -228,6 +228,40 @@ impl Cell {
         moved
     }
 
+    /// The moves that take a body to its images in the cells around this one (the zero move
+    /// first): whole lengths along each periodic axis, and under shear, for an image `up`
+    /// lengths along the gradient, `up` offsets along the flow with whole flow lengths either
+    /// side (the offset lies in `[0, len[flow])`, so two lengths each way cover every image
+    /// within a length of the cell). For the rare places that test a point against every
+    /// image near it (insertion).
+    pub fn image_moves(&self) -> Vec<Vec3> {
+        let span = |k: usize| -> Vec<i32> {
+            match self.shear {
+                Some(s) if s.flow == k => vec![0, -1, 1, -2, 2],
+                _ if self.periodic[k] => vec![0, -1, 1],
+                _ => vec![0],
+            }
+        };
+        let mut moves = Vec::new();
+        for &i in &span(0) {
+            for &j in &span(1) {
+                for &l in &span(2) {
+                    let n = [i, j, l];
+                    let mut m = Vec3::new(
+                        Real::from(i) * self.len.x,
+                        Real::from(j) * self.len.y,
+                        Real::from(l) * self.len.z,
+                    );
+                    if let Some(s) = self.shear {
+                        m[s.flow] += Real::from(n[s.gradient]) * self.offset;
+                    }
+                    moves.push(m);
+                }
+            }
+        }
+        moves
+    }
+
     /// The cell's volume (the area in 2D, where `len.z` is not used).
     pub fn volume(&self, planar: bool) -> Real {
         if planar {
