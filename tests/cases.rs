@@ -42,7 +42,7 @@ fn every_case_passes_and_matches_its_snapshot() {
 #[test]
 #[ignore = "minutes at opt-level 1; `ballast verify` judges these cases in release"]
 fn the_slow_cases_pass_and_match_their_snapshots() {
-    cases_pass(slow, 29);
+    cases_pass(slow, 36);
 }
 
 /// Runs the cases under `cases/` that `pick` selects against their checks and snapshots; at
