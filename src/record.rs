@@ -244,6 +244,9 @@ pub struct CheckOutcome {
     /// For range checks (`tolerance_kind` "range"): the accepted values in words.
     #[serde(default)]
     pub accepted: String,
+    /// Named constants a fitting check found, for topic pages to tabulate (e.g. `mu_of_i`'s).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<(String, Real)>,
 }
 
 impl CheckOutcome {

@@ -39,9 +39,15 @@ pub fn write_rheology_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
                 case_table(summaries, "periodic_pressure_sheared_restarted"),
             ),
             ("fit", outcome_block(summaries, "mu_i_0p1", "mu_of_i", "")),
-            ("dilatancy", dilatancy_plot(summaries)),
+            ("dilatancy", second_plot(summaries, "mu_i_0p1")),
             ("published", published_table()),
             ("lammps", lammps_table()),
+            (
+                "disks_fit",
+                outcome_block(summaries, "disks_i_0p1", "mu_of_i", ""),
+            ),
+            ("disks_dilatancy", second_plot(summaries, "disks_i_0p1")),
+            ("disks_table", da_cruz_table(summaries)),
             (
                 "bagnold_rs",
                 code_link(reports, "src/check/bagnold.rs::fit"),
@@ -60,11 +66,54 @@ pub fn write_rheology_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
     std::fs::write(reports.join("rheology.html"), page("Rheology", &h))
 }
 
-/// The sweep's second plot, phi(I) (the check's block shows its first, mu(I)).
-fn dilatancy_plot(summaries: &[Summary]) -> String {
-    super::outcome::outcome(summaries, "mu_i_0p1", "mu_of_i", "")
+/// A sweep's second plot, phi(I) (the check's block shows its first, mu(I)).
+fn second_plot(summaries: &[Summary], case: &str) -> String {
+    super::outcome::outcome(summaries, case, "mu_of_i", "")
         .and_then(|c| c.plots.get(1))
         .map_or(String::new(), super::plot::svg)
+}
+
+/// The disks' fitted constants beside da Cruz et al.'s (2005) as quoted.
+fn da_cruz_table(summaries: &[Summary]) -> String {
+    let Some(c) = super::outcome::outcome(summaries, "disks_i_0p1", "mu_of_i", "") else {
+        return "<p>(run <code>ballast verify</code> to fill this: case disks_i_0p1 not found)</p>"
+            .into();
+    };
+    let got = |k: &str| {
+        (c.constants.iter())
+            .find(|(n, _)| n == k)
+            .map_or("—".to_string(), |(_, v)| format!("{v:.3}"))
+    };
+    let mut rows = vec![[
+        "constant",
+        "ballast (500 disks)",
+        "da Cruz et al. 2005",
+        "accepted",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (k, label, theirs, band) in [
+        (
+            "mu_min",
+            "μ_min (μ = μ_min + b I)",
+            "≈ 0.25–0.26",
+            "[0.23, 0.30]",
+        ),
+        ("b", "b", "≈ 1.1", "[0.7, 1.6]"),
+        (
+            "phi_c",
+            "ν_max (φ = ν_max − a I)",
+            "≈ 0.80–0.81",
+            "[0.795, 0.822]",
+        ),
+        ("a", "a", "≈ 0.3", "[0.15, 0.45]"),
+        ("mu_s", "μ_s (JFP law)", "—", "reported"),
+        ("mu_2", "μ_2 (JFP law)", "—", "reported"),
+        ("I_0", "I_0 (JFP law)", "—", "reported"),
+    ] {
+        rows.push(vec![label.into(), got(k), theirs.into(), band.into()]);
+    }
+    table(&rows)
 }
 
 /// The published values the accepted ranges come from.
