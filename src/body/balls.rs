@@ -397,6 +397,10 @@ impl Balls {
             fixed: &self.fixed[..n],
             clump: &self.clump[..n],
             cell: self.cell.as_ref(),
+            half: self
+                .cell
+                .as_ref()
+                .map_or([Real::INFINITY; 3], |c| c.halves()),
         }
     }
 
@@ -462,19 +466,30 @@ pub struct Rows<'a> {
     pub clump: &'a [u32],
     /// [`Balls::cell`].
     pub cell: Option<&'a crate::geom::Cell>,
+    /// The cell's [`crate::geom::Cell::halves`] (infinite without a cell).
+    pub half: [Real; 3],
 }
 
 impl Rows<'_> {
     /// [`Balls::partner`].
     #[inline(always)]
     pub fn partner(&self, a: usize, b: usize) -> Vec3 {
-        crate::geom::image(self.cell, &self.pos[a], &self.pos[b])
+        let (pa, pb) = (&self.pos[a], &self.pos[b]);
+        // (a pair away from the cell's faces: b itself, tested against the halves taken once)
+        if self.cell.is_none() || crate::geom::within(&self.half, &(pb - pa)) {
+            return *pb;
+        }
+        crate::geom::image(self.cell, pa, pb)
     }
 
     /// [`Balls::partner_motion`].
     #[inline(always)]
     pub fn partner_motion(&self, a: usize, b: usize) -> (Vec3, Vec3) {
-        crate::geom::image_motion(self.cell, &self.pos[a], &self.pos[b], &self.vel[b])
+        let (pa, pb) = (&self.pos[a], &self.pos[b]);
+        if self.cell.is_none() || crate::geom::within(&self.half, &(pb - pa)) {
+            return (*pb, self.vel[b]);
+        }
+        crate::geom::image_motion(self.cell, pa, pb, &self.vel[b])
     }
 
     /// [`Balls::contact_mass`].

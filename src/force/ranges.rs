@@ -45,11 +45,12 @@ fn frame_run(
     let mut near_ones = [0u32; HISTORY_RUN];
     // (the lanes follow the default flags; the first cycle installs the bonds one by one)
     let lanes = lanes_follow(flags) && !install_bonds;
+    let rows = balls.rows();
     for start in (0..list.len()).step_by(HISTORY_RUN) {
         let ks = start as u32..(start + HISTORY_RUN).min(list.len()) as u32;
         let count = select(
             ks,
-            |k| install_bonds || near(&list[k as usize], balls),
+            |k| install_bonds || near(&list[k as usize], &rows),
             &mut near_ones,
         );
         if lanes {

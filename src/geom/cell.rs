@@ -75,12 +75,27 @@ impl Cell {
     /// moved by the offset along the flow, and then the flow axis takes its nearest image.
     #[inline(always)]
     pub fn nearest_with(&self, d: Vec3) -> (Vec3, Real) {
-        // (most pairs lie well inside half a length along every axis: no image is nearer)
-        let inside = |k: usize| !self.periodic[k] || d[k].abs() < 0.5 * self.len[k];
-        if inside(0) && inside(1) && inside(2) {
+        if self.inside(&d) {
             return (d, 0.0);
         }
         self.nearest_across(d)
+    }
+
+    /// True when no image is nearer than `d` itself: within half a length along every
+    /// periodic axis (most pairs lie well inside).
+    #[inline(always)]
+    fn inside(&self, d: &Vec3) -> bool {
+        let inside = |k: usize| !self.periodic[k] || d[k].abs() < 0.5 * self.len[k];
+        inside(0) && inside(1) && inside(2)
+    }
+
+    /// Half the length along each periodic axis, infinite along the others: a separation
+    /// under these along every axis ([`within`]) has no nearer image.
+    pub fn halves(&self) -> [Real; 3] {
+        [0, 1, 2].map(|k| match self.periodic[k] {
+            true => 0.5 * self.len[k],
+            false => Real::INFINITY,
+        })
     }
 
     /// [`Cell::nearest_with`] for a separation of half a length or more along a periodic axis.
@@ -168,17 +183,28 @@ impl Cell {
     }
 
     /// The image of `b` nearest to `a`.
-    #[inline]
+    #[inline(always)]
     pub fn image(&self, a: &Vec3, b: &Vec3) -> Vec3 {
         self.image_with(a, b).0
     }
 
     /// [`Cell::image`], and how many lengths up along the gradient axis it is (see
     /// [`Cell::nearest_with`]).
-    #[inline]
+    #[inline(always)]
     pub fn image_with(&self, a: &Vec3, b: &Vec3) -> (Vec3, Real) {
         let d = b - a;
-        let (n, up) = self.nearest_with(d);
+        // (the pairs away from the faces, nearly all: b itself, without comparing vectors)
+        if self.inside(&d) {
+            return (*b, 0.0);
+        }
+        self.image_across(b, d)
+    }
+
+    /// [`Cell::image_with`] for a separation `d` (from a to `b`) of half a length or more
+    /// along a periodic axis.
+    #[inline(never)]
+    fn image_across(&self, b: &Vec3, d: Vec3) -> (Vec3, Real) {
+        let (n, up) = self.nearest_across(d);
         if n == d {
             (*b, up)
         } else {
@@ -287,6 +313,14 @@ fn whole_lengths(x: Real, l: Real) -> Real {
     }
 }
 
+/// True when the separation `d` is under `half` ([`Cell::halves`]) along every axis: no image
+/// is nearer (false also for a NaN, which [`Cell::nearest_with`] then takes as it takes any).
+/// Three comparisons and no branch, for a loop over many pairs of one cell.
+#[inline(always)]
+pub fn within(half: &[Real; 3], d: &Vec3) -> bool {
+    (d.x.abs() < half[0]) & (d.y.abs() < half[1]) & (d.z.abs() < half[2])
+}
+
 /// The separation `d` replaced by its nearest image in `cell` (unchanged without one): for an
 /// arm from a ball's centre to a point of its contact, which is shorter than half the cell.
 #[inline(always)]
@@ -304,7 +338,11 @@ pub fn image_motion(cell: Option<&Cell>, a: &Vec3, b: &Vec3, v: &Vec3) -> (Vec3,
     match cell {
         None => (*b, *v),
         Some(c) => {
-            let (p, up) = c.image_with(a, b);
+            let d = b - a;
+            if c.inside(&d) {
+                return (*b, *v);
+            }
+            let (p, up) = c.image_across(b, d);
             (p, c.image_velocity(v, up))
         }
     }

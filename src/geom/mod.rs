@@ -9,7 +9,7 @@ mod shapes;
 mod triangle;
 mod union;
 
-pub use cell::{image, image_motion, nearest, Cell, Pressure, Shear};
+pub use cell::{image, image_motion, nearest, within, Cell, Pressure, Shear};
 pub use crossing::crossing_facets;
 pub use mesh::{Mesh, MeshError, NONE};
 pub use region::{lens_area, quadrant_area, rectangle_area, Zone};

@@ -3,7 +3,7 @@
 //! balls of a range ([`Scatter`]), and the selection of the contacts that need an update.
 
 use super::history;
-use crate::body::Balls;
+use crate::body::{Balls, Rows};
 use crate::contact::ball_ball::clearly_apart;
 use crate::contact::Contact;
 use crate::law::ContactModel;
@@ -78,9 +78,10 @@ pub fn update_history_run(
 ) -> bool {
     debug_assert!(list.len() <= HISTORY_RUN);
     let mut near_ones = [0u32; HISTORY_RUN];
+    let rows = balls.rows();
     let n = select(
         0..list.len() as u32,
-        |k| near(&list[k as usize], balls),
+        |k| near(&list[k as usize], &rows),
         &mut near_ones,
     );
     let mut interpenetrating = false;
@@ -119,7 +120,7 @@ pub fn select(
 /// True when a contact needs its update: active, or its balls not clearly apart (a
 /// frame-free contact that is neither is left as it is by [`crate::contact::ball_ball::update`]).
 #[inline(always)]
-pub fn near(c: &Contact, balls: &Balls) -> bool {
+pub fn near(c: &Contact, balls: &Rows) -> bool {
     let (a, b) = (c.a as usize, c.b as usize);
     // (`|`, not `||`: no branch)
     c.active
