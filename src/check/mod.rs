@@ -28,6 +28,7 @@ mod jkr;
 mod keys;
 mod kind;
 mod max_turn;
+mod mu_law;
 mod probe;
 mod radius_distribution;
 mod reference;

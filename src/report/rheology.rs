@@ -29,7 +29,7 @@ pub fn write_rheology_page(reports: &Path, summaries: &[Summary]) -> std::io::Re
                 "dilate_rs",
                 code_link(reports, "src/motion/stage.rs::dilate"),
             ),
-            ("check_rs", code_link(reports, "src/check/rheology.rs::fit")),
+            ("check_rs", code_link(reports, "src/check/mu_law.rs::fit")),
             (
                 "lattice",
                 case_table(summaries, "periodic_pressure_lattice"),
