@@ -114,18 +114,25 @@ def prepare(n=500, seed=7):
     series = ["domain/stress", "domain/solid_fraction", "domain/size", "domain/strain"]
     series += [f"ball/{k + 1}/pos" for k in range(n)]
     text = scene("prepare", "preparation", balls, [side, side, height], rate, 2.0 / (0.1 * P), 20.0, steps, steps // 200, series)
+    compress(text, "prepare", balls, "xyz", "packing.json")
+
+
+def compress(text, tag, balls, axes, packing):
+    """Runs the compression `text` and keeps its last positions and cell as `packing`."""
     os.makedirs("/tmp/rheology_prepare", exist_ok=True)
-    path = "/tmp/rheology_prepare/prepare.toml"
+    path = f"/tmp/rheology_prepare/{tag}.toml"
+    out = f"/tmp/rheology_prepare/out_{tag}"
     open(path, "w").write(text)
     exe = os.path.join(HERE, "..", "..", "target", "release", "ballast")
-    subprocess.run([exe, "run", path, "--out", "/tmp/rheology_prepare/out"], check=False)
-    rows = list(csv.DictReader(open("/tmp/rheology_prepare/out/series.csv")))
+    subprocess.run([exe, "run", path, "--out", out], check=False)
+    rows = list(csv.DictReader(open(f"{out}/series.csv")))
     last = rows[-1]
-    pos = [[float(last[f"ball/{k + 1}/pos.{a}"]) for a in "xyz"] for k in range(n)]
-    cell = [float(last[f"domain/size.{a}"]) for a in "xyz"]
-    json.dump({"cell": cell, "balls": [(p, r) for p, (_, r) in zip(pos, balls)]}, open(os.path.join(HERE, "packing.json"), "w"))
+    pos = [[float(last[f"ball/{k + 1}/pos.{a}"]) for a in axes] for k in range(len(balls))]
+    cell = [float(last[f"domain/size.{a}"]) for a in axes]
+    json.dump({"cell": cell, "balls": [(p, r) for p, (_, r) in zip(pos, balls)]}, open(os.path.join(HERE, packing), "w"))
+    h = axes[-1]
     for row in rows[:: max(1, len(rows) // 20)]:
-        print(row["t"], row["domain/stress.zz"], row["domain/solid_fraction"], row["domain/size.z"])
+        print(row["t"], row[f"domain/stress.{h}{h}"], row["domain/solid_fraction"], row[f"domain/size.{h}"])
 
 
 FIT = """
@@ -248,18 +255,7 @@ def prepare2(n=N2, seed=11):
     series = ["domain/stress", "domain/solid_fraction", "domain/size"]
     series += [f"ball/{k + 1}/pos" for k in range(n)]
     text = scene2("prepare_2d", "preparation", balls, [lx, ly], 0.0, 2.0 / (0.1 * P2), 20.0, steps, steps // 200, series)
-    os.makedirs("/tmp/rheology_prepare", exist_ok=True)
-    path = "/tmp/rheology_prepare/prepare_2d.toml"
-    open(path, "w").write(text)
-    exe = os.path.join(HERE, "..", "..", "target", "release", "ballast")
-    subprocess.run([exe, "run", path, "--out", "/tmp/rheology_prepare/out_2d"], check=False)
-    rows = list(csv.DictReader(open("/tmp/rheology_prepare/out_2d/series.csv")))
-    last = rows[-1]
-    pos = [[float(last[f"ball/{k + 1}/pos.{a}"]) for a in "xy"] for k in range(n)]
-    cell = [float(last[f"domain/size.{a}"]) for a in "xy"]
-    json.dump({"cell": cell, "balls": [(p, r) for p, (_, r) in zip(pos, balls)]}, open(os.path.join(HERE, "packing_2d.json"), "w"))
-    for row in rows[:: max(1, len(rows) // 20)]:
-        print(row["t"], row["domain/stress.yy"], row["domain/solid_fraction"], row["domain/size.y"])
+    compress(text, "prepare_2d", balls, "xy", "packing_2d.json")
 
 
 FIT2 = """

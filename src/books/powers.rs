@@ -43,21 +43,10 @@ fn motion(model: &Model, i: usize, x: &Vec3) -> (Vec3, Vec3) {
     match b.cell.as_ref() {
         Some(c) if c.shear.is_some() => {
             // (the point's image moved `up` lengths is the piece's moved `-up`)
-            let up = c.nearest_with(x - centre(model, i)).1;
+            let up = c.nearest_with(x - model.body_centre(i)).1;
             (c.image_velocity(&v, -up), a)
         }
         _ => (v, a),
-    }
-}
-
-/// The centre of the body that piece `i` belongs to (the remap of a pressure-controlled cell
-/// carries the bodies by it).
-fn centre(model: &Model, i: usize) -> Vec3 {
-    let b = &model.balls;
-    if b.is_pebble(i) {
-        model.clumps.pos[b.clump[i] as usize]
-    } else {
-        b.pos[i]
     }
 }
 
@@ -136,7 +125,7 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
             // and the tangential springs see only the velocities)
             let l = crate::geom::nearest(
                 b.cell.as_ref(),
-                centre(model, c.b as usize) - centre(model, c.a as usize),
+                model.body_centre(c.b as usize) - model.body_centre(c.a as usize),
             );
             p.remap += (geo.normal * normal + f_c)[k] * l[k];
         }

@@ -35,6 +35,18 @@ impl Model {
         crate::motion::acceleration(&self.balls, i, &self.settings.gravity)
     }
 
+    /// The reference point of the body that piece `i` belongs to, m: a ball's centre, a clump's
+    /// centroid (measurements place a body by it; a pressure-controlled cell's remap carries
+    /// the bodies by it).
+    pub fn body_centre(&self, i: usize) -> Vec3 {
+        let b = &self.balls;
+        if b.is_pebble(i) {
+            self.clumps.pos[b.clump[i] as usize]
+        } else {
+            b.pos[i]
+        }
+    }
+
     /// Velocity of ball `i` at the time of the positions, m/s: the stored velocity is half a
     /// step behind, so half a step of the current acceleration is added (velocity Verlet).
     pub fn synchronized_velocity(&self, i: usize) -> Vec3 {

@@ -113,22 +113,12 @@ pub fn measure_with(
     }
 }
 
-/// The reference point of the body of piece `i`: a ball's centre, a clump's centroid.
-fn reference(model: &Model, i: usize) -> Vec3 {
-    let b = &model.balls;
-    if b.is_pebble(i) {
-        model.clumps.pos[b.clump[i] as usize]
-    } else {
-        b.pos[i]
-    }
-}
-
 /// Over the active contacts of the bodies `inside` the region: the sum of `-f (x) l` (the
 /// stress times the volume), the sum of `n (x) n` (the fabric times the count), and their
 /// count.
 fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 3], usize) {
     let b = &model.balls;
-    let reference = |i: usize| reference(model, i);
+    let reference = |i: usize| model.body_centre(i);
     let mut sigma = [[0.0; 3]; 3];
     let mut fabric = [[0.0; 3]; 3];
     let mut contacts = 0usize;
@@ -192,7 +182,7 @@ fn bodies_inside(
     let mut momentum = Vec3::zeros();
     let mut solid = 0.0;
     for i in 0..b.len() {
-        let here = m.zone.is_none() || zone.contains(&reference(model, i));
+        let here = m.zone.is_none() || zone.contains(&model.body_centre(i));
         inside.push(here);
         if solid_too {
             solid += match &m.zone {
