@@ -165,16 +165,23 @@ def point(i, strain, fit=None, folder="."):
         f"(rate {rate:.4g} 1/s) for a strain of {strain:g}, the cell's height servo-controlled to sigma_zz = {P:g} Pa. "
         "mu = -sigma_xz/sigma_zz and the solid fraction are averaged after a strain of 1."
     )
-    # (each point is judged by the fit of mu_i_0p1.toml; its own run against its snapshot)
+    return sheared(scene, name, description, pack, rate, P, steps, fit, folder)
+
+
+def sheared(make, name, description, pack, rate, target, steps, fit, folder="."):
+    """Writes one point: `pack` sheared at `rate` under the servo (`make`: scene or scene2),
+    judged against its snapshot (and, with `fit`, the sweep's fit); returns its name."""
+    # (each point is judged by the fit of the I = 0.1 case; its own run against its snapshot)
     checks = '\n[[check]]\nkind = "golden"\n'
     if fit:
         checks += fit
     series = ["domain/stress", "domain/solid_fraction", "domain/size", "domain/strain"]
     # the servo: a strain rate of a tenth of `rate` at 100 % off the target, at most `rate` (ten
-    # times that gain rocked the cell's height, 4.6 % rms at I = 1, and raised mu there from
-    # 0.626 to 0.708 (0.597 to 0.650 at I = 0.6; at I = 0.1, 0.4315 and 0.4286, within the
-    # error); the cell held at the low gain's mean height gives 0.611 at I = 0.90)
-    text = scene(name, description, pack["balls"], pack["cell"], rate, 0.1 * rate / P, rate, steps, max(1, steps // 400), series, checks=checks)
+    # times that gain rocked the cell's height, 4.6 % rms at I = 1 in 3D, and raised mu there
+    # from 0.626 to 0.708 (0.597 to 0.650 at I = 0.6; at I = 0.1, 0.4315 and 0.4286, within the
+    # error); the cell held at the low gain's mean height gives 0.611 at I = 0.90; the 500 disks'
+    # height rocked with a period of a strain of about 2 at I >= 0.1, mu 0.05-0.15 higher)
+    text = make(name, description, pack["balls"], pack["cell"], rate, 0.1 * rate / target, rate, steps, max(1, steps // 400), series, checks=checks)
     open(os.path.join(HERE, folder, name + ".toml"), "w").write(text)
     return name
 
@@ -288,16 +295,7 @@ def point2(i, strain, fit=None):
         f"the cell's height servo-controlled to sigma_yy = {P2:g} N/m per metre of thickness. "
         "mu = -sigma_xy/sigma_yy and the solid fraction (areas) are averaged after a strain of 1."
     )
-    checks = '\n[[check]]\nkind = "golden"\n'
-    if fit:
-        checks += fit
-    series = ["domain/stress", "domain/solid_fraction", "domain/size", "domain/strain"]
-    # the servo: a strain rate of a tenth of `rate` at 100 % off the target, at most `rate`, as in
-    # 3D (ten times that gain rocks the 500 disks' height with a period of a strain of about 2 at
-    # I >= 0.1 and raises mu there by 0.05-0.15)
-    text = scene2(name, description, pack["balls"], pack["cell"], rate, 0.1 * rate / P2, rate, steps, max(1, steps // 400), series, checks=checks)
-    open(os.path.join(HERE, name + ".toml"), "w").write(text)
-    return name
+    return sheared(scene2, name, description, pack, rate, P2, steps, fit)
 
 
 FORMULA2 = (

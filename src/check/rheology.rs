@@ -457,14 +457,16 @@ fn plot(points: &[Point], m: &MuOfI, fitted: &Fitted, out: &mut CheckOutcome) {
         y: grid.iter().map(|&i| f(i)).collect(),
         markers: false,
     };
+    // (the points themselves, as markers)
+    let ours = |y: &dyn Fn(&Point) -> Real| Curve {
+        label: "ballast".into(),
+        x: points.iter().map(|p| p.i).collect(),
+        y: points.iter().map(y).collect(),
+        markers: true,
+    };
     let law3 = fitted.law;
     let mut curves = vec![
-        Curve {
-            label: "ballast".into(),
-            x: points.iter().map(|p| p.i).collect(),
-            y: points.iter().map(|p| p.mu.0).collect(),
-            markers: true,
-        },
+        ours(&|p| p.mu.0),
         curve(
             format!(
                 "fit: mu_s = {:.3}, mu_2 = {:.3}, I_0 = {:.3}",
@@ -502,12 +504,7 @@ fn plot(points: &[Point], m: &MuOfI, fitted: &Fitted, out: &mut CheckOutcome) {
     });
     let line = fitted.dilatancy;
     let mut curves = vec![
-        Curve {
-            label: "ballast".into(),
-            x: points.iter().map(|p| p.i).collect(),
-            y: points.iter().map(|p| p.phi.0).collect(),
-            markers: true,
-        },
+        ours(&|p| p.phi.0),
         curve(
             format!("fit: phi_c = {:.4}, a = {:.3}", line.0, line.1),
             &|i| line.0 - line.1 * i,
