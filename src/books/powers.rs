@@ -2,11 +2,11 @@
 //! dashpots' share of each contact force, the cohesive attraction, the rolling couples, the
 //! walls' power, the constraints' power and the integrator's sum; the applied forces' work over
 //! the last step is booked at once (a constant force's trapezoidal work is its work, exactly).
-//! Each account sums its terms in the same order as one pass would: ball-ball contacts, their
-//! couples, ball-facet contacts, programmed walls, balls, clumps.
+//! Each account sums its terms exactly ([`ExactSum`]): the same bits in any order of the
+//! contacts and bodies.
 
 use crate::law::{Cohesion, Pieces};
-use crate::math::Vec3;
+use crate::math::{ExactSum, ExactVec3, Vec3};
 use crate::model::books::Powers;
 use crate::model::{EnergyBooks, Model};
 
@@ -15,19 +15,63 @@ use crate::model::{EnergyBooks, Model};
 /// `went_up`: under Lees-Edwards shear, empty, or for each ball how many lengths up along the
 /// gradient it was brought this cycle (-1, 0, 1).
 pub(super) fn powers(model: &Model, books: &mut EnergyBooks, went_up: &[f64]) -> Powers {
-    let mut p = Powers::default();
+    let mut p = Sums::default();
     let walls = model.walls.len();
-    books.wall_loads.clear();
-    books.wall_loads.resize(walls, Default::default());
-    books.wall_couples.clear();
-    books.wall_couples.resize(walls, Default::default());
-    books.wall_cohesion.clear();
-    books.wall_cohesion.resize(walls, Default::default());
+    p.wall_loads.resize(walls, Default::default());
+    p.wall_couples.resize(walls, Default::default());
+    p.wall_cohesion.resize(walls, Default::default());
     ball_contacts(model, &mut p);
-    books.walls += boundary_switch(model, went_up);
-    facet_contacts(model, books, &mut p);
-    bodies(model, books, &mut p);
-    p
+    boundary_switch(model, went_up, &mut p.book_walls);
+    facet_contacts(model, &mut p);
+    bodies(model, &mut p);
+    let pair = |(f, m): &(ExactVec3, ExactVec3)| (f.value(), m.value());
+    books.wall_loads = p.wall_loads.iter().map(pair).collect();
+    books.wall_couples = p.wall_couples.iter().map(ExactVec3::value).collect();
+    books.wall_cohesion = p.wall_cohesion.iter().map(pair).collect();
+    books.walls += p.book_walls.value();
+    books.rolling += p.book_rolling.value();
+    books.cohesion += p.book_cohesion.value();
+    books.applied += p.applied.value();
+    Powers {
+        dashpots: p.dashpots.value(),
+        dashpots_accel: p.dashpots_accel.value(),
+        models: p.models.value(),
+        models_accel: p.models_accel.value(),
+        rolling: p.rolling.value(),
+        rolling_accel: p.rolling_accel.value(),
+        cohesion: p.cohesion.value(),
+        cohesion_accel: p.cohesion_accel.value(),
+        walls: p.walls.value(),
+        constraints: p.constraints.value(),
+        s: p.s.value(),
+        remap: p.remap.value(),
+    }
+}
+
+/// The sums of a cycle's powers ([`Powers`], each exact) and of what it books at once: the
+/// work over the last step of the applied forces and the boundary's switch ([`boundary_switch`]),
+/// the programmed walls' first half step, and their loads.
+#[derive(Default)]
+struct Sums {
+    dashpots: ExactSum,
+    dashpots_accel: ExactSum,
+    models: ExactSum,
+    models_accel: ExactSum,
+    rolling: ExactSum,
+    rolling_accel: ExactSum,
+    cohesion: ExactSum,
+    cohesion_accel: ExactSum,
+    walls: ExactSum,
+    constraints: ExactSum,
+    s: ExactSum,
+    remap: ExactSum,
+    applied: ExactSum,
+    book_walls: ExactSum,
+    book_rolling: ExactSum,
+    book_cohesion: ExactSum,
+    wall_loads: Vec<(ExactVec3, ExactVec3)>,
+    wall_couples: Vec<ExactVec3>,
+    wall_cohesion: Vec<(ExactVec3, ExactVec3)>,
 }
 
 /// The cohesion of contact model `law`, if any.
@@ -98,7 +142,7 @@ fn turning(model: &Model, i: usize) -> (Vec3, Vec3) {
 
 /// Ball-ball contacts: the dashpots' share of the applied force, the cohesive attraction, and
 /// the couples of rolling resistance.
-fn ball_contacts(model: &Model, p: &mut Powers) {
+fn ball_contacts(model: &Model, p: &mut Sums) {
     let b = &model.balls;
     let contacts = &model.contacts;
     for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| c.active) {
@@ -127,14 +171,14 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
                 b.cell.as_ref(),
                 model.body_centre(c.b as usize) - model.body_centre(c.a as usize),
             );
-            p.remap += (geo.normal * normal + f_c)[k] * l[k];
+            p.remap.add((geo.normal * normal + f_c)[k] * l[k]);
         }
         let (va, aa) = motion(model, c.a as usize, &geo.point);
         let (vb, ab) = motion(model, c.b as usize, &geo.point);
-        p.dashpots -= f_d.dot(&(vb - va));
-        p.dashpots_accel -= f_d.dot(&(ab - aa));
-        p.cohesion -= f_c.dot(&(vb - va));
-        p.cohesion_accel -= f_c.dot(&(ab - aa));
+        p.dashpots.add(-(f_d.dot(&(vb - va))));
+        p.dashpots_accel.add(-(f_d.dot(&(ab - aa))));
+        p.cohesion.add(-(f_c.dot(&(vb - va))));
+        p.cohesion_accel.add(-(f_c.dot(&(ab - aa))));
         if let Some(cell) = b.cell.as_ref().filter(|c| c.shear.is_some()) {
             // Lees-Edwards: b meets a through its image cell `up` lengths along the gradient,
             // which moves at `up rate L` along the flow; the boundary's power on the balls is
@@ -144,7 +188,7 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
                 .1;
             if up != 0.0 {
                 let flow = cell.shear.map_or(0, |s| s.flow);
-                p.walls -= up * cell.jump() * force[flow];
+                p.walls.add(-(up * cell.jump() * force[flow]));
             }
         }
     }
@@ -155,8 +199,8 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
         let m = contacts.couple[k];
         let (wa, aa) = turning(model, c.a as usize);
         let (wb, ab) = turning(model, c.b as usize);
-        p.rolling -= m.dot(&(wb - wa));
-        p.rolling_accel -= m.dot(&(ab - aa));
+        p.rolling.add(-(m.dot(&(wb - wa))));
+        p.rolling_accel.add(-(m.dot(&(ab - aa))));
     }
 }
 
@@ -165,14 +209,13 @@ fn ball_contacts(model: &Model, p: &mut Powers) {
 /// the end of the step: over the step its partner was the image it had before (the power
 /// `-up U F_flow` is paired with half the step before and half after; the half before must
 /// take the old `up`).
-fn boundary_switch(model: &Model, went_up: &[f64]) -> f64 {
+fn boundary_switch(model: &Model, went_up: &[f64], w: &mut ExactSum) {
     let b = &model.balls;
     let Some(cell) = b.cell.as_ref().filter(|_| !went_up.is_empty()) else {
-        return 0.0;
+        return;
     };
     let flow = cell.shear.map_or(0, |s| s.flow);
     let contacts = &model.contacts;
-    let mut w = 0.0;
     for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| c.active) {
         // b's image index went down by b's own move, up by a's
         let (a, bb) = (c.a as usize, c.b as usize);
@@ -180,16 +223,15 @@ fn boundary_switch(model: &Model, went_up: &[f64]) -> f64 {
         if change != 0.0 {
             let force = contacts.contact_force(k, b, &model.laws);
             // old up = new up - change: the half step before with the old one
-            w += change * cell.jump() * force[flow] * 0.5 * model.last_dt;
+            w.add(change * cell.jump() * force[flow] * 0.5 * model.last_dt);
         }
     }
-    w
 }
 
 /// Ball-facet contacts: the dashpots' share, the cohesive attraction, the couples, and the
 /// walls' power (a programmed wall's loads kept for its work, booked with each step's
 /// velocity); then the programmed walls' first half step.
-fn facet_contacts(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
+fn facet_contacts(model: &Model, p: &mut Sums) {
     let b = &model.balls;
     let fc = &model.facet_contacts;
     for (k, c) in fc.list.iter().enumerate().filter(|(_, c)| c.active) {
@@ -211,23 +253,23 @@ fn facet_contacts(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
         let wall = &model.walls[c.wall as usize];
         let v_wall = wall.velocity_at(c.facet as usize, &c.point);
         if f_c != Vec3::zeros() {
-            p.cohesion -= f_c.dot(&v);
-            p.cohesion_accel -= f_c.dot(&a);
+            p.cohesion.add(-(f_c.dot(&v)));
+            p.cohesion_accel.add(-(f_c.dot(&a)));
             if wall.program.is_some() {
-                let load = &mut books.wall_cohesion[c.wall as usize];
-                load.0 += f_c;
-                load.1 += (c.point - wall.pivot).cross(&f_c);
+                let load = &mut p.wall_cohesion[c.wall as usize];
+                load.0.add(&f_c);
+                load.1.add(&(c.point - wall.pivot).cross(&f_c));
             } else {
-                p.cohesion += f_c.dot(&v_wall);
+                p.cohesion.add(f_c.dot(&v_wall));
             }
         }
         let (v_now, a_now) = wall.motion_at(c.facet as usize, &c.point, model.time);
-        p.dashpots -= f_d.dot(&(v - v_now));
-        p.dashpots_accel -= f_d.dot(&(a - a_now));
+        p.dashpots.add(-(f_d.dot(&(v - v_now))));
+        p.dashpots_accel.add(-(f_d.dot(&(a - a_now))));
         if c.pc == c.facet {
             // a proximity contact's normal force (see `ball_facet::update_force`)
-            p.models -= normal.dot(&(v - v_now));
-            p.models_accel -= normal.dot(&(a - a_now));
+            p.models.add(-(normal.dot(&(v - v_now))));
+            p.models_accel.add(-(normal.dot(&(a - a_now))));
         }
         let w = c.wall as usize;
         let couple = fc.couple_of(k);
@@ -235,41 +277,42 @@ fn facet_contacts(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
             // the couple on the ball; the wall, turning at its spin, takes the opposite (a
             // programmed wall's share is booked with each step's spin, as its work is)
             let (wb, ab) = turning(model, i);
-            p.rolling -= couple.dot(&wb);
-            p.rolling_accel -= couple.dot(&ab);
+            p.rolling.add(-(couple.dot(&wb)));
+            p.rolling_accel.add(-(couple.dot(&ab)));
             if wall.program.is_some() {
-                books.wall_couples[c.wall as usize] += couple;
+                p.wall_couples[c.wall as usize].add(&couple);
             } else {
-                p.rolling += couple.dot(&wall.spin());
+                p.rolling.add(couple.dot(&wall.spin()));
             }
         }
         if model.walls[w].program.is_some() {
             let pivot = model.walls[w].pivot;
-            let load = &mut books.wall_loads[w];
-            load.0 += c.force;
-            load.1 += (c.point - pivot).cross(&c.force) + couple;
+            let load = &mut p.wall_loads[w];
+            load.0.add(&c.force);
+            load.1.add(&((c.point - pivot).cross(&c.force) + couple));
         } else {
-            p.walls += c.force.dot(&v_wall) + couple.dot(&wall.spin());
+            p.walls.add(c.force.dot(&v_wall) + couple.dot(&wall.spin()));
         }
     }
     // (programmed walls: the first half step at once, with this step's velocity; the
     // second with the next step's, at the next cycle)
     let dt = model.last_dt;
-    for (w, (f, m)) in books.wall_loads.iter().enumerate() {
+    for (w, (f, m)) in p.wall_loads.iter().enumerate() {
         let (v, s) = model.walls[w].rigid_velocity();
-        books.walls += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+        (p.book_walls).add((f.value().dot(&v) + m.value().dot(&s)) * 0.5 * dt);
     }
-    for (w, m) in books.wall_couples.iter().enumerate() {
-        books.rolling += m.dot(&model.walls[w].rigid_velocity().1) * 0.5 * dt;
+    for (w, m) in p.wall_couples.iter().enumerate() {
+        let s = model.walls[w].rigid_velocity().1;
+        (p.book_rolling).add(m.value().dot(&s) * 0.5 * dt);
     }
-    for (w, (f, m)) in books.wall_cohesion.iter().enumerate() {
+    for (w, (f, m)) in p.wall_cohesion.iter().enumerate() {
         let (v, s) = model.walls[w].rigid_velocity();
-        books.cohesion += (f.dot(&v) + m.dot(&s)) * 0.5 * dt;
+        (p.book_cohesion).add((f.value().dot(&v) + m.value().dot(&s)) * 0.5 * dt);
     }
 }
 
 /// The bodies: the integrator's sum, the constraints' power, the applied forces' work.
-fn bodies(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
+fn bodies(model: &Model, p: &mut Sums) {
     let b = &model.balls;
     let g = model.settings.gravity;
     let dt = model.last_dt;
@@ -282,15 +325,15 @@ fn bodies(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
         for k in 0..3 {
             if fixed & (1 << k) == 0 {
                 let total = f[k] + b.applied_force[i][k];
-                p.s += total * total / b.inertial_mass[i];
-                books.applied += b.applied_force[i][k] * b.vel[i][k] * dt;
+                p.s.add(total * total / b.inertial_mass[i]);
+                p.applied.add(b.applied_force[i][k] * b.vel[i][k] * dt);
             } else {
-                p.constraints -= f[k] * b.vel[i][k];
+                p.constraints.add(-(f[k] * b.vel[i][k]));
             }
             if fixed & (8 << k) == 0 {
-                p.s += b.moment[i][k] * b.moment[i][k] / b.inertial_inertia[i];
+                p.s.add(b.moment[i][k] * b.moment[i][k] / b.inertial_inertia[i]);
             } else {
-                p.constraints -= b.moment[i][k] * b.spin[i][k];
+                p.constraints.add(-(b.moment[i][k] * b.spin[i][k]));
             }
         }
     }
@@ -300,16 +343,16 @@ fn bodies(model: &Model, books: &mut EnergyBooks, p: &mut Powers) {
         for k in 0..3 {
             if cl.fixed[c] & (1 << k) == 0 {
                 let total = f[k] + cl.applied_force[c][k];
-                p.s += total * total / cl.inertial_mass[c];
-                books.applied += cl.applied_force[c][k] * cl.vel[c][k] * dt;
+                p.s.add(total * total / cl.inertial_mass[c]);
+                p.applied.add(cl.applied_force[c][k] * cl.vel[c][k] * dt);
             } else {
-                p.constraints -= f[k] * cl.vel[c][k];
+                p.constraints.add(-(f[k] * cl.vel[c][k]));
             }
         }
         if cl.rotation_fixed(c) {
-            p.constraints -= cl.moment[c].dot(&cl.spin[c]);
+            p.constraints.add(-(cl.moment[c].dot(&cl.spin[c])));
         } else {
-            p.s += cl.moment[c].dot(&(cl.inverse_inertia(c) * cl.moment[c]));
+            p.s.add(cl.moment[c].dot(&(cl.inverse_inertia(c) * cl.moment[c])));
         }
     }
 }

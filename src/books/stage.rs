@@ -4,6 +4,7 @@
 
 use super::powers::powers;
 use crate::detect::Jump;
+use crate::math::ExactSum;
 use crate::model::{EnergyBooks, Model};
 
 /// Books the energy of the cycle just computed (called after each force pass while the
@@ -74,6 +75,7 @@ pub fn book(model: &mut Model, first: bool) {
             .map_or(0, |s| s.flow);
         went_up[first..first + count].fill(dv[flow] / jump);
     }
+    let mut jumped = ExactSum::new();
     for jump in jumps {
         let (m, v, dv) = match jump {
             Jump::Ball(i, dv) => {
@@ -86,9 +88,10 @@ pub fn book(model: &mut Model, first: bool) {
             }
         };
         if !first {
-            books.walls += m * (v.dot(&dv) - 0.5 * dv.norm_squared());
+            jumped.add(m * (v.dot(&dv) - 0.5 * dv.norm_squared()));
         }
     }
+    books.walls += jumped.value();
     // the first half step of this cycle's powers
     let p = powers(model, &mut books, &went_up);
     books.dashpots += p.dashpots * 0.5 * dt - p.dashpots_accel * 0.25 * dt * dt;
@@ -107,20 +110,23 @@ pub fn book(model: &mut Model, first: bool) {
         .map_or(0.0, |c| c.dilation);
     books.walls -= rate * 0.5 * dt * (last.remap + p.remap);
     books.pending = p;
-    // what the contacts reported, in list order (the same sums for any threads); the pass
-    // before the first cycle moved nothing, and its contacts start from what they hold
+    // what the contacts reported (exact sums: the same for any order); the pass before the
+    // first cycle moved nothing, and its contacts start from what they hold
     let keep = if first { 0.0 } else { 1.0 };
+    let (mut lost, mut integration) = (ExactSum::new(), ExactSum::new());
     for w in &mut model.contacts.work {
-        books.contacts += keep * w[0];
-        books.integrator += keep * w[1];
+        lost.add(keep * w[0]);
+        integration.add(keep * w[1]);
         *w = [0.0; 2];
     }
     for it in &mut model.facet_contacts.interactions {
-        books.contacts += keep * it.dissipated;
-        books.integrator += keep * it.integration;
+        lost.add(keep * it.dissipated);
+        integration.add(keep * it.integration);
         it.dissipated = 0.0;
         it.integration = 0.0;
     }
+    books.contacts += lost.value();
+    books.integrator += integration.value();
     if first {
         books.initial = model.kinetic_energy() + model.strain_energy() + model.potential_energy();
         // (what the rolling springs hold at the start is strain energy, not a loss)

@@ -14,7 +14,7 @@ use super::place::Obstacles;
 use crate::body::{BallSpec, Balls, Clumps, Material, ModelError, Wall};
 use crate::contact::{Contacts, FacetContacts};
 use crate::law::ContactModel;
-use crate::math::{Real, Vec3};
+use crate::math::{ExactSum, Real, Vec3};
 use crate::motion::{acceleration, angular_acceleration};
 use crate::storage::IdSet;
 
@@ -87,7 +87,9 @@ impl Exchange<'_> {
         }
         let n = self.balls.len();
         let mut keep: Vec<bool> = Vec::new();
-        let mut taken = 0.0;
+        // (exact sums: the same for any order of the balls)
+        let mut taken = ExactSum::new();
+        let mut mass = vec![ExactSum::new(); self.flow.outlets.len()];
         for i in 0..n {
             let b = &*self.balls;
             if b.is_pebble(i) {
@@ -101,11 +103,9 @@ impl Exchange<'_> {
                 keep = vec![true; n];
             }
             keep[i] = false;
-            let m = b.mass[i];
-            let out = &mut self.flow.outlets[o];
-            out.count += 1;
-            out.mass += m;
-            taken += self.ball_energy(i);
+            self.flow.outlets[o].count += 1;
+            mass[o].add(b.mass[i]);
+            taken.add(self.ball_energy(i));
         }
         if keep.is_empty() {
             return false;
@@ -115,16 +115,19 @@ impl Exchange<'_> {
         for (k, c) in self.contacts.list.iter().enumerate() {
             if c.active && !(keep[c.a as usize] && keep[c.b as usize]) {
                 let g = self.contacts.geometry(k, b);
-                taken += self.laws[c.law as usize].strain_energy(g.overlap, g.radius, &c.state);
+                taken.add(self.laws[c.law as usize].strain_energy(g.overlap, g.radius, &c.state));
             }
         }
         for c in &self.facet_contacts.list {
             if c.active && !keep[c.ball as usize] {
                 let r = b.radius[c.ball as usize];
-                taken += self.laws[c.law as usize].strain_energy(c.overlap, r, &c.state);
+                taken.add(self.laws[c.law as usize].strain_energy(c.overlap, r, &c.state));
             }
         }
-        self.flow.exchanged -= taken;
+        self.flow.exchanged -= taken.value();
+        for (out, m) in self.flow.outlets.iter_mut().zip(&mass) {
+            out.mass += m.value();
+        }
         let mut new_of = vec![u32::MAX; n];
         let mut next = 0u32;
         for i in 0..n {

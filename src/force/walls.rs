@@ -8,7 +8,7 @@ use crate::body::Resolution;
 use crate::body::Wall;
 use crate::contact::FacetContacts;
 use crate::contact::{associative, ball_facet, full};
-use crate::math::Vec3;
+use crate::math::{ExactVec3, Vec3};
 use crate::par::{split, PARALLEL_CONTACTS};
 use rayon::prelude::*;
 
@@ -294,10 +294,10 @@ impl Forces<'_> {
 /// pass over every ball-facet contact would cost every cycle.
 pub fn wall_resultant(wall: &Wall, fc: &FacetContacts, w: usize) -> (Vec3, Vec3) {
     let pivot = wall.pivot;
-    let (mut force, mut moment) = (Vec3::zeros(), Vec3::zeros());
+    let (mut force, mut moment) = (ExactVec3::new(), ExactVec3::new());
     for (k, c) in (fc.list.iter().enumerate()).filter(|(_, c)| c.active && c.wall as usize == w) {
-        force -= c.force;
-        moment -= (c.point - pivot).cross(&c.force) + fc.couple_of(k);
+        force.add(&-c.force);
+        moment.add(&-((c.point - pivot).cross(&c.force) + fc.couple_of(k)));
     }
-    (force, moment)
+    (force.value(), moment.value())
 }

@@ -4,7 +4,7 @@
 
 use super::{EnergyBooks, Model};
 use crate::body::dof;
-use crate::math::{Real, Vec3};
+use crate::math::{exact_sum, ExactSum, Real, Vec3};
 
 impl Model {
     /// Starts keeping energy books (before the run: the accounts open at the next
@@ -80,7 +80,7 @@ impl Model {
             let w = cl.synchronized_spin(c, self.last_dt);
             0.5 * cl.mass[c] * v.norm_squared() + 0.5 * w.dot(&(cl.inertia(c) * w))
         });
-        balls.chain(clumps).fold(0.0, |a, b| a + b)
+        exact_sum(balls.chain(clumps))
     }
 
     /// Elastic energy stored in the active contacts (ball-ball and ball-facet), J.
@@ -105,7 +105,11 @@ impl Model {
                     &c.state,
                 )
             });
-        balls.chain(walls).fold(0.0, |a, b| a + b) + self.rolling_energy() + self.cohesion_energy()
+        exact_sum(
+            balls
+                .chain(walls)
+                .chain([self.rolling_energy(), self.cohesion_energy()]),
+        )
     }
 
     /// The potential energy of the cohesive forces of the active contacts, J (<= 0; 0 without
@@ -129,7 +133,7 @@ impl Model {
                 coh.energy(Pieces::Wall(b.radius[c.ball as usize]), c.overlap)
             })
         });
-        balls.chain(walls).fold(0.0, |x, y| x + y)
+        exact_sum(balls.chain(walls))
     }
 
     /// Elastic energy held by the springs of rolling and twisting resistance, J (0 without
@@ -166,18 +170,19 @@ impl Model {
                     fc.roll.get(k),
                 )
             });
-        balls.chain(walls).fold(0.0, |a, b| a + b)
+        exact_sum(balls.chain(walls))
     }
 
     /// Gravitational potential energy -m g . x, J (zero at the origin).
     pub fn potential_energy(&self) -> Real {
         let g = self.settings.gravity;
         let cl = &self.clumps;
-        (0..self.balls.len())
-            .map(|i| -self.balls.mass[i] * g.dot(&self.balls.pos[i]))
-            .chain((0..cl.len()).map(|c| -cl.mass[c] * g.dot(&cl.pos[c])))
-            .chain(self.balls.cell.is_some().then(|| g.dot(&self.wrapped)))
-            .fold(0.0, |a, b| a + b)
+        exact_sum(
+            (0..self.balls.len())
+                .map(|i| -self.balls.mass[i] * g.dot(&self.balls.pos[i]))
+                .chain((0..cl.len()).map(|c| -cl.mass[c] * g.dot(&cl.pos[c])))
+                .chain(self.balls.cell.is_some().then(|| g.dot(&self.wrapped))),
+        )
     }
 
     /// The solve ratio: the mean magnitude of the unbalanced force (contact + gravity + applied,
@@ -187,7 +192,7 @@ impl Model {
     /// it means the same with and without timestep scaling.
     pub fn unbalanced_ratio(&self) -> Real {
         let b = &self.balls;
-        let (mut sum, mut n) = (0.0, 0usize);
+        let (mut sum, mut n) = (ExactSum::new(), 0usize);
         for i in 0..b.len() {
             if b.fixed[i] & dof::TRANSLATION == dof::TRANSLATION {
                 continue;
@@ -198,7 +203,7 @@ impl Model {
                     f[k] = 0.0;
                 }
             }
-            sum += f.norm();
+            sum.add(f.norm());
             n += 1;
         }
         let cl = &self.clumps;
@@ -207,23 +212,25 @@ impl Model {
                 continue;
             }
             let a = cl.acceleration(c, &self.settings.gravity);
-            sum += (a * cl.inertial_mass[c]).norm();
+            sum.add((a * cl.inertial_mass[c]).norm());
             n += 1;
         }
-        let (mut fc, mut m) = (0.0, 0usize);
+        let (mut fc, mut m) = (ExactSum::new(), 0usize);
         for (k, c) in self.contacts.list.iter().enumerate() {
             if c.active {
-                fc += self
-                    .contacts
-                    .contact_force(k, &self.balls, &self.laws)
-                    .norm();
+                fc.add(
+                    self.contacts
+                        .contact_force(k, &self.balls, &self.laws)
+                        .norm(),
+                );
                 m += 1;
             }
         }
         for c in self.facet_contacts.list.iter().filter(|c| c.active) {
-            fc += c.force.norm();
+            fc.add(c.force.norm());
             m += 1;
         }
+        let (sum, fc) = (sum.value(), fc.value());
         if n == 0 {
             return 0.0;
         }

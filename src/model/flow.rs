@@ -67,8 +67,10 @@ impl Model {
     /// Number of balls (pebbles are not balls), and their mass, kg.
     pub fn ball_count_and_mass(&self) -> (usize, Real) {
         let b = &self.balls;
-        (0..b.len())
-            .filter(|&i| !b.is_pebble(i))
-            .fold((0, 0.0), |(n, m), i| (n + 1, m + b.mass[i]))
+        let balls = (0..b.len()).filter(|&i| !b.is_pebble(i));
+        (
+            balls.clone().count(),
+            crate::math::exact_sum(balls.map(|i| b.mass[i])),
+        )
     }
 }

@@ -6,24 +6,20 @@
 //! any other); a ball-wall contact adds `-f (x) (x_c - x_ball)`, `f` the force on the ball; and
 //! `v'` is a body's velocity less the imposed shear flow at its centre,
 //! `rate (x_gradient - middle of the cell) e_flow` (no flow without shear). Reported as the
-//! symmetric part, `xx, yy, zz, xy, yz, xz`.
+//! symmetric part, `xx, yy, zz, xy, yz, xz`. The sums are exact ([`ExactSum`]): the same for any
+//! order of the contacts and bodies.
 
-use crate::math::{Real, Vec3};
+use crate::math::{ExactSum, ExactTensor, Real, Vec3};
 use crate::model::Model;
 
 /// The cell's stress, Pa (zeros without a cell).
 pub fn cell_stress(model: &Model) -> [Real; 6] {
-    let mut t = [[0.0; 3]; 3];
-    let add = |f: &Vec3, l: &Vec3| {
-        for r in 0..3 {
-            for c in 0..3 {
-                t[r][c] += f[r] * l[c];
-            }
-        }
-    };
+    let mut sums = ExactTensor::new();
+    let add = |f: &Vec3, l: &Vec3| sums.add_outer(f, l);
     let Some(inv) = stress_sums(model, add) else {
         return [0.0; 6];
     };
+    let t = sums.value();
     let s = |r: usize, c: usize| 0.5 * (t[r][c] + t[c][r]) * inv;
     [s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(1, 2), s(0, 2)]
 }
@@ -31,9 +27,9 @@ pub fn cell_stress(model: &Model) -> [Real; 6] {
 /// The cell's normal stress along axis `k` alone, Pa (0 without a cell): what the pressure
 /// servo reads (the same sums as [`cell_stress`], one component).
 pub fn cell_normal_stress(model: &Model, k: usize) -> Real {
-    let mut t = 0.0;
-    let add = |f: &Vec3, l: &Vec3| t += f[k] * l[k];
-    stress_sums(model, add).map_or(0.0, |inv| t * inv)
+    let mut t = ExactSum::new();
+    let add = |f: &Vec3, l: &Vec3| t.add(f[k] * l[k]);
+    stress_sums(model, add).map_or(0.0, |inv| t.value() * inv)
 }
 
 /// Calls `add(f, l)` for each term of the cell's stress (module documentation) and returns

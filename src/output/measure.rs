@@ -13,7 +13,7 @@
 //! virial identity the column case tests).
 
 use crate::geom::Zone;
-use crate::math::{Real, Vec3};
+use crate::math::{ExactSum, ExactTensor, ExactVec3, Real, Vec3};
 use crate::model::{Measure, Model};
 
 /// What one region measures at one time.
@@ -119,22 +119,14 @@ pub fn measure_with(
 fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 3], usize) {
     let b = &model.balls;
     let reference = |i: usize| model.body_centre(i);
-    let mut sigma = [[0.0; 3]; 3];
-    let mut fabric = [[0.0; 3]; 3];
+    let mut sigma = ExactTensor::new();
+    let mut fabric = ExactTensor::new();
     let mut contacts = 0usize;
     let mut add = |f: &Vec3, l: &Vec3| {
-        for r in 0..3 {
-            for c in 0..3 {
-                sigma[r][c] -= f[r] * l[c];
-            }
-        }
+        sigma.add_outer(&-f, l);
         let n = l.normalize();
         if n.iter().all(|x| x.is_finite()) {
-            for r in 0..3 {
-                for c in 0..3 {
-                    fabric[r][c] += n[r] * n[c];
-                }
-            }
+            fabric.add_outer(&n, &n);
         }
         contacts += 1;
     };
@@ -163,7 +155,7 @@ fn contact_sums(model: &Model, inside: &[bool]) -> ([[Real; 3]; 3], [[Real; 3]; 
             add(&c.force, &(c.point - reference(i)));
         }
     }
-    (sigma, fabric, contacts)
+    (sigma.value(), fabric.value(), contacts)
 }
 
 /// Marks in `inside` the pieces whose body is in the region (its zone `zone`); returns the
@@ -178,17 +170,17 @@ fn bodies_inside(
     let b = &model.balls;
     inside.clear();
     let mut bodies = 0usize;
-    let mut mass = 0.0;
-    let mut momentum = Vec3::zeros();
-    let mut solid = 0.0;
+    let mut mass = ExactSum::new();
+    let mut momentum = ExactVec3::new();
+    let mut solid = ExactSum::new();
     for i in 0..b.len() {
         let here = m.zone.is_none() || zone.contains(&model.body_centre(i));
         inside.push(here);
         if solid_too {
-            solid += match &m.zone {
+            solid.add(match &m.zone {
                 Some(z) => z.sphere_volume_inside(&b.pos[i], b.radius[i]),
                 None => 4.0 / 3.0 * crate::math::PI * b.radius[i].powi(3),
-            };
+            });
         }
         if !here {
             continue;
@@ -198,16 +190,16 @@ fn bodies_inside(
             let c = b.clump[i] as usize;
             if model.clumps.first[c] as usize == i {
                 bodies += 1;
-                mass += model.clumps.mass[c];
-                momentum += model.clump_velocity(c) * model.clumps.mass[c];
+                mass.add(model.clumps.mass[c]);
+                momentum.add(&(model.clump_velocity(c) * model.clumps.mass[c]));
             }
         } else {
             bodies += 1;
-            mass += b.mass[i];
-            momentum += model.synchronized_velocity(i) * b.mass[i];
+            mass.add(b.mass[i]);
+            momentum.add(&(model.synchronized_velocity(i) * b.mass[i]));
         }
     }
-    (bodies, (mass, momentum), solid)
+    (bodies, (mass.value(), momentum.value()), solid.value())
 }
 
 /// The symmetric part of `t` times `scale`: xx, yy, zz, xy, yz, xz.

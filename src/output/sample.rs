@@ -3,7 +3,7 @@
 use super::source::{
     BallQuantity, ClumpQuantity, MeasureQuantity, PairQuantity, Pieces, Source, WallQuantity,
 };
-use crate::math::Real;
+use crate::math::{exact_sum, exact_sum3, Real};
 use crate::model::Model;
 
 impl Source {
@@ -25,19 +25,17 @@ impl Source {
             Source::BallContacts => out.push(model.contacts.active_count() as Real),
             Source::WallContacts => out.push(model.facet_contacts.active_count() as Real),
             Source::MeanPos => {
-                let sum = b
-                    .pos
-                    .iter()
-                    .fold(crate::math::Vec3::zeros(), |acc, p| acc + p);
+                let sum = exact_sum3(b.pos.iter().copied());
                 let mean = sum / (b.len().max(1) as Real);
                 out.extend_from_slice(mean.as_slice());
             }
             Source::Momentum => {
                 let cl = &model.clumps;
                 let balls = (0..b.len()).filter(|&i| !b.is_pebble(i));
-                let sum = (balls.map(|i| b.vel[i] * b.inertial_mass[i]))
-                    .chain((0..cl.len()).map(|c| cl.vel[c] * cl.inertial_mass[c]))
-                    .fold(crate::math::Vec3::zeros(), |acc, p| acc + p);
+                let sum = exact_sum3(
+                    (balls.map(|i| b.vel[i] * b.inertial_mass[i]))
+                        .chain((0..cl.len()).map(|c| cl.vel[c] * cl.inertial_mass[c])),
+                );
                 out.extend_from_slice(sum.as_slice());
             }
             Source::DomainSize => {
@@ -53,12 +51,10 @@ impl Source {
             Source::SolidFraction => {
                 let cell = b.cell.as_ref();
                 let pi = std::f64::consts::PI;
-                let solid = (0..b.len())
-                    .map(|i| match model.planar {
-                        true => pi * b.radius[i] * b.radius[i],
-                        false => 4.0 / 3.0 * pi * b.radius[i].powi(3),
-                    })
-                    .fold(0.0, |a, v| a + v);
+                let solid = exact_sum((0..b.len()).map(|i| match model.planar {
+                    true => pi * b.radius[i] * b.radius[i],
+                    false => 4.0 / 3.0 * pi * b.radius[i].powi(3),
+                }));
                 out.push(cell.map_or(Real::NAN, |c| solid / c.volume(model.planar)));
             }
             Source::Top => {
@@ -72,9 +68,11 @@ impl Source {
             Source::Proximity => out.push(model.facet_contacts.proximity as Real),
             Source::FixedForce => {
                 let all = crate::body::dof::TRANSLATION;
-                let f = (0..b.len())
-                    .filter(|&i| b.fixed[i] & all == all && !b.is_pebble(i))
-                    .fold(crate::math::Vec3::zeros(), |acc, i| acc + b.force[i]);
+                let f = exact_sum3(
+                    (0..b.len())
+                        .filter(|&i| b.fixed[i] & all == all && !b.is_pebble(i))
+                        .map(|i| b.force[i]),
+                );
                 out.extend_from_slice(f.as_slice());
             }
             Source::Kinetic => out.push(model.kinetic_energy()),
@@ -226,13 +224,11 @@ fn sample_ball_wall(model: &Model, p: Pieces, w: usize, q: PairQuantity, out: &m
     };
     let nearest = || nearest_of().0;
     let normal = || {
-        let s = active
-            .iter()
-            .fold(Vec3::zeros(), |a, c| a + c.normal * c.overlap);
+        let s = exact_sum3(active.iter().map(|c| c.normal * c.overlap));
         s.try_normalize(0.0)
             .unwrap_or_else(|| nearest().try_normalize(0.0).unwrap_or_else(Vec3::zeros))
     };
-    let force = || active.iter().fold(Vec3::zeros(), |a, c| a + c.force);
+    let force = || exact_sum3(active.iter().map(|c| c.force));
     match q {
         PairQuantity::Active => out.push(active.len() as Real),
         PairQuantity::Touching => out.push(
@@ -288,12 +284,10 @@ fn sample_group(model: &Model, a: Pieces, b: Pieces, q: PairQuantity, out: &mut 
             }
         }
     }
-    let normal = active
-        .iter()
-        .fold(Vec3::zeros(), |s, (u, n, _)| s + n * *u)
+    let normal = exact_sum3(active.iter().map(|(u, n, _)| n * *u))
         .try_normalize(0.0)
         .unwrap_or(closest.1);
-    let force = active.iter().fold(Vec3::zeros(), |s, (_, _, f)| s + f);
+    let force = exact_sum3(active.iter().map(|(_, _, f)| *f));
     match q {
         PairQuantity::Active => out.push(active.len() as Real),
         PairQuantity::NormalForce => out.push(force.dot(&normal).abs()),

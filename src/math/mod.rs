@@ -1,11 +1,9 @@
 //! Scalar and vector types: the one place that names `f64` and nalgebra's types.
 
-/// The floating-point type of every physical quantity.
-pub type Real = f64;
-/// A 3D vector (position m, velocity m/s, force N, ... : the name of the variable says which).
-pub type Vec3 = nalgebra::Vector3<Real>;
-/// A unit quaternion: the orientation of a body (body frame to world frame).
-pub type Quat = nalgebra::UnitQuaternion<Real>;
+mod exact;
+mod types;
+pub use exact::{exact_sum, exact_sum3, ExactSum, ExactTensor, ExactVec3};
+pub use types::{Quat, Real, Vec3};
 
 /// pi, for formulas that read like the literature.
 pub const PI: Real = std::f64::consts::PI;
