@@ -18,7 +18,7 @@
 //! 5. the energy books ([`books`]).
 //!
 //! ## Layers
-//! The **engine** is [`math`], [`par`], [`phases`], [`rng`], [`storage`], [`geom`],
+//! The **engine** is [`math`], [`comm`], [`par`], [`phases`], [`rng`], [`storage`], [`geom`],
 //! [`generate`], [`distribution`], [`body`], [`law`], [`motion`], [`contact`], [`springs`],
 //! [`flow`], [`timestep`], [`force`], [`detect`], [`model`], [`stiffness`], [`output`],
 //! [`books`], [`watch`] and [`cycle`]. The **harness** is [`record`], [`check`], [`case`],
@@ -35,6 +35,7 @@ pub mod body;
 pub mod books;
 pub mod case;
 pub mod check;
+pub mod comm;
 pub mod contact;
 pub mod cycle;
 pub mod detect;

@@ -15,8 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The engine's top-level modules.
-const ENGINE: [&str; 23] = [
+const ENGINE: [&str; 24] = [
     "math",
+    "comm",
     "par",
     "phases",
     "rng",

@@ -15,6 +15,7 @@ mod house;
 mod models;
 mod periodic;
 mod planar;
+mod ranks;
 mod report;
 mod stiffness;
 mod timestep;

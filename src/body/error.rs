@@ -154,6 +154,12 @@ pub enum ModelError {
         /// Why it cannot go on.
         reason: String,
     },
+    /// A run cut over ranks stopped because another rank's body blew up (that rank names it).
+    #[error("cycle {cycle}: another rank stopped the run (it names the body)")]
+    OtherRank {
+        /// Cycle number.
+        cycle: u64,
+    },
     /// A timestep that is not a positive finite number.
     #[error("timestep {0} s must be a positive finite number")]
     BadTimestep(Real),

@@ -289,6 +289,34 @@ impl Contacts {
         self.list_changed();
     }
 
+    /// Takes each contact of `records` (first ball, second ball, the contact with its state,
+    /// its frame when frames are kept) in place of the one between the same balls, or adds it
+    /// where it sorts: a ball that moves to another rank brings its contacts' state.
+    pub(crate) fn adopt(&mut self, records: Vec<(u32, u32, Contact, Option<Frame>)>) {
+        let framed = !self.frames.is_empty()
+            || (self.list.is_empty() && records.iter().any(|r| r.3.is_some()));
+        for (a, b, mut c, frame) in records {
+            (c.a, c.b) = (a, b);
+            let key = c.key();
+            let at = self.list.binary_search_by_key(&key, Contact::key);
+            match (at, framed.then_some(frame)) {
+                (Ok(k), None) => self.list[k] = c,
+                (Ok(k), Some(Some(f))) => {
+                    self.list[k] = c;
+                    self.frames[k] = f;
+                }
+                (Err(k), None) => self.list.insert(k, c),
+                (Err(k), Some(Some(f))) => {
+                    self.list.insert(k, c);
+                    self.frames.insert(k, f);
+                }
+                // (a framed list takes no contact without its frame)
+                (_, Some(None)) => {}
+            }
+        }
+        self.list_changed();
+    }
+
     /// After the balls changed in number (added at the end): the split between threads and
     /// the incidence lists are made again.
     pub(crate) fn balls_changed(&mut self) {

@@ -10,7 +10,10 @@
 //! 4. **force-displacement** ([`crate::force::Forces`]);
 //! 5. the energy books ([`crate::books::book`]) and the interpenetration check.
 
+mod ranks;
 mod timestep;
+
+pub use ranks::Rank;
 
 pub use crate::watch::{Watch, WATCH_EVERY};
 

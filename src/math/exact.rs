@@ -91,6 +91,38 @@ impl ExactSum {
         }
     }
 
+    /// The length of [`ExactSum::to_bytes`].
+    pub const BYTES: usize = LIMBS * 8 + 9;
+
+    /// The sum as bytes (its limbs with the carries propagated, then its non-finite part), for
+    /// sending to another rank; [`ExactSum::from_bytes`] reads them back.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut s = self.clone();
+        s.carry();
+        let mut out = Vec::with_capacity(Self::BYTES);
+        s.limbs.iter().for_each(|l| out.extend(l.to_le_bytes()));
+        out.push(s.special.is_some() as u8);
+        out.extend(s.special.unwrap_or(0).to_le_bytes());
+        out
+    }
+
+    /// The sum [`ExactSum::to_bytes`] wrote (an empty sum from fewer bytes).
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let mut s = ExactSum::new();
+        if bytes.len() < Self::BYTES {
+            return s;
+        }
+        let word = |k: usize| bytes[k..k + 8].try_into().unwrap_or([0; 8]);
+        for (k, l) in s.limbs.iter_mut().enumerate() {
+            *l = i64::from_le_bytes(word(8 * k));
+        }
+        s.pending = 1;
+        if bytes[LIMBS * 8] != 0 {
+            s.special = Some(u64::from_le_bytes(word(LIMBS * 8 + 1)));
+        }
+        s
+    }
+
     /// Propagates the carries: every limb but the last in `[0, 2^32)`, the last holding the sign.
     fn carry(&mut self) {
         for k in 0..LIMBS - 1 {
