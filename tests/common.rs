@@ -74,6 +74,7 @@ pub fn fixed_wall(
         resolution,
         cutoff_angle: cutoff_deg.to_radians(),
         program: None,
+        imaged: false,
     }
 }
 

@@ -277,7 +277,7 @@ fn periodic_gas_is_the_same_for_any_thread_count_and_across_a_restart() {
 )]
 #[case::wall_across_the_cell(
     "[output]",
-    "[[wall]]\nname = \"base\"\nmaterial = \"glass\"\nplane = { center = [0.008, 0.008, 0.004], normal = [0.0, 0.0, 1.0], size = [0.016, 0.016] }\n\n[output]",
+    "[[wall]]\nname = \"base\"\nmaterial = \"glass\"\nplane = { center = [0.008, 0.008, 0.004], normal = [0.0, 0.0, 1.0], size = [0.016, 0.015] }\n\n[output]",
     "wall[1]: wall \"base\" comes within"
 )]
 #[case::wall_near_a_face(
@@ -630,4 +630,98 @@ fn the_remap_work_closes_the_balance_to_second_order() {
         coarse / fine > 3.0,
         "left {coarse:e} J at dt, {fine:e} J at dt/2"
     );
+}
+
+/// A `plane` whose side spans the cell exactly along a periodic axis, edges on both faces, is
+/// imaged there (a chute's base): accepted, its vertices on the faces carried the largest radius
+/// plus the margin past them, and marked imaged. Every other wall near a periodic face is
+/// refused, naming the file, the wall and the reason: a moving plane, a plane a little short of
+/// the cell or off its middle, a plane tilted so that it spans x but not y, the same rectangle
+/// given as a mesh, a box; and an imaged plane along an axis whose length the pressure control
+/// changes, or along the gradient of Lees-Edwards shear.
+#[rstest]
+#[case::spanning("", "", None)]
+#[case::moving(
+    "size = [0.02, 0.02] }\n",
+    "size = [0.02, 0.02] }\nmotion = { kind = \"rigid\", vel = [0.0, 0.0, -0.001] }\n",
+    Some("wall[1].motion: plane \"base\" spans the periodic cell exactly along x ([0, 0.02]), so it would be imaged across the faces there (a chute's base), but it moves")
+)]
+#[case::programmed(
+    "size = [0.02, 0.02] }\n",
+    "size = [0.02, 0.02] }\nmotion = { kind = \"rigid\", schedule = [ { t = 0.1, vel = [0.0, 0.0, -0.001] } ] }\n",
+    Some("but it moves")
+)]
+#[case::short(
+    "size = [0.02, 0.02]",
+    "size = [0.0199, 0.02]",
+    Some("wall[1]: wall \"base\" comes within 2.2e-3 m (the largest radius plus the margin) of a face of the periodic cell along x (at 0.0000499")
+)]
+#[case::off_the_middle(
+    "center = [0.01, 0.01, 0.0]",
+    "center = [0.01, 0.0101, 0.0]",
+    Some("of a face of the periodic cell along y")
+)]
+#[case::tilted(
+    "normal = [0.0, 0.0, 1.0]",
+    "normal = [0.0, 0.1, 1.0]",
+    Some("of a face of the periodic cell along y")
+)]
+#[case::mesh(
+    "plane = { center = [0.01, 0.01, 0.0], normal = [0.0, 0.0, 1.0], size = [0.02, 0.02] }",
+    "vertices = [[0.0, 0.0, 0.0], [0.02, 0.0, 0.0], [0.02, 0.02, 0.0], [0.0, 0.02, 0.0]]\nfacets = [[0, 1, 2], [0, 2, 3]]",
+    Some("only a still `plane` whose side spans the cell exactly along the axis, edges on both faces, is imaged")
+)]
+#[case::box_(
+    "plane = { center = [0.01, 0.01, 0.0], normal = [0.0, 0.0, 1.0], size = [0.02, 0.02] }",
+    "box = { min = [0.0, 0.0, -0.005], max = [0.02, 0.02, 0.0] }",
+    Some("wall[1]: wall \"base\" comes within")
+)]
+#[case::pressure_axis(
+    "periodic = [\"x\", \"y\"]",
+    "periodic = [\"x\", \"y\"]\npressure = { target = 10.0, axis = \"y\", gain = 1e-3, max_rate = 1.0 }",
+    Some("but the pressure control changes the cell's length along y: the plane would no longer span it")
+)]
+#[case::shear_gradient(
+    "periodic = [\"x\", \"y\"]",
+    "periodic = [\"x\", \"y\"]\nshear = { rate = 1.0, flow = \"x\", gradient = \"y\" }",
+    Some("but y is the gradient axis of the Lees-Edwards shear, whose images slide")
+)]
+fn planes_spanning_the_cell_are_imaged_and_other_walls_refused(
+    #[case] from: &str,
+    #[case] to: &str,
+    #[case] refusal: Option<&str>,
+) {
+    let path = Path::new("cases/periodic/rolling_plane.toml");
+    let original = std::fs::read_to_string(path).unwrap();
+    let text = original.replacen(from, to, 1);
+    assert!(
+        from.is_empty() || text != original,
+        "the row changes nothing"
+    );
+    match (parse(&text, path), refusal) {
+        (Ok(case), None) => {
+            let reach = 0.002 + case.margin;
+            let wall = &case.walls[0];
+            assert!(wall.imaged, "a spanning plane not imaged");
+            for k in 0..2 {
+                let low = wall
+                    .vertices
+                    .iter()
+                    .map(|v| v[k])
+                    .fold(Real::INFINITY, Real::min);
+                let high = (wall.vertices.iter().map(|v| v[k])).fold(Real::NEG_INFINITY, Real::max);
+                assert_eq!((low, high), (-reach, 0.02 + reach), "axis {k}");
+            }
+            // (the model's wall is marked too: its contacts keep their state across facets)
+            let model = case.build_model(None).unwrap();
+            assert!(model.walls[0].imaged);
+        }
+        (Err(e), Some(names)) => {
+            let msg = e.to_string();
+            assert!(msg.contains("cases/periodic/rolling_plane.toml"), "{msg}");
+            assert!(msg.contains(names), "{msg}");
+        }
+        (Ok(_), Some(_)) => panic!("accepted: {to}"),
+        (Err(e), None) => panic!("refused: {e}"),
+    }
 }

@@ -1,4 +1,5 @@
 """Writes the periodic-cell cases of this folder: python3 make_cases.py (from this folder)."""
+import json
 import math
 import random
 
@@ -183,6 +184,69 @@ def insert():
     return s
 
 
+def rolling(name, periodic, resisted=False, other=None):
+    """A ball rolling down a plane, gravity tilted 30 degrees from its normal and 30 degrees
+    off x in it: in a cell periodic along x and y on the imaged base plane, which it crosses
+    through both faces and over the diagonal of the plane's two facets many times, or on a wide
+    plane of two facets without a cell, inside one facet (the reference). `resisted`: the full
+    resolution mode and a rolling resistance (the frame's rolling spring goes with the state),
+    else the reduced mode and none."""
+    L, r, kn, T = 0.02, 0.002, 1.0e4, 0.3
+    theta, phi = math.radians(30.0), math.radians(30.0)
+    # (a soft rolling spring, mu_r r N / kr = 0.03 rad from its cap: at the faces a lost spring
+    # would take tens of steps to come back, and the ball would roll on faster)
+    mu_r, kr = (0.02, 1.0e-6) if resisted else (0.0, 0.0)
+    g = [9.81 * math.sin(theta) * math.cos(phi), 9.81 * math.sin(theta) * math.sin(phi), -9.81 * math.cos(theta)]
+    m = 2500.0 * 4.0 / 3.0 * math.pi * r ** 3
+    z = r - m * 9.81 * math.cos(theta) / kn  # resting on the plane's spring
+    # rolling without slip against a constant couple mu_r r N: a = (5/7) g (sin - mu_r cos)
+    a = 5.0 / 7.0 * 9.81 * (math.sin(theta) - mu_r * math.cos(theta))
+    s_max = 0.5 * a * T * T
+    resistance = f" and a rolling resistance (PFC's spring, mu_r = {mu_r}, k_r = {kr:g} N m/rad)" if resisted else ""
+    mode = "full" if resisted else "reduced"
+    if periodic:
+        description = (f"A ball (r = {r * 1e3:g} mm, glass) rolls down the base plane of a cell periodic along x and y (side {L * 1e3:g} mm), "
+                       f"gravity tilted 30 degrees from the plane's normal and 30 degrees off x in the plane{resistance}. The plane spans the cell "
+                       "exactly, so it is imaged across the faces (its facets reach past them). Over "
+                       f"{T} s the ball crosses the x faces {int(s_max * math.cos(phi) / L)} times, the y faces {int(s_max * math.sin(phi) / L)} times and the diagonal between "
+                       f"the plane's two facets; its contact with the plane is one contact, whose state ({mode} resolution mode) goes with it across "
+                       f"the faces and the diagonal. It must move as on the wide plane of {other}, the same scene "
+                       "without a cell, to round-off; and both as a sphere rolling without slip, |v| = (5/7) g (sin(theta) - mu_r cos(theta)) t "
+                       f"= {a:.6f} t m/s (friction 0.5 > (2/7) tan 30 = 0.165).")
+    else:
+        description = (f"The reference of {name.replace('_bounded', '')}: the same ball{resistance} on a plane 1 m square without a cell, "
+                       "rolling inside one of its two facets; v = (5/7) g (sin(theta) - mu_r cos(theta)) t = "
+                       f"{a:.6f} t m/s for a sphere rolling without slip.")
+    s = HEADER + f'name = "{name}"\ndescription = """{description}"""\n\n'
+    s += f'[run]\nduration = {T}\ngravity = {vec(g)}\n\n[timestep]\nmode = "fixed"\ndt = 1e-5\n\n'
+    if periodic:
+        s += f'[domain]\nmin = [0.0, 0.0, -0.01]\nmax = {vec([L, L, 0.02])}\nperiodic = ["x", "y"]\n\n'
+    s += "[material.glass]\ndensity = 2500.0\n\n"
+    s += f'[[contact]]\nbetween = ["glass", "glass"]\nmodel = "linear"\nkn = {kn}\nks = {kn}\nfriction = 0.5\ndamp_n = 0.3\ndamp_s = 0.3\n'
+    if resisted:
+        s += f'rolling = {{ kind = "pfc", coefficient = {mu_r}, kr = {kr} }}\n'
+    s += "\n"
+    # (the reference's path, from (15, 10) mm some 0.16 m along (cos 30, sin 30), stays 0.2 m
+    # inside the square and off its diagonal y = x + 0.3)
+    size = [L, L] if periodic else [1.0, 1.0]
+    centre = [L / 2, L / 2, 0.0] if periodic else [0.0, 0.3, 0.0]
+    s += f'[[wall]]\nname = "base"\nmaterial = "glass"\nresolution = "{mode}"\n'
+    s += f'plane = {{ center = {vec(centre)}, normal = [0.0, 0.0, 1.0], size = {vec(size)} }}\n\n'
+    s += f'[[ball]]\nid = 1\npos = {vec([0.015, L / 2, z])}\nradius = {r}\nmaterial = "glass"\n\n'
+    series = ["ball/1/vel", "ball/1/spin", "ball/1/pos", "wall/base/force"]
+    if periodic:
+        series.append("contacts/handovers")
+    s += f'[output]\nevery = 50\nseries = {json.dumps(series)}\n\n'
+    if other:
+        for col in ["ball/1/vel.x", "ball/1/vel.y", "ball/1/vel.z", "ball/1/spin.x", "ball/1/spin.y", "ball/1/spin.z",
+                    "ball/1/pos.z", "wall/base/force.x", "wall/base/force.y", "wall/base/force.z"]:
+            s += f'[[check]]\nkind = "same_series"\nseries = "{col}"\ncase = "{other}"\ntolerance = 1e-12\n\n'
+    for col, c in [("x", math.cos(phi)), ("y", math.sin(phi))]:
+        s += f'[[check]]\nkind = "analytic"\nseries = "ball/1/vel.{col}"\nreference = {{ kind = "polynomial", coeffs = [0.0, {a * c!r}] }}\ntolerance = 1e-3\n'
+        s += f'formula = "(5/7) g (sin(theta) - mu_r cos(theta)) {"cos" if col == "x" else "sin"}(phi) t: a sphere rolling without slip"\n\n'
+    return s
+
+
 def le_lattice():
     """An affinely sheared, pre-compressed simple cubic lattice: the closed-form stress."""
     n, a, r, kn, rate, T = 4, 0.002, 0.00101, 1.0e4, 1.0, 0.003
@@ -292,6 +356,12 @@ if __name__ == "__main__":
         "pressure_lattice.toml": pressure_lattice("periodic_pressure_lattice"),
         "pressure_gas.toml": pressure_gas(),
         "insert.toml": insert(),
+        "rolling_plane_bounded.toml": rolling("periodic_rolling_plane_bounded", False),
+        "rolling_plane.toml": rolling("periodic_rolling_plane", True, other="rolling_plane_bounded.toml"),
+        "rolling_plane_resisted_bounded.toml": rolling("periodic_rolling_plane_resisted_bounded", False, True),
+        "rolling_plane_resisted.toml": rolling(
+            "periodic_rolling_plane_resisted", True, True, other="rolling_plane_resisted_bounded.toml"
+        ),
         "pressure_sheared.toml": pressure_lattice("periodic_pressure_sheared", shear=2.0),
         "pressure_sheared_restarted.toml": pressure_lattice(
             "periodic_pressure_sheared_restarted", shear=2.0, restart=20000, other="pressure_sheared.toml"

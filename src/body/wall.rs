@@ -124,6 +124,12 @@ pub struct WallSpec {
     /// A rigid motion that changes during the run (then `motion` is rigid and holds the
     /// velocity of the current cycle).
     pub program: Option<Program>,
+    /// An imaged plane: a still, flat wall that spans a periodic cell exactly along an axis
+    /// in its plane, and so stands for an unbounded plane there (the case reader extends its
+    /// facets past the faces). A ball's contact with it is one contact, whatever facet it
+    /// lies on: its state goes with the ball from facet to facet, and across the faces when
+    /// the ball is brought back into the cell ([`crate::contact::carry_on_surface`]).
+    pub imaged: bool,
 }
 
 /// A faceted wall of the model.
@@ -162,6 +168,8 @@ pub struct Wall {
     clock: Real,
     /// The area projected on the plane normal to a servo's direction, m^2 (0 without a servo).
     pub projected_area: Real,
+    /// An imaged plane ([`WallSpec::imaged`]).
+    pub imaged: bool,
 }
 
 impl Wall {
@@ -207,6 +215,7 @@ impl Wall {
             program: spec.program.clone(),
             clock: 0.0,
             projected_area,
+            imaged: spec.imaged,
         }
     }
 

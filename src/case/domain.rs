@@ -264,27 +264,113 @@ pub(super) fn refuse_short_cell(
     Ok(())
 }
 
+/// Walls imaged across the faces (docs/CASES.md section 19): a `plane` that spans the cell
+/// exactly along a periodic axis (one of its sides runs along the axis, from one face to the
+/// other, to 1e-12 of the length) is its own image there, a chute's base: the unbounded plane
+/// it stands for. Its vertices on the faces are moved `reach` (the largest radius plus the
+/// margin) past them, so that a ball anywhere in the cell, or past a face by up to a margin
+/// between two rebuilds, meets the plane over the whole of its contact; the wall is marked
+/// [`crate::body::WallSpec::imaged`] (a ball's contact with it keeps its state from facet to
+/// facet and across the faces). Returns, for each wall, the axes along which it is imaged
+/// ([`refuse_walls_near_faces`] spares them). `planes`: for each wall, the normal of its
+/// `plane` section, if it is one.
+///
+/// # Errors
+/// Such a plane that moves (a motion or a program), or that spans the axis whose length the
+/// pressure control changes, or the gradient axis of Lees-Edwards shear (whose images slide):
+/// it would not be its own image.
+pub(super) fn image_spanning_planes(
+    r: &Reader,
+    planes: &[Option<Vec3>],
+    walls: &mut [crate::body::WallSpec],
+    reach: Real,
+) -> Result<Vec<[bool; 3]>, CaseError> {
+    let mut imaged = vec![[false; 3]; walls.len()];
+    let Some(c) = r.cell.as_ref() else {
+        return Ok(imaged);
+    };
+    for (w, (wall, plane)) in walls.iter_mut().zip(planes).enumerate() {
+        let Some(normal) = *plane else {
+            continue;
+        };
+        if normal.norm() == 0.0 {
+            continue;
+        }
+        let (u, v) = crate::geom::plane_axes(&normal.normalize());
+        for k in (0..3).filter(|&k| c.periodic[k]) {
+            let (lo, hi) = (c.min[k], c.min[k] + c.len[k]);
+            let tol = 1e-12 * c.len[k];
+            // (a side along the axis: the plane's edges across it lie on lines x_k = const)
+            let along = |a: &Vec3| (0..3).all(|j| j == k || a[j].abs() <= 1e-12);
+            let low = (wall.vertices.iter()).fold(Real::INFINITY, |m, q| m.min(q[k]));
+            let high = (wall.vertices.iter()).fold(Real::NEG_INFINITY, |m, q| m.max(q[k]));
+            if !((along(&u) || along(&v)) && (low - lo).abs() <= tol && (high - hi).abs() <= tol) {
+                continue;
+            }
+            let axis = ["x", "y", "z"][k];
+            let at = format!("wall[{}]", w + 1);
+            let spans = format!(
+                "plane \"{}\" spans the periodic cell exactly along {axis} ([{lo}, {hi}]), so it would be imaged across the faces there (a chute's base)",
+                wall.name
+            );
+            let still = wall.program.is_none()
+                && matches!(&wall.motion, crate::body::WallMotion::Rigid { vel, spin }
+                    if *vel == Vec3::zeros() && *spin == Vec3::zeros());
+            if !still {
+                return Err(r.err(
+                    &format!("{at}.motion"),
+                    format!("{spans}, but it moves: only a still plane is its own image; a moving wall must keep clear of the periodic faces"),
+                ));
+            }
+            if c.pressure.is_some_and(|q| q.axis == k) {
+                return Err(r.err(
+                    &at,
+                    format!("{spans}, but the pressure control changes the cell's length along {axis}: the plane would no longer span it"),
+                ));
+            }
+            if c.shear.is_some_and(|s| s.gradient == k) {
+                return Err(r.err(
+                    &at,
+                    format!("{spans}, but {axis} is the gradient axis of the Lees-Edwards shear, whose images slide: the plane's images would move along its own surface"),
+                ));
+            }
+            for q in wall.vertices.iter_mut() {
+                if (q[k] - lo).abs() <= tol {
+                    q[k] = lo - reach;
+                } else if (q[k] - hi).abs() <= tol {
+                    q[k] = hi + reach;
+                }
+            }
+            imaged[w][k] = true;
+            wall.imaged = true;
+        }
+    }
+    Ok(imaged)
+}
+
 /// Refuses a wall that comes within `reach` (the largest radius plus the margin) of a face of
-/// the cell along a periodic axis, or lies outside it: walls are not imaged, so a ball across
-/// that face would meet the wall on one side and not its image on the other.
+/// the cell along a periodic axis, or lies outside it, unless it is imaged along that axis
+/// ([`image_spanning_planes`]): other walls are not imaged, so a ball across that face would
+/// meet the wall on one side and not its image on the other.
 pub(super) fn refuse_walls_near_faces(
     r: &Reader,
     cell: Option<&Cell>,
     walls: &[crate::body::WallSpec],
     reach: Real,
+    imaged: &[[bool; 3]],
 ) -> Result<(), CaseError> {
     let Some(c) = cell else {
         return Ok(());
     };
     for (w, wall) in walls.iter().enumerate() {
         for v in &wall.vertices {
-            for k in (0..3).filter(|&k| c.periodic[k]) {
+            for k in (0..3).filter(|&k| c.periodic[k] && !imaged[w][k]) {
                 let (lo, hi) = (c.min[k], c.min[k] + c.len[k]);
                 if v[k] < lo + reach || v[k] > hi - reach {
                     return Err(r.err(
                         &format!("wall[{}]", w + 1),
                         format!(
-                            "wall \"{}\" comes within {reach:e} m (the largest radius plus the margin) of a face of the periodic cell along {} (at {} in [{lo}, {hi}]): walls are not imaged across the faces, so a ball across the face would meet the wall on one side only; keep walls clear of the periodic faces (a chute's base: a layer of fixed balls, as cases/chute)",
+                            "wall \"{}\" comes within {reach:e} m (the largest radius plus the margin) of a face of the periodic cell along {} (at {} in [{lo}, {hi}]): walls are not imaged across the faces, so a ball across the face would meet the wall on one side only; keep walls clear of the periodic faces; only a still `plane` whose side spans the cell exactly along the axis, edges on both faces, is imaged (a chute's base)",
                             wall.name,
                             ["x", "y", "z"][k],
                             v[k]

@@ -32,7 +32,7 @@ pub use run::MAX_STEPS;
 pub use sense::end_warnings;
 
 use crate::detect::SortOrder;
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 use crate::model::Model;
 use reader::Reader;
 
@@ -88,7 +88,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
     let mut balls = balls::parse_balls(&r, &file, &materials)?;
     balls::parse_generate(&r, &file, &materials, &mut balls)?;
     let clumps = balls::parse_clumps(&r, &file, &materials, &balls)?;
-    let walls = wall::parse_walls(&r, &file, &materials, path)?;
+    let mut walls = wall::parse_walls(&r, &file, &materials, path)?;
     let inserts = flow::parse_inserts(&r, &file, &materials)?;
     let outlets = flow::parse_outlets(&r, &file)?;
     let measures = flow::parse_measures(&r, &file)?;
@@ -111,7 +111,11 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
     let largest = largest_radius(&balls, &inserts);
     contact::refuse_short_margin(&r, &cohesion, largest, margin)?;
     domain::refuse_short_cell(&r, r.cell.as_ref(), largest, margin)?;
-    domain::refuse_walls_near_faces(&r, r.cell.as_ref(), &walls, largest + margin)?;
+    let planes: Vec<_> = (file.wall.iter())
+        .map(|w| w.plane.as_ref().map(|p| Vec3::from(p.normal)))
+        .collect();
+    let imaged = domain::image_spanning_planes(&r, &planes, &mut walls, largest + margin)?;
+    domain::refuse_walls_near_faces(&r, r.cell.as_ref(), &walls, largest + margin, &imaged)?;
     // (the balls as written are in `balls` now: the file keeps the rest, not a second copy)
     file.ball = Vec::new();
     let mut case = Case {

@@ -82,6 +82,8 @@ pub(super) fn parse_wall(
         resolution,
         cutoff_angle: cutoff.to_radians(),
         program,
+        // (set with the cell: [`super::domain::image_spanning_planes`])
+        imaged: false,
     })
 }
 

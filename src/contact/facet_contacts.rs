@@ -11,7 +11,7 @@ use crate::math::{Real, Vec3};
 pub struct FullStats {
     /// Contacts made inactive by the line-of-sight check.
     pub hidden: u32,
-    /// States handed from one facet contact to another.
+    /// States handed from one facet contact to another (and carried on an imaged plane).
     pub handovers: u32,
     /// Proximity contacts acting.
     pub proximity: u32,
@@ -171,7 +171,8 @@ pub struct FacetContacts {
     pub roll: Vec<Vec3>,
     /// The ball-wall interactions, sorted by (ball, wall); rebuilt by every force update.
     pub interactions: Vec<WallInteraction>,
-    /// Full mode: contact states handed from one facet to another since the start.
+    /// Full mode, and imaged planes in either mode ([`carry_on_surface`]): contact states
+    /// handed from one facet to another since the start.
     pub handovers: u64,
     /// Full mode: contacts made inactive by the line-of-sight check in the last cycle.
     pub hidden: u32,
@@ -212,13 +213,17 @@ impl FacetContacts {
     }
 
     /// Replaces the list by the candidates (sorted, unique), keeping the state of contacts
-    /// that persist; new ones get `law_of(ball, wall)`.
+    /// that persist; new ones get `law_of(ball, wall)`; a contact that is no candidate any
+    /// more is dropped unless `keep` says otherwise (the active contact of a ball brought
+    /// back into a periodic cell onto another facet of an imaged plane: it hands its state
+    /// over in the next force pass, [`carry_on_surface`], and goes at the next rebuild).
     /// `frames`: keep [`FacetContacts::frames`] aligned with the list, or empty it; `rolls`:
     /// the same for [`FacetContacts::roll`] (with `frames` only).
     pub fn merge(
         &mut self,
         candidates: &[(u32, u32, u32)],
         law_of: impl Fn(u32, u32) -> u16,
+        keep: impl Fn(&FacetContact) -> bool,
         frames: bool,
         rolls: bool,
     ) {
@@ -229,7 +234,7 @@ impl FacetContacts {
             FacetContact::key,
             |&c| c,
             |&(b, w, f)| FacetContact::new(b, w, f, law_of(b, w)),
-            |_| false,
+            keep,
             &mut self.plan,
         );
         super::side(frames, &mut self.frames, &self.plan, old_len, || {
@@ -354,4 +359,54 @@ impl FacetContacts {
             });
         }
     }
+}
+
+/// The contacts of one ball with an imaged plane ([`crate::body::Wall::imaged`]) are one
+/// contact: the plane stands for an unbounded one, and its facets (stretched past the cell's
+/// faces, their edges wherever the mesh put them) are not features of the surface. So when a
+/// contact of the interaction has just become active (`fresh`, in no proximity contact) while
+/// one that held the state in the last cycle no longer is (not `fresh`, inactive), the whole
+/// state goes over: the model's state, the frame (turned onto the new facet's normal, its
+/// normal displacement kept: the overlap goes on) and the rolling spring. This is how the
+/// state follows a ball across an edge of the mesh in either resolution mode (the reduced
+/// mode drops it at a real edge; the full mode hands over the shear force only), and across a
+/// face of the cell: there the ball is brought back at a rebuild onto another facet, and the
+/// merge keeps its old active contact for that one cycle ([`FacetContacts::merge`]'s `keep`).
+/// Called after the associative logic, before the full mode's resolution (which then finds
+/// nothing to hand over) and before the forces. `frames` and `rolls` are aligned with
+/// `contacts` or empty. Returns the number of states carried.
+pub fn carry_on_surface(
+    contacts: &mut [FacetContact],
+    (frames, rolls): (&mut [Frame], &mut [Vec3]),
+) -> u32 {
+    let mut count = 0;
+    let mut from = 0;
+    for to in 0..contacts.len() {
+        let c = &contacts[to];
+        if !(c.active && c.fresh && c.pc == NONE) {
+            continue;
+        }
+        // the next contact (in facet order) that held a state and lost its activity
+        let Some(k) = (from..contacts.len()).find(|&k| {
+            let s = &contacts[k];
+            !s.active && !s.fresh && s.law == contacts[to].law
+        }) else {
+            break;
+        };
+        from = k + 1;
+        if !frames.is_empty() {
+            let mut frame = frames[k];
+            frame.reaim(&-contacts[to].normal);
+            frames[to] = frame;
+        }
+        if !rolls.is_empty() {
+            rolls[to] = rolls[k];
+        }
+        let state = contacts[k].state;
+        let c = &mut contacts[to];
+        c.state = state;
+        c.fresh = false;
+        count += 1;
+    }
+    count
 }

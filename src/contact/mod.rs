@@ -16,7 +16,9 @@ mod partition;
 mod sphere_pair;
 
 pub use contacts::Contacts;
-pub use facet_contacts::{FacetContact, FacetContacts, FullStats, WallInteraction};
+pub use facet_contacts::{
+    carry_on_surface, FacetContact, FacetContacts, FullStats, WallInteraction,
+};
 pub use frame::{initial_axes, swap_local, Frame, FrameFlags, FrameStep};
 pub(crate) use merge::{apply_plan, merge_plan, merge_sorted, side, Slot};
 pub use pair::{pair_key, Contact, NO_LAW};

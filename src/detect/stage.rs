@@ -174,6 +174,9 @@ impl Detection<'_> {
         self.facet_contacts.merge(
             &self.broad_phase.facet_pairs,
             |b, w| table[mat[b as usize] as usize * n + walls[w as usize].material],
+            // (an active contact is a candidate, unless its ball was just brought back into
+            // the cell: on an imaged plane it carries the state to the ball's new facet)
+            |c| c.active && walls[c.wall as usize].imaged,
             facet_frames,
             self.has_rolling(),
         );

@@ -83,7 +83,7 @@ pub(super) fn wall_group(
             let i = it.ball as usize;
             let wall = &walls[it.wall as usize];
             let range = it.start as usize - base..it.end as usize - base;
-            let sides = (frames_of(frames, &range), frames_of(rolls, &range));
+            let (wall_frames, wall_rolls) = (frames_of(frames, &range), frames_of(rolls, &range));
             let run = &mut list[range];
             if books {
                 // what the interaction's tangential springs held at the end of the last cycle
@@ -95,6 +95,10 @@ pub(super) fn wall_group(
                 it.integration = 0.0;
             }
             associative::resolve(run, &wall.mesh);
+            if wall.imaged {
+                let sides = (&mut *wall_frames, &mut *wall_rolls);
+                stats.handovers += crate::contact::carry_on_surface(run, sides);
+            }
             if wall.resolution == Resolution::Full {
                 let input = full::FullInput {
                     mesh: &wall.mesh,
@@ -104,6 +108,7 @@ pub(super) fn wall_group(
                     centre: balls.pos[i],
                     radius: balls.radius[i],
                 };
+                let sides = (wall_frames, wall_rolls);
                 stats = stats.plus(&full::resolve(run, sides, &input));
             }
         }

@@ -129,7 +129,7 @@ pub enum Source {
     /// extension; the height of a heap or a bed).
     Top,
     /// `contacts/handovers`: ball-facet contact states handed to another facet since the
-    /// start (full resolution mode; project extension).
+    /// start (full resolution mode, and imaged planes in either mode; project extension).
     Handovers,
     /// `contacts/hidden`: ball-facet contacts the line-of-sight check made inactive in the
     /// cycle (full mode; project extension).
