@@ -99,6 +99,19 @@ impl Random for SplitMix64 {
     }
 }
 
+/// Uniform numbers in [0, 1) from SplitMix64 seeded with `seed`, written out here:
+/// independent of the engine's generator.
+pub fn uniform(seed: u64) -> impl FnMut() -> Real {
+    let mut s = seed;
+    move || {
+        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
+    }
+}
+
 /// Runs `f` on a fresh pool of `threads` threads.
 pub fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()

@@ -1,7 +1,7 @@
 //! Periodic cells (`[domain]`): the broad phase against a slow all-pairs search over the images,
 //! bit-identical runs for any thread count and across a restart, and the refusals.
 
-use crate::common::on_threads;
+use crate::common::{on_threads, uniform};
 use ballast::case::parse;
 use ballast::detect::{brute_force_pairs, BroadPhase};
 use ballast::geom::Cell;
@@ -11,15 +11,7 @@ use std::path::Path;
 
 /// Random balls in a cell, some of them near its faces and corners.
 fn scene(n: usize, seed: u64, cell: &Cell) -> (Vec<Vec3>, Vec<Real>) {
-    let mut s = seed;
-    let mut next = || {
-        // (SplitMix64, written out: independent of the engine's generator)
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
-    };
+    let mut next = uniform(seed);
     let pos = (0..n)
         .map(|_| {
             Vec3::new(

@@ -1,7 +1,7 @@
 //! Runs cut over ranks (threads of one process standing in for processes, `comm::Hub`): the
 //! same bits as one process, for any number of ranks and any brick layout.
 
-use crate::common::{linear, material, model};
+use crate::common::{linear, material, model, uniform};
 use ballast::body::BallSpec;
 use ballast::comm::Hub;
 use ballast::law::{ContactModel, HookeHistory};
@@ -12,7 +12,7 @@ use rstest::rstest;
 
 /// A cloud of `n` balls (radii 0.8 to 1.2 mm) packed in a 24 x 16 x 12 mm box, its two halves
 /// thrown at each other at 1.5 and -0.5 m/s along x (and up to 0.1 m/s at random), under gravity, no walls: they
-/// pile up in the middle, with contacts that last, and spread. From SplitMix64 written out (independent of the engine's generator).
+/// pile up in the middle, with contacts that last, and spread.
 fn cloud(law: ContactModel, n: usize) -> Model {
     let (mut m, mat) = model(
         TimestepMode::Fixed(2e-6),
@@ -24,14 +24,7 @@ fn cloud(law: ContactModel, n: usize) -> Model {
         material("glass", 7e10, 0.25),
         law,
     );
-    let mut s = 17u64;
-    let mut next = || {
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
-    };
+    let mut next = uniform(17);
     let mut placed: Vec<(Vec3, Real)> = Vec::new();
     let mut id = 1;
     while placed.len() < n {
