@@ -412,3 +412,38 @@ impl Contacts {
         self.list_changed();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Contact, Contacts, Frame};
+    use crate::math::Vec3;
+
+    /// A record between balls already in contact replaces that contact (state and frame); one
+    /// between new balls goes where it sorts, its frame beside it.
+    #[test]
+    fn adopted_records_replace_or_join_in_order() {
+        let frame = |x: f64| Frame::new(&Vec3::new(x, 0.0, 1.0).normalize(), 0.0);
+        let mut c = Contacts {
+            list: vec![Contact::new(1, 2, 0), Contact::new(2, 5, 0)],
+            frames: vec![frame(0.1), frame(0.2)],
+            ..Contacts::default()
+        };
+        let mut held = Contact::new(9, 9, 0);
+        held.active = true;
+        held.sliding = true;
+        let records = vec![
+            (1, 3, held.clone(), Some(frame(0.3))),
+            (1, 2, held.clone(), Some(frame(0.4))),
+            (0, 7, held, Some(frame(0.5))),
+        ];
+        c.adopt(records);
+        let keys: Vec<(u32, u32)> = c.list.iter().map(|x| (x.a, x.b)).collect();
+        assert_eq!(keys, vec![(0, 7), (1, 2), (1, 3), (2, 5)]);
+        let active: Vec<bool> = c.list.iter().map(|x| x.active && x.sliding).collect();
+        assert_eq!(active, vec![true, true, true, false]);
+        assert_eq!(
+            c.frames,
+            vec![frame(0.5), frame(0.4), frame(0.3), frame(0.2)]
+        );
+    }
+}
