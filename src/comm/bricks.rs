@@ -103,21 +103,32 @@ impl Bricks {
         (low, high)
     }
 
+    /// True when `p` lies within `halo` of rank `r`'s brick along every axis (a box around the
+    /// brick, not a sphere; along a periodic axis, of the nearest of the brick's images).
+    pub fn near(&self, r: usize, p: &Vec3, halo: Real) -> bool {
+        let b = self.brick(r);
+        (0..3).all(|k| self.gap(k, b[k], p[k]) <= halo)
+    }
+
+    /// Along axis `k`, how far `x` lies outside the span of brick index `i` (0 inside), along a
+    /// periodic axis from the nearest of its images.
+    fn gap(&self, k: usize, i: usize, x: Real) -> Real {
+        let (low, high) = self.span(k, i);
+        let gap = |x: Real| (low - x).max(x - high).max(0.0);
+        match self.period[k] {
+            Some((_, len)) => gap(x).min(gap(x - len)).min(gap(x + len)),
+            None => gap(x),
+        }
+    }
+
     /// The distance from `p` to rank `r`'s brick (0 inside it), along a periodic axis to the
     /// nearest of the brick's images.
     pub fn distance(&self, r: usize, p: &Vec3) -> Real {
         let b = self.brick(r);
-        let mut d2 = 0.0;
-        for k in 0..3 {
-            let (low, high) = self.span(k, b[k]);
-            let gap = |x: Real| (low - x).max(x - high).max(0.0);
-            let g = match self.period[k] {
-                Some((_, len)) => gap(p[k]).min(gap(p[k] - len)).min(gap(p[k] + len)),
-                None => gap(p[k]),
-            };
-            d2 += g * g;
-        }
-        d2.sqrt()
+        (0..3)
+            .map(|k| self.gap(k, b[k], p[k]).powi(2))
+            .sum::<Real>()
+            .sqrt()
     }
 }
 
@@ -204,5 +215,9 @@ mod tests {
         // 0.5 from the cell's low face: 0.5 from brick 1's image beyond it
         assert_eq!(periodic.distance(1, &p), 0.5);
         assert_eq!(periodic.owner(&Vec3::new(3.5, 0.5, 0.5)), 1);
+        // near: a box around the brick, not a sphere
+        assert!(corner.near(3, &Vec3::new(0.75, 0.75, 0.0), 0.25));
+        assert!(!corner.near(3, &Vec3::new(0.74, 0.75, 0.0), 0.25));
+        assert!(periodic.near(1, &p, 0.5) && !periodic.near(1, &p, 0.49));
     }
 }

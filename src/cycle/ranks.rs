@@ -86,7 +86,7 @@ impl Model {
         let halo = 2.0 * (r_max + self.settings.margin);
         let me = comm.rank();
         let owner: Vec<usize> = b.pos.iter().map(|p| bricks.owner(p)).collect();
-        let near = |r: usize, i: usize| within(&bricks, r, &b.pos[i], halo);
+        let near = |r: usize, i: usize| bricks.near(r, &b.pos[i], halo);
         let keep: Vec<bool> = (0..b.len())
             .map(|i| owner[i] == me || near(me, i))
             .collect();
@@ -198,25 +198,6 @@ impl Model {
         }
         Ok(())
     }
-}
-
-/// True when `p` lies within `halo` of rank `r`'s brick along every axis.
-fn within(bricks: &Bricks, r: usize, p: &Vec3, halo: Real) -> bool {
-    let b = bricks.brick(r);
-    (0..3).all(|k| {
-        let cuts = &bricks.cuts[k];
-        let low = if b[k] == 0 {
-            Real::NEG_INFINITY
-        } else {
-            cuts[b[k] - 1]
-        };
-        let high = if b[k] + 1 == bricks.count[k] {
-            Real::INFINITY
-        } else {
-            cuts[b[k]]
-        };
-        p[k] >= low - halo && p[k] <= high + halo
-    })
 }
 
 /// The balls at `indices` (in that order), every per-ball array (the cell is shared).
@@ -425,7 +406,7 @@ impl Rank<'_> {
                 if r == me {
                     return Vec::new();
                 }
-                let near = |p: &Vec3| within(&self.bricks, r, p, self.halo);
+                let near = |p: &Vec3| self.bricks.near(r, p, self.halo);
                 let here: Vec<usize> = mine.iter().copied().filter(|&i| near(&b.pos[i])).collect();
                 let mut balls = pick(b, &here);
                 let there: Vec<usize> = (0..fresh.len()).filter(|&k| near(&fresh.pos[k])).collect();
@@ -539,7 +520,7 @@ impl Rank<'_> {
                 *s = (0..bb.len() as u32)
                     .filter(|&i| {
                         !self.ghost[i as usize]
-                            && within(&self.bricks, r, &bb.pos[i as usize], self.halo)
+                            && self.bricks.near(r, &bb.pos[i as usize], self.halo)
                     })
                     .collect();
             }
