@@ -151,3 +151,40 @@ fn a_cloud_on_ranks_is_the_cloud_in_one_process(#[case] count: [usize; 3]) {
         assert_eq!(differ, 0, "{count:?}: {differ} balls differ");
     }
 }
+
+/// A blow-up stops every rank in the same cycle (none waits forever for the others): the ranks
+/// holding the body name it as one process does, the others say another rank stopped the run.
+#[test]
+fn a_blow_up_stops_every_rank_together() {
+    let hubs = Hub::ranks(2);
+    let ends: Vec<(u64, String)> = std::thread::scope(|s| {
+        let handles: Vec<_> = hubs
+            .iter()
+            .map(|h| {
+                s.spawn(move || {
+                    let mut whole = cloud(history(), 400);
+                    // (a step some hundred times too long)
+                    whole.settings.timestep = TimestepMode::Fixed(5e-4);
+                    let (mut m, mut rank) = whole.ranked(h, [2, 1, 1]).expect("ranked");
+                    for _ in 0..1000 {
+                        if let Err(e) = m.cycle_on_rank(&mut rank) {
+                            return (m.cycles, e.to_string());
+                        }
+                    }
+                    (m.cycles, String::new())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a rank"))
+            .collect()
+    });
+    assert_eq!(ends[0].0, ends[1].0, "{ends:?}");
+    let named = ends
+        .iter()
+        .filter(|e| !e.1.is_empty() && !e.1.contains("another rank"))
+        .count();
+    assert!(named >= 1, "{ends:?}");
+    assert!(ends.iter().all(|e| !e.1.is_empty()), "{ends:?}");
+}

@@ -48,9 +48,7 @@ impl Model {
         let dt = self.timestep().choose(estimate)?;
         // 2. law of motion
         let (finite, moved) = self.motion().run(dt);
-        self.cycles += 1;
-        self.time += dt;
-        self.last_dt = dt;
+        self.advance_clock(dt);
         let t = self.lap(t, |p| &mut p.motion);
         if !finite {
             blowup::finite(self)?;
@@ -72,6 +70,13 @@ impl Model {
         let r = blowup::overlaps(self);
         self.lap(t, |p| &mut p.checks);
         r
+    }
+
+    /// Counts a cycle of `dt` done.
+    fn advance_clock(&mut self, dt: crate::math::Real) {
+        self.cycles += 1;
+        self.time += dt;
+        self.last_dt = dt;
     }
 
     /// Sets the velocity of every programmed wall for the cycle that starts now (schedules,

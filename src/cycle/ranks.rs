@@ -169,14 +169,13 @@ impl Model {
     /// [`ModelError::OtherRank`].
     pub fn cycle_on_rank(&mut self, rank: &mut Rank) -> Result<(), ModelError> {
         if !self.primed {
-            self.prime()?;
+            let r = self.prime();
+            together(rank, r, self.cycles)?;
         }
         let estimate = self.timestep_stiffness();
         let dt = self.timestep().choose(estimate)?;
         let (finite, _) = self.motion().run(dt);
-        self.cycles += 1;
-        self.time += dt;
-        self.last_dt = dt;
+        self.advance_clock(dt);
         rank.forward(self);
         if rank.comm.any(!finite) {
             blowup::finite(self)?;
@@ -187,17 +186,26 @@ impl Model {
             .comm
             .any(self.broad_phase.needs_rebuild(&self.balls.pos, limit));
         if due {
+            // (as one process does when a ball moved more than the margin)
+            let r = blowup::tunnelling(self, dt);
+            together(rank, r, self.cycles)?;
             rank.rebuild(self);
         }
         self.detection().run(Some(due));
         self.forces().run(dt);
         let r = blowup::overlaps(self);
-        if rank.comm.any(r.is_err()) {
-            r?;
-            return Err(ModelError::OtherRank { cycle: self.cycles });
-        }
-        Ok(())
+        together(rank, r, self.cycles)
     }
+}
+
+/// A check made on every rank: its error where it failed, and on the other ranks
+/// [`ModelError::OtherRank`], so that every rank stops together.
+fn together(rank: &Rank, r: Result<(), ModelError>, cycle: u64) -> Result<(), ModelError> {
+    if rank.comm.any(r.is_err()) {
+        r?;
+        return Err(ModelError::OtherRank { cycle });
+    }
+    Ok(())
 }
 
 /// The balls at `indices` (in that order), every per-ball array (the cell is shared).
@@ -304,10 +312,10 @@ impl Rank<'_> {
         let got = self.comm.exchange(out);
         for (list, bytes) in self.recv.iter().zip(&got) {
             // (the bytes of a buffer are not aligned for f64: read one by one)
-            let values: Vec<Real> = (bytes.chunks_exact(8))
-                .map(|w| Real::from_le_bytes(w.try_into().unwrap_or([0; 8])))
-                .collect();
-            for (&i, x) in list.iter().zip(values.chunks_exact(9)) {
+            for (&i, ball) in list.iter().zip(bytes.chunks_exact(72)) {
+                let x: [Real; 9] = std::array::from_fn(|k| {
+                    Real::from_le_bytes(ball[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]))
+                });
                 let i = i as usize;
                 b.pos[i] = Vec3::new(x[0], x[1], x[2]);
                 b.vel[i] = Vec3::new(x[3], x[4], x[5]);
@@ -374,13 +382,13 @@ impl Rank<'_> {
                 .iter()
                 .flat_map(|(balls, _)| balls.id.iter().copied()),
         );
-        let fresh = self.share_prelude(b, &arrived);
+        let fresh = self.arrivals(b, &arrived);
         let ghosts = self.share(b, &own, &fresh);
         self.settle(model, (&own, &fresh), ghosts, arrived);
     }
 
     /// The balls that arrived, together (their owner's values).
-    fn share_prelude(&self, b: &Balls, arrived: &[(Balls, Vec<Record>)]) -> Balls {
+    fn arrivals(&self, b: &Balls, arrived: &[(Balls, Vec<Record>)]) -> Balls {
         let mut fresh = Balls {
             cell: b.cell.clone(),
             ..Balls::default()
@@ -430,13 +438,13 @@ impl Rank<'_> {
         let me = self.rank();
         let b = &model.balls;
         // 3. the new set: own balls and ghosts, each with the owner's values; the others go
-        let mut incoming: std::collections::HashMap<u64, (usize, usize, bool)> = Default::default();
+        let mut incoming: std::collections::HashMap<u64, (usize, usize)> = Default::default();
         for (k, id) in fresh.id.iter().enumerate() {
-            incoming.insert(*id, (usize::MAX, k, false));
+            incoming.insert(*id, (usize::MAX, k));
         }
         for (r, g) in ghosts.iter().enumerate() {
             for (k, id) in g.id.iter().enumerate() {
-                incoming.insert(*id, (r, k, true));
+                incoming.insert(*id, (r, k));
             }
         }
         let keep: Vec<bool> = (0..b.len())
@@ -461,9 +469,9 @@ impl Rank<'_> {
             cell: model.balls.cell.clone(),
             ..Balls::default()
         };
-        let mut entries: Vec<(&u64, &(usize, usize, bool))> = incoming.iter().collect();
+        let mut entries: Vec<(&u64, &(usize, usize))> = incoming.iter().collect();
         entries.sort_unstable_by_key(|e| *e.0);
-        for (id, &(r, k, _)) in entries {
+        for (id, &(r, k)) in entries {
             let from = source(r);
             match held.get(id) {
                 Some(&i) => {
