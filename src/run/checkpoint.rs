@@ -31,8 +31,11 @@ use std::path::{Path, PathBuf};
 /// own state, without the number of its kind in the former list of probes; 8: the closing hash
 /// covers the header too, the state names the cycle and time its stage started from, and
 /// the ids in use are written sorted; 9: the balls carry their periodic cell and the model
-/// the jumps of the bodies brought back into it; 10: the cell carries its pressure control).
-pub const FORMAT: u32 = 11;
+/// the jumps of the bodies brought back into it; 10: the cell carries its pressure control;
+/// 11: the energy books keep the remap's power on the contacts; 12: the broad phase keeps the
+/// cell's offset and the largest radius of its last build, for its test relative to the
+/// cell's affine motion).
+pub const FORMAT: u32 = 12;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 
