@@ -1,7 +1,7 @@
 //! The engine's invariants, each against a reference that does not come from the code under test.
 
 use ballast::body::{dof, BallSpec};
-use ballast::detect::{brute_force_pairs, BroadPhase};
+use ballast::detect::{brute_force_pairs, Affine, BroadPhase};
 use ballast::law::ContactModel;
 use ballast::math::{Real, Vec3};
 use ballast::model::Model;
@@ -104,10 +104,12 @@ fn no_touching_pair_is_missed_between_rebuilds() {
 /// position. Fails on any change of rounding (a reciprocal instead of a division, another
 /// order of the force sum) or a lane mix-up, in either loop. The same bits with the balls cut into ranges run as parts on
 /// two threads (as the force pass cuts them), including cuts inside a batch: fails when a
-/// range reads another range's forces.
+/// range reads another range's forces. The broad phase's displacement test made in the step
+/// turns at the farthest ball's distance, from the reference positions or from them carried
+/// by a deforming cell's affine motion.
 #[test]
 fn the_lane_law_of_motion_gives_the_one_ball_bits() {
-    use ballast::motion::{acceleration, angular_acceleration, step};
+    use ballast::motion::{acceleration, angular_acceleration, step, Reference};
     let gravity = Vec3::new(0.3, -0.2, -9.81);
     let (mut m, glass) = model(1e-5, gravity, linear(1e5, 0.0, 0.0, 0.0, 0.0));
     let mut rng = SplitMix64::new(2026);
@@ -166,49 +168,70 @@ fn the_lane_law_of_motion_gives_the_one_ball_bits() {
     }
     // the displacement test made during the step: true exactly when some ball ends farther
     // than the margin from its reference position (the largest such distance, computed here
-    // after the step, just above and just below the margin); the same positions either way
-    let distance = |i: usize| (m.balls.pos[i] - reference[i]).norm();
-    let farthest = (0..n).map(distance).fold(0.0, Real::max);
-    assert_eq!(farthest, distance(45));
+    // after the step, just above and just below the margin); the same positions either way;
+    // and in a deforming cell, the reference positions carried by its affine motion first
+    // (a shear along x proportional to z, a stretch along y), as the broad phase carries them
+    let sheared = Affine {
+        rate: [2e-3, -1e-3, 0.0],
+        from: [2, 1, 2],
+        origin: [0.003, 0.001, 0.0],
+    };
     let after = m.balls.clone();
-    // and the same again with the balls cut into ranges, each a part of its own on a pool of
-    // two threads (the force pass's cut, followed by the law of motion), the cuts off the
-    // 32-ball batches; a cut that does not end at the last ball is ignored
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    for (margin, expected) in [
-        (farthest * (1.0 + 1e-9), false),
-        (farthest * (1.0 - 1e-9), true),
-    ] {
-        for ranges in [
-            None,
-            Some(&[0, 31, n][..]),
-            Some(&[0, 40, 41, n][..]),
-            Some(&[0, 9][..]),
+    for affine in [None, Some(sheared)] {
+        let levers: Vec<Vec3> = match affine {
+            None => Vec::new(),
+            Some(a) => reference.iter().map(|q| a.lever(q)).collect(),
+        };
+        let carried =
+            |i: usize| affine.map_or(reference[i], |a| a.carried(&reference[i], &levers[i]));
+        let distance = |i: usize| (after.pos[i] - carried(i)).norm();
+        let farthest = (0..n).map(distance).fold(0.0, Real::max);
+        if affine.is_none() {
+            assert_eq!(farthest, distance(45));
+        }
+        // and the same again with the balls cut into ranges, each a part of its own on a pool
+        // of two threads (the force pass's cut, followed by the law of motion), the cuts off
+        // the 32-ball batches; a cut that does not end at the last ball is ignored
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for (limit, expected) in [
+            (farthest * (1.0 + 1e-9), false),
+            (farthest * (1.0 - 1e-9), true),
         ] {
-            let mut b = before.clone();
-            let (finite, moved) = pool.install(|| {
-                step(
-                    &mut b,
-                    &gravity,
-                    dt_prev,
-                    dt,
-                    Some((&reference, margin)),
-                    ranges,
-                )
-            });
-            assert!(finite);
-            assert_eq!(
-                moved, expected,
-                "margin {margin:e}, farthest {farthest:e}, {ranges:?}"
-            );
-            assert_eq!(
-                (b.pos, b.vel, b.spin),
-                (after.pos.clone(), after.vel.clone(), after.spin.clone()),
-                "{ranges:?}"
-            );
+            for ranges in [
+                None,
+                Some(&[0, 31, n][..]),
+                Some(&[0, 40, 41, n][..]),
+                Some(&[0, 9][..]),
+            ] {
+                let mut b = before.clone();
+                let (finite, moved) = pool.install(|| {
+                    step(
+                        &mut b,
+                        &gravity,
+                        dt_prev,
+                        dt,
+                        Some(Reference {
+                            pos: &reference,
+                            limit2: limit * limit,
+                            affine: affine.map(|a| (&levers[..], a.rate)),
+                        }),
+                        ranges,
+                    )
+                });
+                assert!(finite);
+                assert_eq!(
+                    moved, expected,
+                    "limit {limit:e}, farthest {farthest:e}, {ranges:?}, {affine:?}"
+                );
+                assert_eq!(
+                    (b.pos, b.vel, b.spin),
+                    (after.pos.clone(), after.vel.clone(), after.spin.clone()),
+                    "{ranges:?}"
+                );
+            }
         }
     }
 }

@@ -109,6 +109,277 @@ fn same_pairs_as_brute_force(cell: &Cell, side: Real) {
     assert_eq!(bp.pairs, expected);
 }
 
+/// The rebuild test the free-flight runs below make: the broad phase's own
+/// ([`BroadPhase::tolerance`]), or one made too lax on purpose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Criterion {
+    /// [`BroadPhase::tolerance`].
+    Sound,
+    /// Without the offset's term: the displacement measured without the shear's affine flow
+    /// (as in a still cell), so that the images sliding across the gradient faces go unseen.
+    NoOffset,
+    /// Without the shrinking of the limit as the cell deforms (`kappa = 1`): the displacement
+    /// measured from the affine motion, but the whole margin allowed, so that the shear of the
+    /// pairs' own separations goes unseen.
+    NoKappa,
+}
+
+/// A free-flight run in a sheared cell (rate `gamma_dt` per cycle, flow x, gradient z):
+/// random balls (`scene`) that keep their velocities (the shear profile times `profile`, plus
+/// a random part of up to `noise` along each axis, m per cycle), no force. Each cycle as the
+/// engine makes it: the controlled length changes by `dilation` (strain per cycle along the
+/// axis of `pressure`, balls remapped), the cell advances, the balls move, the criterion is
+/// tested, and on a rebuild the balls are brought back into the cell and the pairs built.
+/// Every cycle, every pair within contact range (an all-pairs scan over the images,
+/// `brute_force_pairs` with no margin) must be a candidate. Returns the pairs-in-cycles
+/// missed and the rebuilds.
+fn free_flight(
+    criterion: Criterion,
+    profile: Real,
+    noise: Real,
+    pressure: Option<(usize, Real)>,
+    cycles: usize,
+) -> (usize, u64) {
+    let (margin, dt, gamma_dt) = (5e-4, 1.0, 2.5e-3);
+    let mut cell = Cell {
+        min: Vec3::new(-0.01, 0.02, 0.0),
+        len: Vec3::new(0.04, 0.044, 0.036),
+        periodic: [true; 3],
+        shear: Some(ballast::geom::Shear {
+            rate: gamma_dt / dt,
+            flow: 0,
+            gradient: 2,
+        }),
+        offset: 0.37 * 0.04,
+        strain: 0.0,
+        pressure: pressure.map(|(axis, _)| ballast::geom::Pressure {
+            target: 1.0,
+            axis,
+            gain: 1.0,
+            max_rate: 1.0,
+            every: 1,
+        }),
+        dilation: pressure.map_or(0.0, |(_, rate)| rate / dt),
+    };
+    let (mut pos, radius) = scene(170, 11, &cell);
+    let mut rng = 5u64;
+    let mut random = || {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (rng >> 11) as Real / (1u64 << 53) as Real * 2.0 - 1.0
+    };
+    let middle = cell.min.z + 0.5 * cell.len.z;
+    let mut vel: Vec<Vec3> = (pos.iter())
+        .map(|p| {
+            let flow = profile * gamma_dt / dt * (p.z - middle);
+            Vec3::new(flow, 0.0, 0.0) + Vec3::new(random(), random(), random()) * (noise / dt)
+        })
+        .collect();
+    let mut bp = BroadPhase::default();
+    bp.build(&pos, &radius, margin, Some(&cell));
+    let (mut missed, builds) = (0, bp.builds);
+    for _ in 0..cycles {
+        if let Some(change) = cell.dilate(dt) {
+            pos.iter_mut().for_each(|p| Cell::remap(p, change));
+        }
+        cell.advance(dt);
+        for (p, v) in pos.iter_mut().zip(&vel) {
+            *p += v * dt;
+        }
+        let mut t = bp.tolerance(Some(&cell), false, margin);
+        match criterion {
+            Criterion::Sound => {}
+            Criterion::NoOffset => t.affine.as_mut().unwrap().rate[0] = 0.0,
+            Criterion::NoKappa => (t.limit2, t.rebuild) = (margin * margin, false),
+        }
+        if t.rebuild || bp.needs_rebuild(&pos, &t) {
+            for (p, v) in pos.iter_mut().zip(vel.iter_mut()) {
+                cell.wrap_body(p, v);
+            }
+            bp.build(&pos, &radius, margin, Some(&cell));
+        }
+        let touching = brute_force_pairs(&pos, &radius, 0.0, Some(&cell));
+        missed += (touching.iter())
+            .filter(|p| bp.pairs.binary_search(p).is_err())
+            .count();
+    }
+    (missed, bp.builds - builds)
+}
+
+/// The candidate pairs built with the broad phase's test relative to the cell's affine motion
+/// hold every pair within contact range at every cycle of sheared runs (balls at rest while
+/// the images slide; carried exactly by the shear flow, so that only their separations shear;
+/// the flow with a random part; under compression along the gradient, and along the third
+/// axis), rebuilding every few dozen cycles. Made too lax on purpose it misses pairs: without
+/// the offset's term (balls at rest: the images slide into reach), without the shrinking
+/// limit (the flow alone: separations sheared into reach).
+#[test]
+fn the_rebuild_test_misses_no_pair_under_shear() {
+    let runs = [
+        ("at rest", 0.0, 0.0, None),
+        ("the flow", 1.0, 0.0, None),
+        ("the flow and noise", 1.0, 2e-5, None),
+        ("compressed along z", 1.0, 2e-5, Some((2, -1e-3))),
+        ("compressed along y", 0.5, 2e-5, Some((1, -1e-3))),
+    ];
+    for (name, profile, noise, pressure) in runs {
+        let (missed, rebuilds) = free_flight(Criterion::Sound, profile, noise, pressure, 240);
+        assert_eq!(missed, 0, "{name}: {rebuilds} rebuilds");
+        assert!((2..=40).contains(&rebuilds), "{name}: {rebuilds} rebuilds");
+    }
+    let (missed, _) = free_flight(Criterion::NoOffset, 0.0, 0.0, None, 240);
+    assert!(missed > 0, "without the offset's term: none missed");
+    let (missed, _) = free_flight(Criterion::NoKappa, 1.0, 0.0, None, 240);
+    assert!(missed > 0, "without the shrinking limit: none missed");
+}
+
+/// Every pair within contact range in a sheared `cell`, by an all-pairs scan over the images:
+/// for each pair, its images one length up, down or level along the gradient (moved by the
+/// offset along the flow), each at the nearest whole lengths along the other periodic axes
+/// (the third axis first: a pair out of reach along it is out of reach). The pairs of
+/// `brute_force_pairs` with no margin (which tries 45 images of every pair), at a fraction of
+/// the cost.
+fn touching(pos: &[Vec3], radius: &[Real], cell: &Cell) -> Vec<(u32, u32)> {
+    let s = cell.shear.unwrap();
+    let (f, g, l) = (s.flow, s.gradient, cell.len);
+    let third = 3 - f - g;
+    let wrap = |x: Real, k: usize| match cell.periodic[k] {
+        true => x - l[k] * (x / l[k]).round(),
+        false => x,
+    };
+    let mut pairs = Vec::new();
+    for i in 0..pos.len() {
+        for j in i + 1..pos.len() {
+            let reach = radius[i] + radius[j];
+            let d = pos[j] - pos[i];
+            let across = wrap(d[third], third);
+            if across.abs() > reach {
+                continue;
+            }
+            let within = [-1.0, 0.0, 1.0].iter().any(|up: &Real| {
+                let along = wrap(d[f] + up * cell.offset, f);
+                let up = d[g] + up * l[g];
+                up * up + along * along + across * across <= reach * reach
+            });
+            if within {
+                pairs.push((i as u32, j as u32));
+            }
+        }
+    }
+    pairs
+}
+
+/// The bench's shear cell cut to 4 x 4 x 4 face-centred cubic cells (256 balls, no jitter)
+/// at rest, sheared at `rate`: no two balls touch (2.17 mm apart, r = 1 mm), but the layers
+/// across the gradient faces are half a cell (1.53 mm) apart, so the images sliding by a
+/// quarter of the cell's length put balls on top of each other's images.
+fn lattice_at_rest(rate: Real) -> String {
+    let bench = std::fs::read_to_string("benches/cases/shear_hooke_10k.toml").unwrap();
+    let a = 0.030683639317363454 / 10.0;
+    let side = 4.0 * a;
+    let mut text = bench[..bench.find("[[ball]]").unwrap()]
+        .replace(
+            "max = [0.07670909829340863, 0.030683639317363454, 0.030683639317363454]",
+            &format!("max = [{side:?}, {side:?}, {side:?}]"),
+        )
+        .replace("rate = 5.0", &format!("rate = {rate:?}"));
+    let mut id = 0;
+    for (i, j, k) in (0..64).map(|c| (c % 4, c / 4 % 4, c / 16)) {
+        for b in [
+            [0.0, 0.0, 0.0],
+            [0.5, 0.5, 0.0],
+            [0.5, 0.0, 0.5],
+            [0.0, 0.5, 0.5],
+        ] {
+            id += 1;
+            let at = |n: usize, x: Real| (n as Real + x + 0.25) * a;
+            let pos = [at(i, b[0]), at(j, b[1]), at(k, b[2])];
+            text += &format!(
+                "[[ball]]\nid = {id}\npos = {pos:?}\nradius = 0.001\nmaterial = \"grain\"\n\n"
+            );
+        }
+    }
+    text
+}
+
+/// In the engine's own sheared runs, every pair within contact range is a candidate at every
+/// cycle (an all-pairs scan over the images, [`touching`]; at every 100th cycle also
+/// `brute_force_pairs`, which must agree with it): the rheology packing at I = 0.1 under its
+/// servo (dense; its balls at rest at the start while the images slide past, then set
+/// flowing), the same at constant volume sheared ten times as fast, a lattice at rest whose
+/// images slide onto its balls ([`lattice_at_rest`]: two margins in 27 cycles), and the
+/// sheared gas servoed to 20 Pa. The pairs are rebuilt in each. (With the offset's term left
+/// out of [`ballast::detect::BroadPhase::tolerance`], the lattice is not rebuilt before its
+/// images reach it, and this fails.)
+#[test]
+fn sheared_runs_keep_every_pair_within_reach() {
+    enum Change {
+        None,
+        FasterNoServo,
+    }
+    let lattice = lattice_at_rest(60.0);
+    for (path, change) in [
+        ("cases/rheology/mu_i_0p1.toml", Change::None),
+        ("cases/rheology/mu_i_0p1.toml", Change::FasterNoServo),
+        ("lattice", Change::None),
+        ("cases/periodic/pressure_gas.toml", Change::None),
+    ] {
+        let cycles = 1500;
+        let mut text = match path {
+            "lattice" => lattice.clone(),
+            _ => std::fs::read_to_string(path).unwrap(),
+        };
+        match change {
+            Change::None => {}
+            Change::FasterNoServo => {
+                let line = text.find("pressure = {").unwrap();
+                let end = line + text[line..].find('\n').unwrap();
+                text.replace_range(line..end, "");
+                text = text.replace("rate = 63.24555320336759", "rate = 632.4555320336759");
+            }
+        }
+        let file = Path::new("benches/cases/shear_hooke_10k.toml");
+        let mut m = (parse(
+            &text,
+            if path == "lattice" {
+                file
+            } else {
+                Path::new(path)
+            },
+        )
+        .unwrap())
+        .build_model(None)
+        .unwrap();
+        m.prime().unwrap();
+        let builds = m.broad_phase.builds;
+        let mut within = 0;
+        for _ in 0..cycles {
+            m.cycle().unwrap();
+            let (b, pairs) = (&m.balls, &m.broad_phase.pairs);
+            let cell = b.cell.as_ref().unwrap();
+            let now = touching(&b.pos, &b.radius, cell);
+            if m.cycles % 100 == 0 {
+                assert_eq!(now, brute_force_pairs(&b.pos, &b.radius, 0.0, Some(cell)));
+            }
+            for p in &now {
+                assert!(
+                    pairs.binary_search(p).is_ok(),
+                    "{path}: balls {p:?} within reach, not candidates (cycle {})",
+                    m.cycles
+                );
+            }
+            within += now.len();
+        }
+        let rebuilds = m.broad_phase.builds - builds;
+        assert!(rebuilds >= 5, "{path}: {rebuilds} rebuilds");
+        assert!(
+            within > cycles,
+            "{path}: {within} pairs within reach in all"
+        );
+    }
+}
+
 const GAS: &str = include_str!("../cases/periodic/gas.toml");
 
 fn gas(steps: u64, extra: &str) -> ballast::case::Case {

@@ -4,8 +4,8 @@
 //! 0. balls leave and enter ([`crate::flow::Exchange`]); programmed walls take their velocity;
 //! 1. **timestep** ([`crate::timestep::Timestep`], given the critical estimate that
 //!    `timestep.rs` makes from every contact's stiffness when the mode needs one);
-//! 2. **law of motion** ([`crate::motion::Motion`]), then the blow-up checks
-//!    ([`crate::watch::blowup`]);
+//! 2. **law of motion** ([`crate::motion::Motion`]; the periodic cell's step first,
+//!    [`crate::motion::deform_cell`]), then the blow-up checks ([`crate::watch::blowup`]);
 //! 3. **contact detection** ([`crate::detect::Detection`]);
 //! 4. **force-displacement** ([`crate::force::Forces`]);
 //! 5. the energy books ([`crate::books::book`]) and the interpenetration check.
@@ -46,7 +46,8 @@ impl Model {
         let t = self.clock();
         let estimate = self.timestep_stiffness();
         let dt = self.timestep().choose(estimate)?;
-        // 2. law of motion
+        // 2. law of motion, the periodic cell's step first
+        crate::motion::deform_cell(&mut self.balls, &mut self.clumps, dt);
         let (finite, moved) = self.motion().run(dt);
         self.advance_clock(dt);
         let t = self.lap(t, |p| &mut p.motion);

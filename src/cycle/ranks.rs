@@ -181,10 +181,11 @@ impl Model {
             blowup::finite(self)?;
             return Err(ModelError::OtherRank { cycle: self.cycles });
         }
-        let limit = crate::detect::displacement_limit(&self.balls, self.settings.margin);
+        // (no walls and no periodic cell on ranks: the still cell's test, [`BroadPhase::tolerance`])
+        let tolerance = (self.broad_phase).tolerance(None, false, self.settings.margin);
         let due = rank
             .comm
-            .any(self.broad_phase.needs_rebuild(&self.balls.pos, limit));
+            .any(self.broad_phase.needs_rebuild(&self.balls.pos, &tolerance));
         if due {
             // (as one process does when a ball moved more than the margin)
             let r = blowup::tunnelling(self, dt);

@@ -10,6 +10,12 @@
 //! neighbour-list rule of LAMMPS and LIGGGHTS (skin `2 margin`, rebuilt once a piece has moved
 //! half the skin). The physics does not depend on the margin: only inactive candidates come
 //! and go (the settle-box scene ends with the same bits for a margin of 0.1 and 0.2 mm).
+//!
+//! In a periodic cell that deforms (Lees-Edwards shear, pressure control) the displacement is
+//! measured relative to the cell's own affine motion, and the margin a ball may use shrinks a
+//! little as the cell deforms (`rebuild.rs`, [`BroadPhase::tolerance`], derives the bound): a
+//! sheared cell then rebuilds about as often as a still one, where the lab-frame rule counted
+//! the flow itself (up to `rate L / 2` at the gradient faces) as displacement.
 
 use crate::geom::Cell;
 use crate::math::{Real, Vec3};
@@ -20,7 +26,10 @@ const MAX_CELLS_PER_PIECE: usize = 8;
 /// The reusable buffers and the reference positions of the last build.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct BroadPhase {
-    ref_pos: Vec<Vec3>,
+    pub(super) ref_pos: Vec<Vec3>,
+    /// In a deforming cell, each reference position's levers of the cell's affine motion
+    /// ([`super::Affine::lever`], `BroadPhase::keep_levers`; empty otherwise).
+    pub(super) levers: Vec<Vec3>,
     cell_of: Vec<u32>,
     cell_start: Vec<u32>,
     fill: Vec<u32>,
@@ -38,6 +47,10 @@ pub struct BroadPhase {
     /// In a periodic cell, its lengths at the last build (under pressure control they change:
     /// the images across a face move by the change).
     pub len_at_build: Vec3,
+    /// Under Lees-Edwards shear, the cell's offset at the last build.
+    pub offset_at_build: Real,
+    /// The largest radius at the last build.
+    pub largest_radius: Real,
     /// Scratch of [`sort_pairs`] (not kept in a checkpoint): the pairs by their first ball...
     #[serde(skip)]
     bucketed: Vec<(u32, u32)>,
@@ -46,51 +59,19 @@ pub struct BroadPhase {
     ends: Vec<u32>,
 }
 
-/// How far a ball may move before the candidate pairs are rebuilt: the margin, or half of it
-/// under Lees-Edwards shear or pressure control, whose images across the faces also move (the
-/// pairs are rebuilt once they moved a margin: two balls that each moved half a margin and
-/// images that moved one have closed a gap of two margins at most, as two balls that each
-/// moved one do in a fixed cell).
-pub fn displacement_limit(balls: &crate::body::Balls, margin: Real) -> Real {
-    match balls.cell.as_ref() {
-        Some(c) if c.shear.is_some() || c.pressure.is_some() => 0.5 * margin,
-        _ => margin,
-    }
-}
-
 impl BroadPhase {
-    /// True when the pairs must be rebuilt: first use, a change in the number of pieces, or a
-    /// piece that moved more than `margin` since the last build (module documentation).
-    pub fn needs_rebuild(&self, pos: &[Vec3], margin: Real) -> bool {
-        if self.ref_pos.len() != pos.len() || self.builds == 0 {
-            return true;
-        }
-        use rayon::prelude::*;
-        let limit2 = margin * margin;
-        let moved = |(p, q): (&Vec3, &Vec3)| (p - q).norm_squared() > limit2;
-        if pos.len() >= crate::par::PARALLEL_BALLS {
-            pos.par_iter().zip(&self.ref_pos).any(moved)
-        } else {
-            pos.iter().zip(&self.ref_pos).any(moved)
-        }
-    }
-
     /// Forgets the positions of the last build (balls were removed or added): the next test
     /// asks for a rebuild.
     pub fn invalidate(&mut self) {
         self.ref_pos.clear();
     }
 
-    /// The positions of the last build, when they are those of `n` pieces (else the pairs
-    /// must be rebuilt anyway): for a caller that makes the test of [`BroadPhase::needs_rebuild`]
-    /// itself ([`crate::motion::step`]).
-    pub fn reference(&self, n: usize) -> Option<&[Vec3]> {
-        (self.ref_pos.len() == n && self.builds > 0).then_some(&self.ref_pos[..])
-    }
-
     /// Room for `n` balls in the per-ball arrays (see [`crate::storage::room`]).
-    pub fn make_room(&mut self, n: usize) {
+    pub fn make_room(&mut self, n: usize, cell: Option<&Cell>) {
         crate::storage::room(&mut self.ref_pos, n);
+        if cell.is_some_and(|c| c.shear.is_some() || c.pressure.is_some()) {
+            crate::storage::room(&mut self.levers, n);
+        }
         crate::storage::room(&mut self.cell_of, n);
         crate::storage::room(&mut self.order, n);
         crate::storage::room(&mut self.ends, n + 1);
@@ -99,13 +80,21 @@ impl BroadPhase {
 
     /// Rebuilds the candidate pairs: every pair of spheres whose extents overlap (in a
     /// periodic `cell`, through the nearest image: the grid then spans the cell along its
-    /// periodic axes, the positions inside it, and wraps).
+    /// periodic axes, the positions inside it, and wraps). The positions become the reference
+    /// of [`BroadPhase::needs_rebuild`], and the cell's strain, lengths and offset that of
+    /// [`BroadPhase::tolerance`].
     pub fn build(&mut self, pos: &[Vec3], radius: &[Real], margin: Real, cell: Option<&Cell>) {
         self.builds += 1;
+        self.strain_at_build = cell.map_or(0.0, |c| c.strain);
+        self.len_at_build = cell.map_or(Vec3::zeros(), |c| c.len);
+        self.offset_at_build = cell.map_or(0.0, |c| c.offset);
         self.ref_pos.clear();
         self.ref_pos.extend_from_slice(pos);
+        // (the detection stage keeps their levers next, `BroadPhase::keep_levers`)
+        self.levers.clear();
         self.pairs.clear();
         let n = pos.len();
+        self.largest_radius = 0.0;
         if n == 0 {
             return;
         }
@@ -117,6 +106,7 @@ impl BroadPhase {
             hi = hi.sup(p);
             rmax = rmax.max(r);
         }
+        self.largest_radius = rmax;
         // A cell at least as wide as the widest extent: overlapping extents sit in the same or
         // adjacent cells.
         let mut h = 2.0 * (rmax + margin);

@@ -86,7 +86,7 @@ impl Detection<'_> {
     pub fn make_room(&mut self) {
         let n = self.balls.len();
         crate::storage::room(&mut self.broad_phase.pairs, ROOM_PER_BALL * n);
-        self.broad_phase.make_room(n);
+        self.broad_phase.make_room(n, self.balls.cell.as_ref());
         // (the side arrays the merges below keep)
         let frames = !self.laws.iter().all(|l| l.frame_free());
         let general = frames || self.planar || self.books;
@@ -110,23 +110,13 @@ impl Detection<'_> {
         // (a wall and a ball that have each moved at most a margin have closed their gap by at
         // most two margins: see [`crate::detect`])
         let walls_moved = self.walls.iter().any(|w| w.travel > margin);
-        // (Lees-Edwards: the images across the gradient faces have slid by this much since
-        // the build)
-        // (and under pressure control by the change of the cell's length)
-        let slid = self.balls.cell.as_ref().and_then(|c| {
-            let sheared = c
-                .shear
-                .map(|s| (c.strain - self.broad_phase.strain_at_build).abs() * c.len[s.gradient]);
-            let dilated = c
-                .pressure
-                .map(|_| (c.len - self.broad_phase.len_at_build).abs().sum());
-            (sheared.is_some() || dilated.is_some())
-                .then(|| sheared.unwrap_or(0.0) + dilated.unwrap_or(0.0))
-        });
-        let limit = super::displacement_limit(self.balls, margin);
+        // (in a deforming cell, measured from the cell's affine motion: see
+        // [`BroadPhase::tolerance`])
+        let tolerance =
+            (self.broad_phase).tolerance(self.balls.cell.as_ref(), !self.walls.is_empty(), margin);
         let moved =
-            || moved.unwrap_or_else(|| self.broad_phase.needs_rebuild(&self.balls.pos, limit));
-        if !walls_moved && slid.is_none_or(|s| s <= margin) && !moved() {
+            || moved.unwrap_or_else(|| self.broad_phase.needs_rebuild(&self.balls.pos, &tolerance));
+        if !walls_moved && !tolerance.rebuild && !moved() {
             return;
         }
         let due = |last: Option<u64>| last.is_none_or(|s| self.cycles >= s + self.sort_every);
@@ -137,10 +127,9 @@ impl Detection<'_> {
         self.make_room();
         self.wrap();
         let cell = self.balls.cell.as_ref();
-        self.broad_phase.strain_at_build = cell.map_or(0.0, |c| c.strain);
-        self.broad_phase.len_at_build = cell.map_or(Vec3::zeros(), |c| c.len);
         self.broad_phase
             .build(&self.balls.pos, &self.balls.radius, margin, cell);
+        self.broad_phase.keep_levers(cell);
         if !self.clumps.is_empty() {
             // pebbles of one clump never touch each other
             let clump = &self.balls.clump;

@@ -63,16 +63,15 @@ impl Model {
     /// The law of motion's state ([`Motion`]).
     pub fn motion(&mut self) -> Motion<'_> {
         // (the law of motion makes the broad phase's displacement test, unless clumps move
-        // their pebbles after it)
+        // their pebbles after it; for the cell of this step, deformed before it)
+        let walls = !self.walls.is_empty();
+        let bp = &self.broad_phase;
         let reference = (self.clumps.is_empty())
-            .then(|| self.broad_phase.reference(self.balls.len()))
-            .flatten()
-            .map(|r| {
-                (
-                    r,
-                    crate::detect::displacement_limit(&self.balls, self.settings.margin),
-                )
-            });
+            .then(|| {
+                let tolerance = bp.tolerance(self.balls.cell.as_ref(), walls, self.settings.margin);
+                bp.reference(self.balls.len(), tolerance)
+            })
+            .flatten();
         let part = &self.contacts.partition;
         Motion {
             balls: &mut self.balls,

@@ -44,6 +44,20 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
     alpha
 }
 
+/// The broad phase's displacement test, made by the law of motion while the positions are at
+/// hand ([`crate::detect::BroadPhase::reference`] gives it).
+#[derive(Clone, Copy, Debug)]
+pub struct Reference<'a> {
+    /// The positions of the last build of the candidate pairs.
+    pub pos: &'a [Vec3],
+    /// The square of the distance a ball may lie from its reference position, m².
+    pub limit2: Real,
+    /// In a deforming periodic cell, the reference positions' levers of its affine motion
+    /// and its rates along x, y, z: a reference position is carried to `pos + rate lever`,
+    /// coordinate by coordinate, before the test ([`crate::detect::Affine`]).
+    pub affine: Option<(&'a [Vec3], [Real; 3])>,
+}
+
 /// One step of the law of motion for every ball (in parallel over balls above 4,096; each
 /// ball's arithmetic is the same for any number of threads). Returns false when a position,
 /// velocity or angular velocity stopped being finite (the caller then finds which).
@@ -54,10 +68,11 @@ pub fn angular_acceleration(balls: &Balls, i: usize) -> Vec3 {
 /// arrays of numbers), which the compiler turns in part into vector instructions (two
 /// coordinates of a ball divided at once): the divisions are most of this step's cost.
 ///
-/// With `reference` (the broad phase's positions of its last build and its margin, see
-/// [`crate::detect`]), also tells whether a ball now lies more than the margin from its
-/// reference position: the broad phase's test, made while the positions are at hand (no
-/// second pass over them). Returns (all finite, one moved more than the margin).
+/// With `reference` (the broad phase's positions of its last build and its test, see
+/// [`crate::detect::BroadPhase::tolerance`]), also tells whether a ball now lies farther from
+/// its reference position (carried by the cell's affine motion, in a deforming cell) than the
+/// test allows: the broad phase's test, made while the positions are at hand (no second pass
+/// over them). Returns (all finite, one moved too far).
 ///
 /// With `ranges` (the first ball of each range and the end, as the force pass's
 /// [`crate::contact::Partition`] cuts them), range `r` goes to part `r` of
@@ -71,7 +86,7 @@ pub fn step(
     gravity: &Vec3,
     dt_prev: Real,
     dt: Real,
-    reference: Option<(&[Vec3], Real)>,
+    reference: Option<Reference>,
     ranges: Option<&[usize]>,
 ) -> (bool, bool) {
     use rayon::prelude::*;
@@ -89,8 +104,12 @@ pub fn step(
         gravity3: std::array::from_fn(|j| gravity[j % 3]),
         kick,
         dt,
-        reference: reference.map(|(r, _)| r),
-        limit2: reference.map_or(0.0, |(_, m)| m * m),
+        reference: reference.map(|r| r.pos),
+        limit2: reference.map_or(0.0, |r| r.limit2),
+        levers: reference.and_then(|r| r.affine.map(|(l, _)| l)),
+        rate3: (reference.and_then(|r| r.affine)).map_or([0.0; 3 * LANES], |(_, rate)| {
+            std::array::from_fn(|j| rate[j % 3])
+        }),
     };
     let (pos, vel, spin) = (&mut balls.pos, &mut balls.vel, &mut balls.spin);
     // the balls from `first` on
@@ -170,8 +189,14 @@ struct MotionInputs<'a> {
     dt: Real,
     /// The broad phase's reference positions, if the displacement is to be checked.
     reference: Option<&'a [Vec3]>,
-    /// The square of the margin.
+    /// The square of the distance a ball may lie from its reference position.
     limit2: Real,
+    /// In a deforming cell, the reference positions' levers of its affine motion since the
+    /// build ([`crate::detect::Affine`]: the reference positions are carried by it before the
+    /// test)...
+    levers: Option<&'a [Vec3]>,
+    /// ... and its rates repeated ball after ball, `[r_x, r_y, r_z, r_x, ...]`.
+    rate3: [Real; 3 * LANES],
 }
 
 impl MotionInputs<'_> {
@@ -205,13 +230,30 @@ impl MotionInputs<'_> {
         let g = [self.gravity.x, self.gravity.y, self.gravity.z];
         // the reference positions (zeros, never exceeded, when there are none)
         let (q, limit2): (&[Real], Real) = match self.reference {
-            Some(r) => (bytemuck::cast_slice(&r[range]), self.limit2),
+            Some(r) => (bytemuck::cast_slice(&r[range.clone()]), self.limit2),
             None => (&NO_REFERENCE, Real::INFINITY),
         };
         let q = &q[..3 * n];
+        // (in a deforming cell, the reference positions' levers of its affine motion)
+        let levers: Option<&[Real]> = self.levers.map(|l| bytemuck::cast_slice(&l[range]));
         if let Some((mass, m, inertia)) = uniform(mass, m, inertia, fixed, clump) {
-            return self.uniform_lanes([mass, m, inertia], (p, v, w), (f, mo, applied), q, limit2);
+            let (u, forces) = ([mass, m, inertia], (f, mo, applied));
+            return match levers {
+                None => self.uniform_lanes::<false>(u, (p, v, w), forces, (q, q), limit2),
+                Some(l) => self.uniform_lanes::<true>(u, (p, v, w), forces, (q, l), limit2),
+            };
         }
+        // (the reference positions carried by the affine motion, as the broad phase's own
+        // test carries them)
+        let mut carried: [Real; 3 * LANES];
+        let q = match levers {
+            Some(l) => {
+                carried = [0.0; 3 * LANES];
+                carry(&mut carried[..3 * n], q, l, &self.rate3);
+                &carried[..3 * n]
+            }
+            None => q,
+        };
         let mut ok: Lanes = [0.0; LANES];
         let mut far = [false; LANES];
         for l in 0..n.min(LANES) {
@@ -252,13 +294,15 @@ impl MotionInputs<'_> {
     /// per-ball factor to spread over three coordinates, so that it becomes vector
     /// instructions four or eight coordinates wide (the general loop goes two and one at a
     /// time: its divisions were most of its cost). Same bits as the general loop (tested).
+    /// `AFFINE`: the reference positions `q` are carried by the cell's affine motion, their
+    /// levers `l` ([`carry`]'s operations, in the loop).
     #[inline]
-    fn uniform_lanes(
+    fn uniform_lanes<const AFFINE: bool>(
         &self,
         [mass, m, inertia]: [Real; 3],
         (p, v, w): (&mut [Real], &mut [Real], &mut [Real]),
         (f, mo, applied): (&[Real], &[Real], &[Real]),
-        q: &[Real],
+        (q, l): (&[Real], &[Real]),
         limit2: Real,
     ) -> (bool, bool) {
         let n3 = p.len();
@@ -270,6 +314,7 @@ impl MotionInputs<'_> {
             &applied[..n3],
             &q[..n3],
         );
+        let (l, rate) = (&l[..n3], &self.rate3[..n3]);
         let g = &self.gravity3[..n3];
         let mut sum: [Real; 3 * LANES] = [0.0; 3 * LANES];
         let mut d2: [Real; 3 * LANES] = [0.0; 3 * LANES];
@@ -283,12 +328,26 @@ impl MotionInputs<'_> {
             w[j] = s;
             p[j] = x;
             sum[j] = x + u + s;
-            let d = x - q[j];
+            let d = match AFFINE {
+                true => x - (q[j] + rate[j] * l[j]),
+                false => x - q[j],
+            };
             d2[j] = d * d;
         }
         // |x - x_ref|^2 of each ball, summed as the broad phase sums it (0 + d_x^2 is d_x^2)
         let moved = (0..n3 / 3).any(|l| (d2[3 * l] + d2[3 * l + 1]) + d2[3 * l + 2] > limit2);
         (sum.iter().fold(true, |a, x| a & x.is_finite()), moved)
+    }
+}
+
+/// The reference positions `q` of a batch (three coordinates a ball) carried by the cell's
+/// affine motion into `out`, given their levers `w` and the rates `rate3` repeated ball after
+/// ball: `q + rate w` coordinate by coordinate, as [`crate::detect::Affine::carried`] computes
+/// it.
+#[inline]
+fn carry(out: &mut [Real], q: &[Real], w: &[Real], rate3: &[Real; 3 * LANES]) {
+    for (((o, q), w), r) in out.iter_mut().zip(q).zip(w).zip(rate3) {
+        *o = q + r * w;
     }
 }
 

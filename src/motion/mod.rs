@@ -6,5 +6,5 @@
 mod balls;
 mod stage;
 
-pub use balls::{acceleration, angular_acceleration, step};
-pub use stage::Motion;
+pub use balls::{acceleration, angular_acceleration, step, Reference};
+pub use stage::{deform_cell, Motion};

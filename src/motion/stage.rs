@@ -1,6 +1,7 @@
-//! The law of motion's state ([`Motion`]) and the stage ([`Motion::run`]).
+//! The law of motion's state ([`Motion`]) and the stage ([`Motion::run`]), and the periodic
+//! cell's step before it ([`deform_cell`]).
 
-use super::balls::step;
+use super::balls::{step, Reference};
 use crate::body::{Balls, Clumps, Wall};
 use crate::math::{Real, Vec3};
 
@@ -16,10 +17,10 @@ pub struct Motion<'a> {
     pub gravity: Vec3,
     /// The last cycle's timestep, s (velocities are half of it behind the positions).
     pub last_dt: Real,
-    /// The broad phase's reference positions and the margin: the test of whether a ball now
-    /// lies more than the margin from where the candidate pairs were built, made while the
-    /// positions are at hand (None: the broad phase tests later, as with clumps).
-    pub reference: Option<(&'a [Vec3], Real)>,
+    /// The broad phase's displacement test, made while the positions are at hand (None: the
+    /// broad phase tests later, as with clumps, or it has no reference positions for these
+    /// balls).
+    pub reference: Option<Reference<'a>>,
     /// The force pass's ranges of balls, when it cut them for several threads (the law of
     /// motion follows the same cut: see [`step`]).
     pub ranges: Option<&'a [usize]>,
@@ -31,7 +32,6 @@ impl Motion<'_> {
     /// moved more than the margin since the candidate pairs were built.
     pub fn run(self, dt: Real) -> (bool, Option<bool>) {
         let tested = self.reference.is_some();
-        dilate(self.balls, self.clumps, dt);
         let (mut finite, moved) = step(
             self.balls,
             &self.gravity,
@@ -48,11 +48,18 @@ impl Motion<'_> {
         for w in self.walls.iter_mut() {
             w.step(dt);
         }
-        if let Some(cell) = self.balls.cell.as_mut() {
-            // (under Lees-Edwards shear the image cells move on with the positions)
-            cell.advance(dt);
-        }
         (finite, tested.then_some(moved))
+    }
+}
+
+/// The periodic cell's step `dt`, before the law of motion: under pressure control its length
+/// changes and carries the bodies with it ([`dilate`]), under Lees-Edwards shear its images move
+/// on. (First, so that the broad phase's test made during the law of motion sees the cell the
+/// positions will be in.)
+pub fn deform_cell(balls: &mut Balls, clumps: &mut Clumps, dt: Real) {
+    dilate(balls, clumps, dt);
+    if let Some(cell) = balls.cell.as_mut() {
+        cell.advance(dt);
     }
 }
 

@@ -33,8 +33,9 @@ use std::path::{Path, PathBuf};
 /// the ids in use are written sorted; 9: the balls carry their periodic cell and the model
 /// the jumps of the bodies brought back into it; 10: the cell carries its pressure control;
 /// 11: the energy books carry the power of the pressure control's remap;
-/// 12: a wall says whether it is an imaged plane).
-pub const FORMAT: u32 = 12;
+/// 12: a wall says whether it is an imaged plane; 13: the broad phase keeps the cell's offset
+/// and the largest radius of its last build, for its test relative to the cell's affine motion).
+pub const FORMAT: u32 = 13;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 
