@@ -2,12 +2,16 @@
 //! table of buffers ([`Hub`]).
 
 use super::collective::Comm;
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 /// One rank's handle on a table shared by `size` ranks: [`Hub::ranks`] makes them, one per
 /// thread. An exchange writes this rank's outgoing buffers into its row, waits for every rank,
 /// takes its column, and waits again (so that no rank writes the next exchange's row before
-/// every rank has read this one's).
+/// every rank has read this one's). A handle dropped by a thread that panics (moved into it)
+/// stops the others at their next wait, with a panic of their own, rather than leave them
+/// waiting for it forever.
 pub struct Hub {
     rank: usize,
     shared: Arc<Shared>,
@@ -17,7 +21,44 @@ pub struct Hub {
 struct Shared {
     size: usize,
     slots: Mutex<Vec<Vec<Vec<u8>>>>,
-    barrier: Barrier,
+    /// The ranks arrived at the barrier, and the number of times it has opened.
+    gate: Mutex<(usize, u64)>,
+    opened: Condvar,
+    /// A rank's thread panicked.
+    gone: AtomicBool,
+}
+
+impl Shared {
+    /// Waits until every rank has come (a barrier); panics when a rank's thread panicked.
+    fn wait(&self) {
+        let mut g = self.gate.lock().unwrap_or_else(|e| e.into_inner());
+        let round = g.1;
+        g.0 += 1;
+        if g.0 == self.size {
+            *g = (0, round + 1);
+            self.opened.notify_all();
+            return;
+        }
+        while g.1 == round {
+            assert!(
+                !self.gone.load(Ordering::SeqCst),
+                "another rank stopped in the middle of the run (its thread panicked)"
+            );
+            let tick = Duration::from_millis(50);
+            g = (self.opened.wait_timeout(g, tick))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.shared.gone.store(true, Ordering::SeqCst);
+            self.shared.opened.notify_all();
+        }
+    }
 }
 
 impl Hub {
@@ -26,7 +67,9 @@ impl Hub {
         let shared = Arc::new(Shared {
             size,
             slots: Mutex::new(vec![vec![Vec::new(); size]; size]),
-            barrier: Barrier::new(size),
+            gate: Mutex::new((0, 0)),
+            opened: Condvar::new(),
+            gone: AtomicBool::new(false),
         });
         (0..size)
             .map(|rank| Hub {
@@ -50,14 +93,14 @@ impl Comm for Hub {
         assert_eq!(out.len(), self.shared.size, "one buffer per rank");
         let lock = || self.shared.slots.lock().unwrap_or_else(|e| e.into_inner());
         lock()[self.rank] = out;
-        self.shared.barrier.wait();
+        self.shared.wait();
         let got = {
             let mut slots = lock();
             (0..self.shared.size)
                 .map(|from| std::mem::take(&mut slots[from][self.rank]))
                 .collect()
         };
-        self.shared.barrier.wait();
+        self.shared.wait();
         got
     }
 }
@@ -78,6 +121,26 @@ mod tests {
                 .map(|h| h.join().expect("rank"))
                 .collect()
         })
+    }
+
+    /// A rank whose thread panics stops the others at their next exchange (they do not wait
+    /// for it forever). Fails (hangs) with a plain barrier.
+    #[test]
+    fn a_rank_that_panics_stops_the_others() {
+        let hubs = Hub::ranks(3);
+        let ends: Vec<bool> = std::thread::scope(|s| {
+            let handles: Vec<_> = (hubs.into_iter())
+                .map(|h| {
+                    s.spawn(move || {
+                        h.exchange(vec![Vec::new(); 3]);
+                        assert!(h.rank() != 1, "rank 1 fails");
+                        h.exchange(vec![Vec::new(); 3]);
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().is_err()).collect()
+        });
+        assert_eq!(ends, vec![true; 3]);
     }
 
     #[test]
