@@ -4,6 +4,7 @@
 use crate::common::{linear, material, model, uniform};
 use ballast::body::BallSpec;
 use ballast::comm::Hub;
+use ballast::detect::SortOrder;
 use ballast::law::{ContactModel, HookeHistory};
 use ballast::math::{Real, Vec3};
 use ballast::model::Model;
@@ -59,27 +60,38 @@ type State = Vec<(u64, [u64; 9])>;
 
 fn state_of(m: &Model, owned: impl Fn(usize) -> bool) -> State {
     let b = &m.balls;
-    (0..b.len())
+    let mut s: State = (0..b.len())
         .filter(|&i| owned(i))
         .map(|i| {
             let (p, v, w) = (b.pos[i], b.vel[i], b.spin[i]);
             let x = [p.x, p.y, p.z, v.x, v.y, v.z, w.x, w.y, w.z];
             (b.id[i], x.map(f64::to_bits))
         })
-        .collect()
+        .collect();
+    // (a renumbered model holds its balls in another order)
+    s.sort_unstable_by_key(|x| x.0);
+    s
 }
 
 /// The state after `cycles` cycles on `count` bricks of ranks (every rank builds the whole
 /// model, then keeps its part), gathered in id order; the most ghosts the ranks held at once
 /// (summed over the ranks), and the balls that changed rank on the way.
-fn ranked(law: &ContactModel, n: usize, count: [usize; 3], cycles: u64) -> (State, usize, usize) {
+/// (`sort_every`: the balls renumbered every this many cycles in the order `order`, 0 never.)
+fn ranked(
+    law: &ContactModel,
+    (n, sort_every, order): (usize, u64, SortOrder),
+    count: [usize; 3],
+    cycles: u64,
+) -> (State, usize, usize) {
     let hubs = Hub::ranks(count.iter().product());
     let parts: Vec<(State, usize, usize)> = std::thread::scope(|s| {
-        let handles: Vec<_> = hubs
-            .iter()
+        let handles: Vec<_> = (hubs.into_iter())
             .map(|h| {
                 s.spawn(move || {
-                    let (mut m, mut rank) = cloud(law.clone(), n).ranked(h, count).expect("ranked");
+                    let mut whole = cloud(law.clone(), n);
+                    whole.sort_every = sort_every;
+                    whole.sort_order = order;
+                    let (mut m, mut rank) = whole.ranked(&h, count).expect("ranked");
                     let mut ghosts = 0;
                     for _ in 0..cycles {
                         m.cycle_on_rank(&mut rank).expect("a cycle");
@@ -118,24 +130,40 @@ fn history() -> ContactModel {
 /// or with a rank's balls in another order than their ids. (The contacts' records that travel
 /// with a ball changing rank are not what this scene proves: on the 2-rank cut, of 3,590
 /// records over the run, 34 were active and each equalled the state the new rank held.)
+///
+/// Renumbered every 500 cycles (in rows of cells, and along Morton's curve), the ranks
+/// still hold what one process holds, in its order; with a rank's cells counted from the
+/// corner of its own balls (332 of 400 balls differ on two ranks), or the balls arriving at
+/// a rank put in id order instead of by the key of their cell (362), they do not.
 #[rstest]
-#[case::frame_2x([2, 1, 1])]
-#[case::frame_1x2x1([1, 2, 1])]
-#[case::frame_3x([3, 1, 1])]
-#[case::frame_2x2x1([2, 2, 1])]
-#[case::frame_2x2x2([2, 2, 2])]
-fn a_cloud_on_ranks_is_the_cloud_in_one_process(#[case] count: [usize; 3]) {
-    for law in [linear(1e4, 5e3, 0.5, 0.2, 0.2), history()] {
+#[case::frame_2x([2, 1, 1], 0)]
+#[case::frame_1x2x1([1, 2, 1], 0)]
+#[case::frame_3x([3, 1, 1], 0)]
+#[case::frame_2x2x1([2, 2, 1], 0)]
+#[case::frame_2x2x2([2, 2, 2], 0)]
+#[case::renumbered_2x([2, 1, 1], 500)]
+#[case::renumbered_2x2x1([2, 2, 1], 500)]
+fn a_cloud_on_ranks_is_the_cloud_in_one_process(
+    #[case] count: [usize; 3],
+    #[case] sort_every: u64,
+) {
+    let orders = [SortOrder::Rows, SortOrder::Morton];
+    for (k, law) in [linear(1e4, 5e3, 0.5, 0.2, 0.2), history()]
+        .into_iter()
+        .enumerate()
+    {
         let n = 400;
         let cycles = 6000;
         let mut whole = cloud(law.clone(), n);
+        whole.sort_every = sort_every;
+        whole.sort_order = orders[k];
         let mut touching = 0;
         for _ in 0..cycles {
             whole.cycle().expect("a cycle");
             touching = touching.max(whole.contacts.active_count());
         }
         let alone = state_of(&whole, |_| true);
-        let (ranked, ghosts, moved) = ranked(&law, n, count, cycles);
+        let (ranked, ghosts, moved) = ranked(&law, (n, sort_every, orders[k]), count, cycles);
         assert_eq!(ranked.len(), alone.len(), "{count:?}: every ball once");
         // (the scene is not a trivial one: contacts, ghosts, balls crossing cuts)
         assert!(
@@ -158,14 +186,13 @@ fn a_cloud_on_ranks_is_the_cloud_in_one_process(#[case] count: [usize; 3]) {
 fn a_blow_up_stops_every_rank_together() {
     let hubs = Hub::ranks(2);
     let ends: Vec<(u64, String)> = std::thread::scope(|s| {
-        let handles: Vec<_> = hubs
-            .iter()
+        let handles: Vec<_> = (hubs.into_iter())
             .map(|h| {
                 s.spawn(move || {
                     let mut whole = cloud(history(), 400);
                     // (a step some hundred times too long)
                     whole.settings.timestep = TimestepMode::Fixed(5e-4);
-                    let (mut m, mut rank) = whole.ranked(h, [2, 1, 1]).expect("ranked");
+                    let (mut m, mut rank) = whole.ranked(&h, [2, 1, 1]).expect("ranked");
                     for _ in 0..1000 {
                         if let Err(e) = m.cycle_on_rank(&mut rank) {
                             return (m.cycles, e.to_string());
@@ -187,4 +214,139 @@ fn a_blow_up_stops_every_rank_together() {
         .count();
     assert!(named >= 1, "{ends:?}");
     assert!(ends.iter().all(|e| !e.1.is_empty()), "{ends:?}");
+}
+
+/// A settle box cut over ranks: 250 balls fall (gravity 100 m/s², to settle in a few thousand
+/// cycles) into a box of walls in the full mode, under a lid whose servo sets its speed from
+/// the balls' load on it, while a plate in the full mode is dragged along x through the pile
+/// (across the cut of a layout along x, and spanning the cut of one along y).
+const WALLED: &str = r#"
+name = "walled_ranks"
+description = "A settle box with a servo lid and a dragged plate (tests/ranks.rs)."
+[run]
+steps = 4000
+gravity = [0.0, 0.0, -100.0]
+margin = 2e-4
+[timestep]
+mode = "fixed"
+dt = 1e-5
+[material.grain]
+density = 2500.0
+young = 5.0e6
+poisson = 0.3
+[[contact]]
+between = ["grain", "grain"]
+model = "hooke-history"
+kn = 5000.0
+ks = 1428.5714285714287
+gamma_n = 0.05
+gamma_t = 0.02
+friction = 0.5
+[[generate]]
+kind = "settle-box"
+count = 250
+material = "grain"
+[[wall]]
+name = "box"
+material = "grain"
+resolution = "full"
+box = { min = [-0.004, 0.0, 0.0], max = [0.0125, 0.0125, 0.03] }
+[[wall]]
+name = "lid"
+material = "grain"
+plane = { center = [0.00425, 0.00625, 0.026], normal = [0.0, 0.0, -1.0], size = [0.0164, 0.0124] }
+motion = { kind = "servo", direction = [0.0, 0.0, -1.0], target_force = 2.0, gain = 0.5, max_speed = 1.0 }
+[[wall]]
+name = "plate"
+material = "grain"
+resolution = "full"
+plane = { center = [-0.0035, 0.00625, 0.006], normal = [1.0, 0.0, 0.0], size = [0.012, 0.0124] }
+motion = { kind = "rigid", schedule = [ { t = 0.0 }, { t = 0.01, vel = [0.4, 0.0, 0.0] }, { t = 0.03 } ] }
+"#;
+
+/// The walled scene's model, built from its case file (once per test: ranks clone it).
+fn walled(name: &str) -> Model {
+    let dir = std::env::temp_dir().join(format!("ballast_ranks_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, WALLED).expect("the case file");
+    let case = ballast::case::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    case.build_model(None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The walled settle box for 4,000 cycles in one process and on 2, 3 and 4 ranks (and
+/// renumbered every 250 cycles): every ball the same bits, the lid at the same height.
+/// Fails without the servo's load summed over the ranks (each rank would move its lid by
+/// its own balls' load: every layout), or without the ball-facet contacts' records
+/// travelling with a ball that changes rank (three layouts of the five).
+#[rstest]
+#[case::walls_2x([2, 1, 1], 0)]
+#[case::walls_1x2x1([1, 2, 1], 0)]
+#[case::walls_3x([3, 1, 1], 0)]
+#[case::walls_2x2x1([2, 2, 1], 0)]
+#[case::walls_renumbered_2x2x1([2, 2, 1], 250)]
+fn a_walled_box_on_ranks_is_the_box_in_one_process(
+    #[case] count: [usize; 3],
+    #[case] sort_every: u64,
+) {
+    let cycles = 4000;
+    let mut start = walled(&format!("walled_{count:?}_{sort_every}"));
+    start.sort_every = sort_every;
+    let mut whole = start.clone();
+    let mut touching = 0;
+    for _ in 0..cycles {
+        whole.cycle().expect("a cycle");
+        touching = touching.max(whole.facet_contacts.active_count());
+    }
+    let alone = state_of(&whole, |_| true);
+    let lid = |m: &Model| {
+        let v = m.walls[1].mesh.vertices[0];
+        [v.x, v.y, v.z].map(f64::to_bits)
+    };
+    let hubs = Hub::ranks(count.iter().product());
+    let start = &start;
+    let parts: Vec<(State, [u64; 3], usize, usize)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (hubs.into_iter())
+            .map(|h| {
+                s.spawn(move || {
+                    let (mut m, mut rank) = start.clone().ranked(&h, count).expect("ranked");
+                    let mut load = 0;
+                    for _ in 0..cycles {
+                        m.cycle_on_rank(&mut rank).expect("a cycle");
+                        let on_lid = |c: &&ballast::contact::FacetContact| {
+                            c.active && c.wall == 1 && !rank.ghost[c.ball as usize]
+                        };
+                        load = load.max(m.facet_contacts.list.iter().filter(on_lid).count());
+                    }
+                    (
+                        state_of(&m, |i| !rank.ghost[i]),
+                        lid(&m),
+                        load,
+                        rank.arrived,
+                    )
+                })
+            })
+            .collect();
+        (handles.into_iter())
+            .map(|h| h.join().expect("a rank"))
+            .collect()
+    });
+    // (the scene is not a trivial one: walls touched, the lid held by balls of two ranks at
+    // least, balls changing rank)
+    assert!(touching > 50, "{count:?}: at most {touching} wall contacts");
+    let sharing = parts.iter().filter(|p| p.2 > 0).count();
+    assert!(
+        sharing >= 2,
+        "{count:?}: the lid rests on {sharing} rank(s)"
+    );
+    let moved: usize = parts.iter().map(|p| p.3).sum();
+    assert!(moved > 10, "{count:?}: only {moved} balls changed rank");
+    for p in &parts {
+        assert_eq!(p.1, lid(&whole), "{count:?}: the lid's height");
+    }
+    let mut ranked: State = parts.into_iter().flat_map(|p| p.0).collect();
+    ranked.sort_unstable_by_key(|x| x.0);
+    assert_eq!(ranked.len(), alone.len(), "{count:?}: every ball once");
+    let differ = alone.iter().zip(&ranked).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "{count:?}: {differ} balls differ");
 }

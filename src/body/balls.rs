@@ -344,6 +344,50 @@ impl Balls {
         });
     }
 
+    /// Appends the balls `indices` of `other` (in that order), every per-ball array.
+    pub fn extend_from(&mut self, other: &Balls, indices: impl Iterator<Item = usize> + Clone) {
+        let Balls {
+            id,
+            radius,
+            material,
+            mass,
+            inertial_mass,
+            inertia,
+            inertial_inertia,
+            pos,
+            vel,
+            spin,
+            force,
+            moment,
+            applied_force,
+            fixed,
+            clump,
+            cell: _,
+        } = other;
+        macro_rules! each {
+            ($($v:ident),*) => {
+                $(self.$v.extend(indices.clone().map(|i| $v[i].clone()));)*
+            };
+        }
+        each!(
+            id,
+            radius,
+            material,
+            mass,
+            inertial_mass,
+            inertia,
+            inertial_inertia,
+            pos,
+            vel,
+            spin,
+            force,
+            moment,
+            applied_force,
+            fixed,
+            clump
+        );
+    }
+
     /// Appends pebble `pos`, `radius` of clump `clump` (index) with id `id` (the clump's) and the
     /// clump's mass: no mass of its own, every DOF fixed (the clump moves it), the clump's mass
     /// as the inertial mass a contact sees. Returns its index.

@@ -298,6 +298,43 @@ impl FacetContacts {
         self.rebuild_interactions();
     }
 
+    /// Takes the contacts of balls that came from another rank: every contact held of a ball
+    /// named in `records` goes, and each record (the ball, its contact with the state, the
+    /// frame and the rolling spring when they are kept) takes its place where it sorts.
+    pub(crate) fn adopt(&mut self, records: Vec<(u32, FacetContact, Option<Frame>, Vec3)>) {
+        if records.is_empty() {
+            return;
+        }
+        let framed = !self.frames.is_empty()
+            || (self.list.is_empty() && records.iter().any(|r| r.2.is_some()));
+        let rolls = framed && !self.roll.is_empty();
+        let arriving: std::collections::HashSet<u32> = records.iter().map(|r| r.0).collect();
+        let unset = || Frame::new(&Vec3::x(), 0.0);
+        let mut frames = std::mem::take(&mut self.frames).into_iter();
+        let mut roll = std::mem::take(&mut self.roll).into_iter();
+        let mut rows: Vec<(FacetContact, Option<Frame>, Vec3)> = (std::mem::take(&mut self.list))
+            .into_iter()
+            .map(|c| (c, frames.next(), roll.next().unwrap_or_else(Vec3::zeros)))
+            .filter(|r| !arriving.contains(&r.0.ball))
+            .collect();
+        rows.extend(records.into_iter().map(|(ball, mut c, f, r)| {
+            c.ball = ball;
+            (c, f, r)
+        }));
+        // (keys are unique: a ball's contacts come from one rank)
+        rows.sort_unstable_by_key(|r| r.0.key());
+        for (c, f, r) in rows {
+            self.list.push(c);
+            if framed {
+                self.frames.push(f.unwrap_or_else(unset));
+            }
+            if rolls {
+                self.roll.push(r);
+            }
+        }
+        self.rebuild_interactions();
+    }
+
     /// For groups of consecutive interactions cut at `cuts` (interaction indices, first 0,
     /// last their number): where each group's contacts start in the list (and the list's
     /// length), and the same for the frames (all 0 when no frames are kept, so that every

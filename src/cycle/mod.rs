@@ -10,6 +10,7 @@
 //! 4. **force-displacement** ([`crate::force::Forces`]);
 //! 5. the energy books ([`crate::books::book`]) and the interpenetration check.
 
+mod migrate;
 mod ranks;
 mod timestep;
 
@@ -83,10 +84,16 @@ impl Model {
     /// Sets the velocity of every programmed wall for the cycle that starts now (schedules,
     /// oscillation, servo control on the load of the last cycle).
     fn plan_walls(&mut self) {
+        self.plan_walls_by(|m, w| m.wall_resultant(w).0);
+    }
+
+    /// [`Model::plan_walls`] with the load on a servo wall `w` given by `load(self, w)` (on
+    /// ranks, the sum over every rank's balls).
+    fn plan_walls_by(&mut self, mut load: impl FnMut(&Model, usize) -> Vec3) {
         for w in 0..self.walls.len() {
             let load = match &self.walls[w].program {
                 None => continue,
-                Some(crate::body::Program::Servo { .. }) => self.wall_resultant(w).0,
+                Some(crate::body::Program::Servo { .. }) => load(self, w),
                 Some(_) => Vec3::zeros(),
             };
             self.walls[w].plan(self.time, load);

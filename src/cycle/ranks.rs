@@ -4,9 +4,10 @@
 //! with the same bits.
 //!
 //! Why the bits are the same (docs/RANKS.md):
-//! - A rank holds its balls and ghosts in the order of their ids, the order one process holds
-//!   them in (before any renumbering, which a ranked run does not do yet). Its contact list is
-//!   sorted by that order, so each of its own balls sums its contacts in the order one process
+//! - A rank holds its balls and ghosts in the order one process holds them in: by id, or
+//!   after a renumbering by the key of the cell each ball was in then and by id
+//!   ([`Rank::key`]: the cells are counted from the corner of every rank's balls, and a ball
+//!   carries its key to other ranks). Its contact list is sorted by that order, so each of its own balls sums its contacts in the order one process
 //!   does, and every contact of one of its balls is there: the halo (twice the largest radius
 //!   plus two margins along each axis) holds every candidate partner at each build.
 //! - A contact across a brick's face is computed on both sides from the same bits and evolves
@@ -16,43 +17,44 @@
 //! - At each rebuild of the candidate pairs (a collective decision), a ball whose centre has
 //!   left its brick moves to the rank of the brick it is in, with every one of its contacts'
 //!   state and frame; then each rank sends the others its balls in their halo.
-//! - Every decision is a collective of exact values (the rebuild, a blow-up).
+//! - Every decision is a collective of exact values (the rebuild, a blow-up, a servo wall's
+//!   load: the exact sum of every rank's part).
+//! - Walls are held whole by every rank and move the same on each. A rank keeps the contacts
+//!   of its ghosts with walls too (they change nothing but the ghosts); a ball changing rank
+//!   brings its own, which replace them.
 //!
-//! Not yet cut over ranks (refused by [`Model::ranked`]): walls, clumps, periodic cells,
-//! renumbering, insertion and outlets, the energy books, automatic timesteps, rolling
+//! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, periodic cells, insertion and outlets, the energy books, automatic timesteps, rolling
 //! resistance, cohesion and bonds, 2D disks.
 
-use crate::body::Balls;
 use crate::comm::{Bricks, Comm};
-use crate::contact::{Contact, Frame};
-use crate::math::{Real, Vec3};
+use crate::math::{ExactVec3, Real, Vec3};
 use crate::model::{Model, ModelError};
 use crate::watch::blowup;
-use std::collections::HashSet;
 
 /// A rank's share of a run: its brick, which of its balls are ghosts, and who holds copies of
 /// which of its balls.
 pub struct Rank<'c> {
     /// The ranks.
-    comm: &'c dyn Comm,
+    pub(super) comm: &'c dyn Comm,
     /// The bricks of every rank.
     pub bricks: Bricks,
     /// How far from its brick (along each axis) a ball is copied to a rank, m.
     pub halo: Real,
     /// For each of this rank's balls: true for a ghost (another rank's ball).
     pub ghost: Vec<bool>,
-    /// For each rank: the indices of this rank's own balls it holds copies of, in id order.
-    send: Vec<Vec<u32>>,
-    /// For each rank: the indices of the copies of its balls this rank holds, in id order.
-    recv: Vec<Vec<u32>>,
+    /// For each rank: the indices of this rank's own balls it holds copies of, in order.
+    pub(super) send: Vec<Vec<u32>>,
+    /// For each rank: the indices of the copies of its balls this rank holds, in order.
+    pub(super) recv: Vec<Vec<u32>>,
+    /// For each of this rank's balls: the key of its cell at the last renumbering (0 before
+    /// any): the balls are held in the order of (key, id), the order one process holds them
+    /// in ([`crate::detect::spatial_order`]). A ball carries its key to other ranks.
+    pub key: Vec<u64>,
     /// Balls that came to this rank from another since the start.
     pub arrived: usize,
     /// Rebuilds of the candidate pairs since the start (each one an exchange of balls).
     pub rebuilds: usize,
 }
-
-/// A ball-ball contact on its way to another rank: its balls' ids, the contact, its frame.
-type Record = (u64, u64, Contact, Option<Frame>);
 
 impl Model {
     /// This rank's part of `self`, a whole model that every rank builds the same (from the
@@ -117,6 +119,7 @@ impl Model {
             ghost,
             send,
             recv,
+            key: vec![0; self.balls.len()],
             arrived: 0,
             rebuilds: 0,
         };
@@ -127,10 +130,8 @@ impl Model {
     fn refuse_for_ranks(&self) -> Result<(), String> {
         let ids_increase = self.balls.id.windows(2).all(|w| w[0] < w[1]);
         let refusals = [
-            (!self.walls.is_empty(), "walls"),
             (!self.clumps.is_empty(), "clumps"),
             (self.balls.cell.is_some(), "a periodic cell"),
-            (self.sort_every > 0, "renumbering (sort_every)"),
             (self.books.is_some(), "the energy books"),
             (
                 !self.flow.inserts.is_empty() || !self.flow.outlets.is_empty(),
@@ -169,9 +170,14 @@ impl Model {
     /// [`ModelError::OtherRank`].
     pub fn cycle_on_rank(&mut self, rank: &mut Rank) -> Result<(), ModelError> {
         if !self.primed {
+            if self.sort_every > 0 {
+                // (one process renumbers its balls at the first build: [`Model::prime`])
+                rank.sort(self);
+            }
             let r = self.prime();
             together(rank, r, self.cycles)?;
         }
+        self.plan_walls_on(rank);
         let estimate = self.timestep_stiffness();
         let dt = self.timestep().choose(estimate)?;
         let (finite, _) = self.motion().run(dt);
@@ -183,19 +189,42 @@ impl Model {
         }
         // (no walls and no periodic cell on ranks: the still cell's test, [`BroadPhase::tolerance`])
         let tolerance = (self.broad_phase).tolerance(None, false, self.settings.margin);
-        let due = rank
-            .comm
-            .any(self.broad_phase.needs_rebuild(&self.balls.pos, &tolerance));
+        // (the walls move the same on every rank: as in [`crate::detect::Detection::run`])
+        let walls_moved = self.walls.iter().any(|w| w.travel > self.settings.margin);
+        let moved = self.broad_phase.needs_rebuild(&self.balls.pos, &tolerance);
+        let due = rank.comm.any(moved) || walls_moved;
         if due {
             // (as one process does when a ball moved more than the margin)
             let r = blowup::tunnelling(self, dt);
             together(rank, r, self.cycles)?;
             rank.rebuild(self);
+            let last = self.last_sort;
+            if self.sort_every > 0 && last.is_none_or(|s| self.cycles >= s + self.sort_every) {
+                rank.sort(self);
+            }
         }
         self.detection().run(Some(due));
         self.forces().run(dt);
         let r = blowup::overlaps(self);
         together(rank, r, self.cycles)
+    }
+}
+
+impl Model {
+    /// [`Model::plan_walls`] on a rank: the load on a servo wall is summed over the contacts
+    /// of every rank's own balls (exactly, as one process sums them: [`Model::wall_resultant`]).
+    fn plan_walls_on(&mut self, rank: &Rank) {
+        let ghost = &rank.ghost;
+        self.plan_walls_by(|m, w| {
+            let mut load = ExactVec3::new();
+            for c in &m.facet_contacts.list {
+                if c.active && c.wall as usize == w && !ghost[c.ball as usize] {
+                    load.add(&-c.force);
+                }
+            }
+            rank.comm.sum_exact(&mut load.0);
+            load.value()
+        });
     }
 }
 
@@ -207,81 +236,6 @@ fn together(rank: &Rank, r: Result<(), ModelError>, cycle: u64) -> Result<(), Mo
         return Err(ModelError::OtherRank { cycle });
     }
     Ok(())
-}
-
-/// The balls at `indices` (in that order), every per-ball array (the cell is shared).
-fn pick(b: &Balls, indices: &[usize]) -> Balls {
-    let mut out = Balls {
-        cell: b.cell.clone(),
-        ..Balls::default()
-    };
-    let Balls {
-        id,
-        radius,
-        material,
-        mass,
-        inertial_mass,
-        inertia,
-        inertial_inertia,
-        pos,
-        vel,
-        spin,
-        force,
-        moment,
-        applied_force,
-        fixed,
-        clump,
-        cell: _,
-    } = b;
-    for &i in indices {
-        out.id.push(id[i]);
-        out.radius.push(radius[i]);
-        out.material.push(material[i]);
-        out.mass.push(mass[i]);
-        out.inertial_mass.push(inertial_mass[i]);
-        out.inertia.push(inertia[i]);
-        out.inertial_inertia.push(inertial_inertia[i]);
-        out.pos.push(pos[i]);
-        out.vel.push(vel[i]);
-        out.spin.push(spin[i]);
-        out.force.push(force[i]);
-        out.moment.push(moment[i]);
-        out.applied_force.push(applied_force[i]);
-        out.fixed.push(fixed[i]);
-        out.clump.push(clump[i]);
-    }
-    out
-}
-
-/// Appends every ball of `other` (its per-ball arrays), in its order.
-fn append(to: &mut Balls, other: &Balls) {
-    let all: Vec<usize> = (0..other.len()).collect();
-    let o = pick(other, &all);
-    to.id.extend(o.id);
-    to.radius.extend(o.radius);
-    to.material.extend(o.material);
-    to.mass.extend(o.mass);
-    to.inertial_mass.extend(o.inertial_mass);
-    to.inertia.extend(o.inertia);
-    to.inertial_inertia.extend(o.inertial_inertia);
-    to.pos.extend(o.pos);
-    to.vel.extend(o.vel);
-    to.spin.extend(o.spin);
-    to.force.extend(o.force);
-    to.moment.extend(o.moment);
-    to.applied_force.extend(o.applied_force);
-    to.fixed.extend(o.fixed);
-    to.clump.extend(o.clump);
-}
-
-/// `bincode` bytes of `value` (what ranks send each other).
-fn pack<T: serde::Serialize>(value: &T) -> Vec<u8> {
-    bincode::serialize(value).unwrap_or_default()
-}
-
-/// The value `pack` wrote (a default one from bytes that do not read).
-fn unpack<T: serde::de::DeserializeOwned + Default>(bytes: &[u8]) -> T {
-    bincode::deserialize(bytes).unwrap_or_default()
 }
 
 impl Rank<'_> {
@@ -323,217 +277,5 @@ impl Rank<'_> {
                 b.spin[i] = Vec3::new(x[6], x[7], x[8]);
             }
         }
-    }
-
-    /// At a rebuild of the candidate pairs: balls that left their brick move to their new
-    /// owner with their contacts' records, then every rank sends the others the balls in
-    /// their halo, and each rank puts its balls and ghosts in id order (module documentation).
-    fn rebuild(&mut self, model: &mut Model) {
-        let (me, size) = (self.rank(), self.size());
-        // 1. who owns each ball now; the leaving ones go with their contacts
-        let b = &model.balls;
-        let owner: Vec<usize> = (0..b.len())
-            .map(|i| {
-                if self.ghost[i] {
-                    usize::MAX
-                } else {
-                    self.bricks.owner(&b.pos[i])
-                }
-            })
-            .collect();
-        let mut leaving: Vec<Vec<usize>> = vec![Vec::new(); size];
-        for (i, &o) in owner.iter().enumerate() {
-            if o != usize::MAX && o != me {
-                leaving[o].push(i);
-            }
-        }
-        let c = &model.contacts;
-        let framed = !c.frames.is_empty();
-        let out = (0..size)
-            .map(|r| {
-                let balls = pick(b, &leaving[r]);
-                let ids: HashSet<u64> = balls.id.iter().copied().collect();
-                let records: Vec<Record> = (c.list.iter().enumerate())
-                    .filter(|(_, x)| {
-                        ids.contains(&b.id[x.a as usize]) || ids.contains(&b.id[x.b as usize])
-                    })
-                    .map(|(k, x)| {
-                        (
-                            b.id[x.a as usize],
-                            b.id[x.b as usize],
-                            x.clone(),
-                            framed.then(|| c.frames[k]),
-                        )
-                    })
-                    .collect();
-                pack(&(balls, records))
-            })
-            .collect();
-        let arrived: Vec<(Balls, Vec<Record>)> =
-            self.comm.exchange(out).iter().map(|x| unpack(x)).collect();
-        self.arrived += arrived.iter().map(|a| a.0.len()).sum::<usize>();
-        self.rebuilds += 1;
-        // this rank's own balls from now on: those that stay, and those that arrived
-        let mut own: HashSet<u64> = (0..b.len())
-            .filter(|&i| owner[i] == me)
-            .map(|i| b.id[i])
-            .collect();
-        own.extend(
-            arrived
-                .iter()
-                .flat_map(|(balls, _)| balls.id.iter().copied()),
-        );
-        let fresh = self.arrivals(b, &arrived);
-        let ghosts = self.share(b, &own, &fresh);
-        self.settle(model, (&own, &fresh), ghosts, arrived);
-    }
-
-    /// The balls that arrived, together (their owner's values).
-    fn arrivals(&self, b: &Balls, arrived: &[(Balls, Vec<Record>)]) -> Balls {
-        let mut fresh = Balls {
-            cell: b.cell.clone(),
-            ..Balls::default()
-        };
-        for (balls, _) in arrived {
-            // (an arrival was a ghost here, or is new: its owner's values either way)
-            append(&mut fresh, balls);
-        }
-        fresh
-    }
-
-    /// Sends every rank this rank's own balls (`own`: those held in `b`, and the arrivals
-    /// `fresh`) in its halo; returns what each rank sent this one.
-    fn share(&self, b: &Balls, own: &HashSet<u64>, fresh: &Balls) -> Vec<Balls> {
-        let me = self.rank();
-        // 2. every rank's own balls in the others' halos, as they are now
-        let came: HashSet<u64> = fresh.id.iter().copied().collect();
-        let mine: Vec<usize> = (0..b.len())
-            .filter(|&i| own.contains(&b.id[i]) && !came.contains(&b.id[i]))
-            .collect();
-        let out = (0..self.size())
-            .map(|r| {
-                if r == me {
-                    return Vec::new();
-                }
-                let near = |p: &Vec3| self.bricks.near(r, p, self.halo);
-                let here: Vec<usize> = mine.iter().copied().filter(|&i| near(&b.pos[i])).collect();
-                let mut balls = pick(b, &here);
-                let there: Vec<usize> = (0..fresh.len()).filter(|&k| near(&fresh.pos[k])).collect();
-                append(&mut balls, &pick(fresh, &there));
-                pack(&balls)
-            })
-            .collect();
-        self.comm.exchange(out).iter().map(|x| unpack(x)).collect()
-    }
-
-    /// Keeps this rank's own balls (`own`) and the `ghosts` each rank sent, with their owners'
-    /// values, in id order; takes the records of the contacts that `arrived`; and makes the
-    /// lists of the exchanges after each law of motion.
-    fn settle(
-        &mut self,
-        model: &mut Model,
-        (own, fresh): (&HashSet<u64>, &Balls),
-        ghosts: Vec<Balls>,
-        arrived: Vec<(Balls, Vec<Record>)>,
-    ) {
-        let me = self.rank();
-        let b = &model.balls;
-        // 3. the new set: own balls and ghosts, each with the owner's values; the others go
-        let mut incoming: std::collections::HashMap<u64, (usize, usize)> = Default::default();
-        for (k, id) in fresh.id.iter().enumerate() {
-            incoming.insert(*id, (usize::MAX, k));
-        }
-        for (r, g) in ghosts.iter().enumerate() {
-            for (k, id) in g.id.iter().enumerate() {
-                incoming.insert(*id, (r, k));
-            }
-        }
-        let keep: Vec<bool> = (0..b.len())
-            .map(|i| own.contains(&b.id[i]) || incoming.contains_key(&b.id[i]))
-            .collect();
-        let mut new_of = vec![u32::MAX; keep.len()];
-        let mut next = 0u32;
-        for (i, &k) in keep.iter().enumerate() {
-            if k {
-                new_of[i] = next;
-                next += 1;
-            }
-        }
-        model.balls.keep(&keep);
-        model.contacts.drop_balls(&new_of);
-        // the values of the balls that came, over those held, and the new ones appended
-        let held: std::collections::HashMap<u64, usize> = (model.balls.id.iter().enumerate())
-            .map(|(i, &id)| (id, i))
-            .collect();
-        let source = |r: usize| if r == usize::MAX { fresh } else { &ghosts[r] };
-        let mut added = Balls {
-            cell: model.balls.cell.clone(),
-            ..Balls::default()
-        };
-        let mut entries: Vec<(&u64, &(usize, usize))> = incoming.iter().collect();
-        entries.sort_unstable_by_key(|e| *e.0);
-        for (id, &(r, k)) in entries {
-            let from = source(r);
-            match held.get(id) {
-                Some(&i) => {
-                    let bb = &mut model.balls;
-                    bb.pos[i] = from.pos[k];
-                    bb.vel[i] = from.vel[k];
-                    bb.spin[i] = from.spin[k];
-                    bb.force[i] = from.force[k];
-                    bb.moment[i] = from.moment[k];
-                }
-                None => append(&mut added, &pick(from, &[k])),
-            }
-        }
-        append(&mut model.balls, &added);
-        // 4. in id order, the contacts renumbered with the balls
-        let n = model.balls.len();
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_unstable_by_key(|&i| model.balls.id[i as usize]);
-        let mut new_of = vec![0u32; n];
-        for (i, &k) in order.iter().enumerate() {
-            new_of[k as usize] = i as u32;
-        }
-        let mut done = Vec::new();
-        model.balls.permute(&order, &mut done);
-        let laws = &model.laws;
-        model.contacts.renumber(&new_of, |c| {
-            laws.get(c.law as usize).is_some_and(|l| l.frame_free())
-        });
-        model.contacts.balls_changed();
-        // 5. the arrivals' contacts, in place of what this rank held of them
-        let index: std::collections::HashMap<u64, u32> = (model.balls.id.iter().enumerate())
-            .map(|(i, &id)| (id, i as u32))
-            .collect();
-        let records: Vec<(u32, u32, Contact, Option<Frame>)> = (arrived.into_iter())
-            .flat_map(|(_, r)| r)
-            .filter_map(|(a, b, c, f)| Some((*index.get(&a)?, *index.get(&b)?, c, f)))
-            .collect();
-        model.contacts.adopt(records);
-        // 6. who is a ghost, and the lists of the exchanges after each law of motion
-        self.ghost = model.balls.id.iter().map(|id| !own.contains(id)).collect();
-        for s in &mut self.send {
-            s.clear();
-        }
-        for r in &mut self.recv {
-            r.clear();
-        }
-        for (r, g) in ghosts.iter().enumerate() {
-            self.recv[r] = g.id.iter().map(|id| index[id]).collect();
-            self.recv[r].sort_unstable();
-        }
-        let bb = &model.balls;
-        for (r, s) in self.send.iter_mut().enumerate() {
-            if r != me {
-                *s = (0..bb.len() as u32)
-                    .filter(|&i| {
-                        !self.ghost[i as usize]
-                            && self.bricks.near(r, &bb.pos[i as usize], self.halo)
-                    })
-                    .collect();
-            }
-        }
-        model.broad_phase.invalidate();
     }
 }

@@ -11,6 +11,6 @@ mod stage;
 pub use grid::{brute_force_pairs, BroadPhase};
 pub use rebuild::{Affine, Tolerance};
 pub(crate) use sort::keep_clumps_whole;
-pub(crate) use sort::spatial_order;
 pub use sort::{morton, Scratch, SortOrder};
+pub(crate) use sort::{spatial_order, SortGrid};
 pub use stage::{Detection, Jump};

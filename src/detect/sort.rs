@@ -19,7 +19,7 @@
 //! round-off, and is the same for any number of threads.
 
 use crate::body::Balls;
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 
 impl Balls {
     /// Reorders every per-ball array: the ball at index `order[i]` moves to index `i`. In
@@ -154,33 +154,57 @@ impl SortOrder {
 /// of keys (16 bytes per ball with their indices), for about 15 key computations per ball
 /// every thousand cycles.
 pub(crate) fn spatial_order(balls: &Balls, how: SortOrder, order: &mut Vec<u32>) {
-    use crate::math::Vec3;
+    let grid = SortGrid::of(balls);
     let n = balls.len();
-    let r_max = balls.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
-    let (lo, hi) = (balls.pos.iter()).fold(
-        (
-            Vec3::repeat(Real::INFINITY),
-            Vec3::repeat(Real::NEG_INFINITY),
-        ),
-        |(lo, hi), p| (lo.inf(p), hi.sup(p)),
-    );
-    let cell = 2.0 * r_max;
-    let limit = ((1u64 << 21) - 1) as Real;
-    // (a NaN coordinate goes to cell 0: the blow-up check names it)
-    let q = |x: Real, lo: Real| ((x - lo) / cell).floor().clamp(0.0, limit) as u64;
-    let cells = |p: &Vec3| [q(p.x, lo.x), q(p.y, lo.y), q(p.z, lo.z)];
-    let axes = row_axes(cells(&hi));
-    let key = |i: u32| {
-        let c = cells(&balls.pos[i as usize]);
-        let k = match how {
-            SortOrder::Rows => row_key(c, axes),
-            SortOrder::Morton => morton(c[0], c[1], c[2]),
-        };
-        (k, balls.id[i as usize])
-    };
+    let key = |i: u32| (grid.key(&balls.pos[i as usize], how), balls.id[i as usize]);
     order.clear();
     order.extend(0..n as u32);
     order.sort_unstable_by_key(|&i| key(i));
+}
+
+/// The cells of [`spatial_order`]: cubes of one largest diameter counted from the balls'
+/// lowest corner, and the cell of their highest corner (which sets the axes of rows).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SortGrid {
+    /// The balls' lowest corner, m.
+    pub lo: Vec3,
+    /// The balls' highest corner, m.
+    pub hi: Vec3,
+    /// The largest radius, m.
+    pub r_max: Real,
+}
+
+impl SortGrid {
+    /// The grid of `balls` (the extent of every ball, the largest radius).
+    pub fn of(balls: &Balls) -> SortGrid {
+        let (lo, hi) = (balls.pos.iter()).fold(
+            (
+                Vec3::repeat(Real::INFINITY),
+                Vec3::repeat(Real::NEG_INFINITY),
+            ),
+            |(lo, hi), p| (lo.inf(p), hi.sup(p)),
+        );
+        let r_max = balls.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
+        SortGrid { lo, hi, r_max }
+    }
+
+    /// The cell of position `p`, counted from the lowest corner.
+    fn cell(&self, p: &Vec3) -> [u64; 3] {
+        let cell = 2.0 * self.r_max;
+        let limit = ((1u64 << 21) - 1) as Real;
+        // (a NaN coordinate goes to cell 0: the blow-up check names it)
+        let q = |x: Real, lo: Real| ((x - lo) / cell).floor().clamp(0.0, limit) as u64;
+        [q(p.x, self.lo.x), q(p.y, self.lo.y), q(p.z, self.lo.z)]
+    }
+
+    /// The key of position `p`'s cell in the order `how` (ties go by id).
+    pub fn key(&self, p: &Vec3, how: SortOrder) -> u64 {
+        let c = self.cell(p);
+        match how {
+            SortOrder::Rows => row_key(c, row_axes(self.cell(&self.hi))),
+            SortOrder::Morton => morton(c[0], c[1], c[2]),
+        }
+    }
 }
 
 /// The axes from slowest to fastest for rows of cells whose last cell is `last` (the
