@@ -1547,3 +1547,70 @@ fn warnings_are_printed_and_kept_in_the_summary_and_the_page() {
     let text = std::fs::read_to_string(d.join("out/summary.json")).unwrap();
     assert!(!text.contains("\"warnings\""), "{text}");
 }
+
+/// The fingerprint `bench-one` prints for the 1,000-ball settle box (walls, renumbering every
+/// 1,000 cycles) after 1,500 steps, given `extra` flags.
+fn fingerprint(extra: &[&str]) -> String {
+    let out = ballast()
+        .args([
+            "bench-one",
+            "cases/bench/settle_box_hooke_1k.toml",
+            "--steps",
+            "1500",
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{extra:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_str(&text).unwrap();
+    r["fingerprint"].as_str().unwrap_or_default().to_string()
+}
+
+/// `bench-one --ranks`: the run cut over 2, 3 and 4 ranks (threads of the process, in the
+/// bricks chosen or given, one or two threads each) ends in the same fingerprint as one
+/// process on one thread; bad rank and brick counts are refused in one line.
+#[test]
+fn a_run_over_ranks_ends_in_the_bits_of_one_process() {
+    let alone = fingerprint(&["--threads", "1"]);
+    assert_eq!(alone.len(), 16, "{alone}");
+    for extra in [
+        &["--ranks", "2"][..],
+        &["--ranks", "3", "--bricks", "3,1,1"],
+        &["--ranks", "4", "--bricks", "2,2,1", "--threads", "2"],
+    ] {
+        assert_eq!(fingerprint(extra), alone, "{extra:?}");
+    }
+    for (extra, says) in [
+        (&["--ranks", "0"][..], "--ranks 0: 1 to 1024 ranks"),
+        (
+            &["--ranks", "2", "--bricks", "3,1,1"],
+            "their product must be",
+        ),
+        (
+            &["--ranks", "2", "--bricks", "2,1"],
+            "--bricks: 2 numbers; give three",
+        ),
+    ] {
+        let out = ballast()
+            .args([
+                "bench-one",
+                "cases/bench/settle_box_hooke_1k.toml",
+                "--steps",
+                "10",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{extra:?}: {err}"
+        );
+    }
+}

@@ -109,6 +109,16 @@ enum Command {
         /// `--steps` then counts the cycles after it (default: to the case's end).
         #[arg(long)]
         resume: Option<PathBuf>,
+        /// Cut the run over this many ranks, 1 to 1024 (threads of this process, each with
+        /// `--threads` threads of its own; under `mpirun` with the build `--features mpi`,
+        /// the processes `mpirun` started): prints the speed of the slowest rank, ghosts,
+        /// bytes sent, imbalance and the final state's fingerprint (docs/RANKS.md).
+        #[arg(long)]
+        ranks: Option<usize>,
+        /// With `--ranks`: the bricks along x, y and z (their product the rank count;
+        /// default: the cut of least inner area over the balls' extent).
+        #[arg(long, value_delimiter = ',')]
+        bricks: Option<Vec<usize>>,
     },
 }
 
@@ -136,6 +146,8 @@ macro_rules! esay {
 mod args;
 #[path = "ballast/bench.rs"]
 mod bench;
+#[path = "ballast/ranks.rs"]
+mod ranks;
 #[path = "ballast/select.rs"]
 mod select;
 
@@ -157,6 +169,13 @@ fn catch_interrupts() {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     catch_interrupts();
+    let world = ranks::world();
+    if world.is_some() && !matches!(cli.command, Command::BenchOne { .. }) {
+        esay!(
+            "error: under mpirun, only `ballast bench-one` runs over the processes so far (runs              and verification over ranks: docs/RANKS.md); start this command without mpirun"
+        );
+        return ExitCode::from(2);
+    }
     match cli.command {
         Command::Run {
             case,
@@ -209,7 +228,17 @@ fn main() -> ExitCode {
             threads,
             timestep,
             resume,
-        } => bench_one(&case, (steps, resume.as_deref()), threads, &timestep),
+            ranks: None,
+            bricks: None,
+        } if world.is_none() => bench_one(&case, (steps, resume.as_deref()), threads, &timestep),
+        Command::BenchOne {
+            case,
+            steps,
+            threads,
+            ranks,
+            bricks,
+            ..
+        } => ranks::bench_ranked(&case, steps, threads, (ranks, bricks), world.as_deref()),
     }
 }
 

@@ -2,8 +2,9 @@
 
 use crate::math::{ExactSum, Real};
 
-/// What a rank asks of the others. Every rank calls the collectives in the same order.
-pub trait Comm: Send + Sync {
+/// What a rank asks of the others. Every rank calls the collectives in the same order, from
+/// the thread that holds its handle (an MPI communicator is not shared between threads).
+pub trait Comm {
     /// This rank's number, `0..size()`.
     fn rank(&self) -> usize;
     /// The number of ranks.

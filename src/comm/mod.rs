@@ -1,7 +1,8 @@
 //! Runs over several ranks (processes, or threads standing in for them): what the engine asks
 //! of the others ([`Comm`]), one rank alone ([`Solo`]), several ranks in one process exchanging
 //! through shared buffers ([`Hub`], what `cargo test` proves the rank invariance with, no MPI
-//! needed), and the cut of space into bricks of ranks ([`Bricks`]).
+//! needed), MPI processes (`Mpi`, the build with `--features mpi`), and the cut of space into
+//! bricks of ranks ([`Bricks`]).
 //!
 //! Every collective is exact: extrema and logical ors do not depend on the order they are
 //! taken in, and sums are [`ExactSum`]s merged exactly. So a decision or an output made from
@@ -10,7 +11,11 @@
 mod bricks;
 mod collective;
 mod hub;
+#[cfg(feature = "mpi")]
+mod mpi;
 
 pub use bricks::Bricks;
 pub use collective::{Comm, Solo};
 pub use hub::Hub;
+#[cfg(feature = "mpi")]
+pub use mpi::Mpi;

@@ -154,7 +154,7 @@ impl Rank<'_> {
                 pack(&(balls, keys, records, facet_records))
             })
             .collect();
-        let arrived: Vec<Leaving> = self.comm.exchange(out).iter().map(|x| unpack(x)).collect();
+        let arrived: Vec<Leaving> = self.swap(out).iter().map(|x| unpack(x)).collect();
         self.arrived += arrived.iter().map(|a| a.0.len()).sum::<usize>();
         self.rebuilds += 1;
         // this rank's own balls from now on: those that stay, and those that arrived
@@ -189,7 +189,7 @@ impl Rank<'_> {
 
     /// Sends every rank this rank's own balls (`own`: those held in `b`, and the arrivals
     /// `fresh`) in its halo; returns what each rank sent this one.
-    fn share(&self, b: &Balls, own: &HashSet<u64>, (fresh, fresh_keys): &Sent) -> Vec<Sent> {
+    fn share(&mut self, b: &Balls, own: &HashSet<u64>, (fresh, fresh_keys): &Sent) -> Vec<Sent> {
         let me = self.rank();
         // 2. every rank's own balls in the others' halos, as they are now
         let came: HashSet<u64> = fresh.id.iter().copied().collect();
@@ -211,7 +211,7 @@ impl Rank<'_> {
                 pack(&(balls, keys))
             })
             .collect();
-        self.comm.exchange(out).iter().map(|x| unpack(x)).collect()
+        self.swap(out).iter().map(|x| unpack(x)).collect()
     }
 
     /// Keeps this rank's own balls (`own`) and the `ghosts` each rank sent, with their owners'

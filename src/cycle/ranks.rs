@@ -54,6 +54,9 @@ pub struct Rank<'c> {
     pub arrived: usize,
     /// Rebuilds of the candidate pairs since the start (each one an exchange of balls).
     pub rebuilds: usize,
+    /// Bytes this rank sent the others in the exchanges of balls since the start (the
+    /// collectives' few bytes apart).
+    pub sent: u64,
 }
 
 impl Model {
@@ -122,6 +125,7 @@ impl Model {
             key: vec![0; self.balls.len()],
             arrived: 0,
             rebuilds: 0,
+            sent: 0,
         };
         Ok((self, rank))
     }
@@ -162,6 +166,20 @@ impl Model {
         }
     }
 
+    /// [`Model::prime`] on every rank together (done by the first cycle when not before).
+    ///
+    /// # Errors
+    /// As [`Model::prime`]; on the ranks that do not hold the body at fault,
+    /// [`ModelError::OtherRank`].
+    pub fn prime_on_rank(&mut self, rank: &mut Rank) -> Result<(), ModelError> {
+        if self.sort_every > 0 {
+            // (one process renumbers its balls at the first build: [`Model::prime`])
+            rank.sort(self);
+        }
+        let r = self.prime();
+        together(rank, r, self.cycles)
+    }
+
     /// One cycle of this rank's part ([`Model::cycle`]'s stages with the ranks' exchanges:
     /// module documentation). Every rank calls it together.
     ///
@@ -170,12 +188,7 @@ impl Model {
     /// [`ModelError::OtherRank`].
     pub fn cycle_on_rank(&mut self, rank: &mut Rank) -> Result<(), ModelError> {
         if !self.primed {
-            if self.sort_every > 0 {
-                // (one process renumbers its balls at the first build: [`Model::prime`])
-                rank.sort(self);
-            }
-            let r = self.prime();
-            together(rank, r, self.cycles)?;
+            self.prime_on_rank(rank)?;
         }
         self.plan_walls_on(rank);
         let estimate = self.timestep_stiffness();
@@ -249,8 +262,18 @@ impl Rank<'_> {
         self.comm.rank()
     }
 
+    /// Sends `out[r]` to each rank `r` ([`Comm::exchange`]), counting the bytes sent.
+    pub(super) fn swap(&mut self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let me = self.rank();
+        let bytes = (out.iter().enumerate())
+            .filter(|(r, _)| *r != me)
+            .map(|(_, b)| b.len() as u64);
+        self.sent += bytes.sum::<u64>();
+        self.comm.exchange(out)
+    }
+
     /// Overwrites every ghost's position, velocity and spin with its owner's.
-    fn forward(&self, model: &mut Model) {
+    fn forward(&mut self, model: &mut Model) {
         let b = &mut model.balls;
         let out = (self.send.iter())
             .map(|list| {
@@ -264,7 +287,7 @@ impl Rank<'_> {
                 v
             })
             .collect();
-        let got = self.comm.exchange(out);
+        let got = self.swap(out);
         for (list, bytes) in self.recv.iter().zip(&got) {
             // (the bytes of a buffer are not aligned for f64: read one by one)
             for (&i, ball) in list.iter().zip(bytes.chunks_exact(72)) {

@@ -103,7 +103,7 @@ fn intro(reports: &Path, runs: &[BenchRun]) -> String {
                 "generate_rs",
                 code_link(reports, "src/generate.rs::settle_box"),
             ),
-            ("bench_rs", code_link(reports, "src/bench.rs::run_one")),
+            ("bench_rs", code_link(reports, "src/bench/mod.rs::run_one")),
             (
                 "loop_rs",
                 code_link(reports, "src/force/ranges.rs::frame_run"),

@@ -5,6 +5,14 @@
 //! `ballast bench` runs each configuration in a child process (`ballast bench-one`), so that
 //! the peak resident memory and the thread pool belong to that configuration alone.
 
+mod machine;
+mod ranks;
+
+use machine::cpu_seconds;
+pub use machine::{describe_cpu, machine, peak_rss_kib};
+pub use ranks::{fingerprint, run_ranked, RankedRun};
+
+use crate::comm::Solo;
 use crate::model::{Model, Phases};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -90,6 +98,10 @@ pub struct BenchRun {
     /// the cycles after it); 0 for a run from the case's start.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub from_cycle: u64,
+    /// The final state's fingerprint ([`fingerprint`]; `bench-one --ranks` prints the same
+    /// for any number of ranks); empty in results written before it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub fingerprint: String,
 }
 
 /// For serde: a count left out of the results while it is zero.
@@ -260,78 +272,6 @@ pub const LIGGGHTS: [(&str, usize, f64, usize, usize, f64); 6] = [
     ("hooke", 50000, 5.22, 109921, 7063, 6.0699e-3),
 ];
 
-/// The peak resident memory of this process, KiB (Linux `VmHWM`; 0 elsewhere).
-pub fn peak_rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|v| v.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// The processor of this machine, as `/proc/cpuinfo` gives it (Linux; "unknown" elsewhere):
-/// model name, family and model numbers, the widest vector extension (the contact and
-/// motion loops are compiled for it, `.cargo/config.toml`) and the number of CPUs. Benches
-/// made on different processors do not compare (the machine behind this project's 2 cores
-/// was an AVX-512 EPYC when RESULTS.md was measured, and an AVX2 one in later sessions).
-pub fn machine() -> String {
-    let Ok(text) = std::fs::read_to_string("/proc/cpuinfo") else {
-        return "unknown".into();
-    };
-    describe_cpu(&text)
-}
-
-/// [`machine`] from the text of `/proc/cpuinfo`.
-pub fn describe_cpu(cpuinfo: &str) -> String {
-    let field = |name: &str| {
-        cpuinfo.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            (k.trim() == name).then(|| v.trim().to_string())
-        })
-    };
-    let cpus = cpuinfo
-        .lines()
-        .filter(|l| l.split(':').next().map(str::trim) == Some("processor"))
-        .count();
-    let flags = field("flags").unwrap_or_default();
-    let has = |f: &str| flags.split_whitespace().any(|x| x == f);
-    let vector = if has("avx512f") {
-        "AVX-512"
-    } else if has("avx2") {
-        "AVX2, no AVX-512"
-    } else if has("avx") {
-        "AVX"
-    } else {
-        "SSE"
-    };
-    format!(
-        "{}, family {} model {}, {vector}, {cpus} CPU{}",
-        field("model name").unwrap_or_else(|| "unknown processor".into()),
-        field("cpu family").unwrap_or_else(|| "?".into()),
-        field("model").unwrap_or_else(|| "?".into()),
-        if cpus == 1 { "" } else { "s" },
-    )
-}
-
-/// CPU time of this process so far (user + system), s; 0 where unavailable.
-fn cpu_seconds() -> f64 {
-    // /proc/self/stat fields 14 and 15: utime and stime in clock ticks (100 per second on
-    // Linux unless configured otherwise).
-    std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|s| {
-            let after = s.rsplit_once(')')?.1;
-            let f: Vec<&str> = after.split_whitespace().collect();
-            let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-            Some(ticks / 100.0)
-        })
-        .unwrap_or(0.0)
-}
-
 /// The final-state summary of a model (SCENE.md, section 8).
 pub fn final_state(model: &Model) -> (usize, usize, f64, f64, f64) {
     let b = &model.balls;
@@ -402,6 +342,7 @@ pub fn run_one(
             model.prime().map_err(|e| e.to_string())?;
         }
         let timed = timed_loop(&mut model, steps, threads)?;
+        let fingerprint = format!("{:016x}", fingerprint(&model, |_| true, &Solo));
         let (pp, nw, ke_trans, ke_rot, mean_z) = final_state(&model);
         let n = model.balls.len();
         // (the case's contact models by name, as `--models` takes them)
@@ -428,6 +369,7 @@ pub fn run_one(
             repeats: Vec::new(),
             source: String::new(),
             from_cycle,
+            fingerprint,
             ..timed
         })
     })
