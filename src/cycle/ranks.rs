@@ -196,16 +196,26 @@ impl Model {
         let (finite, _) = self.motion().run(dt);
         self.advance_clock(dt);
         rank.forward(self);
-        if rank.comm.any(!finite) {
+        // (no periodic cell on ranks: the still cell's test, [`BroadPhase::tolerance`])
+        let tolerance = (self.broad_phase).tolerance(None, false, self.settings.margin);
+        let moved = self.broad_phase.needs_rebuild(&self.balls.pos, &tolerance);
+        // (one exchange for both: whether a rank's balls stopped being finite, or moved far
+        // enough for a rebuild)
+        let flags = rank
+            .comm
+            .gather_all(vec![u8::from(!finite) | u8::from(moved) << 1]);
+        let any = |bit: u8| {
+            flags
+                .iter()
+                .any(|f| f.first().is_some_and(|x| x & bit != 0))
+        };
+        if any(1) {
             blowup::finite(self)?;
             return Err(ModelError::OtherRank { cycle: self.cycles });
         }
-        // (no walls and no periodic cell on ranks: the still cell's test, [`BroadPhase::tolerance`])
-        let tolerance = (self.broad_phase).tolerance(None, false, self.settings.margin);
         // (the walls move the same on every rank: as in [`crate::detect::Detection::run`])
         let walls_moved = self.walls.iter().any(|w| w.travel > self.settings.margin);
-        let moved = self.broad_phase.needs_rebuild(&self.balls.pos, &tolerance);
-        let due = rank.comm.any(moved) || walls_moved;
+        let due = any(2) || walls_moved;
         if due {
             // (as one process does when a ball moved more than the margin)
             let r = blowup::tunnelling(self, dt);
