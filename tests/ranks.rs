@@ -277,8 +277,9 @@ fn walled(name: &str) -> Model {
 /// The walled settle box for 4,000 cycles in one process and on 2, 3 and 4 ranks (and
 /// renumbered every 250 cycles): every ball the same bits, the lid at the same height.
 /// Fails without the servo's load summed over the ranks (each rank would move its lid by
-/// its own balls' load: every layout), or without the ball-facet contacts' records
-/// travelling with a ball that changes rank (three layouts of the five).
+/// its own balls' load: every layout), without the ball-facet contacts' records travelling
+/// with a ball that changes rank (three layouts of the five), or without its ball-ball
+/// contacts' records (every layout: the cloud below does not prove those).
 #[rstest]
 #[case::walls_2x([2, 1, 1], 0)]
 #[case::walls_1x2x1([1, 2, 1], 0)]

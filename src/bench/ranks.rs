@@ -4,7 +4,7 @@
 //! the final state that must be the same for any number of ranks.
 
 use crate::comm::{Bricks, Comm};
-use crate::math::{Real, Vec3};
+use crate::math::{extent, Real};
 use crate::model::Model;
 use serde::Serialize;
 use std::path::Path;
@@ -93,12 +93,6 @@ pub fn run_ranked(
         rebuilds: rank.rebuilds as u64,
         fingerprint: format!("{:016x}", fingerprint(&m, owned, comm)),
     })
-}
-
-/// The lowest and highest corners of `pos`.
-fn extent(pos: &[Vec3]) -> (Vec3, Vec3) {
-    let far = Vec3::repeat(Real::INFINITY);
-    (pos.iter()).fold((far, -far), |(lo, hi), p| (lo.inf(p), hi.sup(p)))
 }
 
 /// FNV-1a (64 bits) over each ball's id, position, velocity and spin (little-endian bytes)

@@ -141,34 +141,23 @@ mod tests {
     fn the_cut_of_least_area_is_chosen() {
         let lo = Vec3::zeros();
         // a long box is cut across its length; a cube into the most even bricks
-        assert_eq!(
-            Bricks::choose(2, &lo, &Vec3::new(4.0, 1.0, 1.0), false),
-            [2, 1, 1]
-        );
-        assert_eq!(
-            Bricks::choose(2, &lo, &Vec3::new(1.0, 1.0, 4.0), false),
-            [1, 1, 2]
-        );
-        assert_eq!(
-            Bricks::choose(8, &lo, &Vec3::new(1.0, 1.0, 1.0), false),
-            [2, 2, 2]
-        );
-        assert_eq!(
-            Bricks::choose(4, &lo, &Vec3::new(1.0, 1.0, 1.0), false),
-            [2, 2, 1]
-        );
-        assert_eq!(
-            Bricks::choose(4, &lo, &Vec3::new(1.0, 1.0, 9.0), true),
-            [2, 2, 1]
-        );
-        assert_eq!(
-            Bricks::choose(3, &lo, &Vec3::new(1.0, 2.0, 1.0), false),
-            [1, 3, 1]
-        );
-        assert_eq!(
-            Bricks::choose(1, &lo, &Vec3::new(1.0, 2.0, 1.0), false),
-            [1, 1, 1]
-        );
+        let table = [
+            (2, [4.0, 1.0, 1.0], false, [2, 1, 1]),
+            (2, [1.0, 1.0, 4.0], false, [1, 1, 2]),
+            (8, [1.0, 1.0, 1.0], false, [2, 2, 2]),
+            (4, [1.0, 1.0, 1.0], false, [2, 2, 1]),
+            (4, [1.0, 1.0, 9.0], true, [2, 2, 1]),
+            (3, [1.0, 2.0, 1.0], false, [1, 3, 1]),
+            (1, [1.0, 2.0, 1.0], false, [1, 1, 1]),
+        ];
+        for (ranks, hi, planar, want) in table {
+            let hi = Vec3::from(hi);
+            assert_eq!(
+                Bricks::choose(ranks, &lo, &hi, planar),
+                want,
+                "{ranks} over {hi:?}"
+            );
+        }
     }
 
     /// Every point has one owner, the brick it lies in; ranks and bricks correspond one to one.

@@ -123,35 +123,31 @@ impl Rank<'_> {
                 leaving[o].push(i);
             }
         }
+        // (the rank a ball leaves for, if it leaves; one pass over each contact list)
+        let to = |i: u32| Some(owner[i as usize]).filter(|&o| o != usize::MAX && o != me);
         let (c, fc) = (&model.contacts, &model.facet_contacts);
-        let framed = !c.frames.is_empty();
+        let mut records: Vec<Vec<Record>> = vec![Vec::new(); size];
+        for (k, x) in c.list.iter().enumerate() {
+            let (ra, rb) = (to(x.a), to(x.b));
+            for r in [ra, rb.filter(|&r| Some(r) != ra)].into_iter().flatten() {
+                let frame = c.frames.get(k).copied();
+                records[r].push((b.id[x.a as usize], b.id[x.b as usize], x.clone(), frame));
+            }
+        }
+        let mut facet_records: Vec<Vec<FacetRecord>> = vec![Vec::new(); size];
+        for (k, x) in fc.list.iter().enumerate() {
+            if let Some(r) = to(x.ball) {
+                let frame = fc.frames.get(k).copied();
+                let roll = fc.roll.get(k).copied().unwrap_or_else(Vec3::zeros);
+                facet_records[r].push((b.id[x.ball as usize], x.clone(), frame, roll));
+            }
+        }
         let out = (0..size)
             .map(|r| {
                 let balls = pick(b, &leaving[r]);
                 let keys: Vec<u64> = leaving[r].iter().map(|&i| self.key[i]).collect();
-                let facet_records: Vec<FacetRecord> = (fc.list.iter().enumerate())
-                    .filter(|(_, x)| owner[x.ball as usize] == r && r != me)
-                    .map(|(k, x)| {
-                        let frame = fc.frames.get(k).copied();
-                        let roll = fc.roll.get(k).copied().unwrap_or_else(Vec3::zeros);
-                        (b.id[x.ball as usize], x.clone(), frame, roll)
-                    })
-                    .collect();
-                let ids: HashSet<u64> = balls.id.iter().copied().collect();
-                let records: Vec<Record> = (c.list.iter().enumerate())
-                    .filter(|(_, x)| {
-                        ids.contains(&b.id[x.a as usize]) || ids.contains(&b.id[x.b as usize])
-                    })
-                    .map(|(k, x)| {
-                        (
-                            b.id[x.a as usize],
-                            b.id[x.b as usize],
-                            x.clone(),
-                            framed.then(|| c.frames[k]),
-                        )
-                    })
-                    .collect();
-                pack(&(balls, keys, records, facet_records))
+                let (records, facets) = (&records[r], &facet_records[r]);
+                pack(&(balls, keys, records, facets))
             })
             .collect();
         let arrived: Vec<Leaving> = self.swap(out).iter().map(|x| unpack(x)).collect();
@@ -283,7 +279,7 @@ impl Rank<'_> {
                     bb.moment[i] = from.moment[k];
                 }
                 None => {
-                    append(&mut added, &pick(from, &[k]));
+                    added.extend_from(from, std::iter::once(k));
                     keys.push(from_keys[k]);
                 }
             }

@@ -7,8 +7,8 @@
 //! - A rank holds its balls and ghosts in the order one process holds them in: by id, or
 //!   after a renumbering by the key of the cell each ball was in then and by id
 //!   ([`Rank::key`]: the cells are counted from the corner of every rank's balls, and a ball
-//!   carries its key to other ranks). Its contact list is sorted by that order, so each of its own balls sums its contacts in the order one process
-//!   does, and every contact of one of its balls is there: the halo (twice the largest radius
+//!   carries its key to other ranks). Its contact list is sorted by that order, so each of
+//!   its own balls sums its contacts in the order one process does, and every contact of one of its balls is there: the halo (twice the largest radius
 //!   plus two margins along each axis) holds every candidate partner at each build.
 //! - A contact across a brick's face is computed on both sides from the same bits and evolves
 //!   the same way: no force travels between ranks.
@@ -23,11 +23,13 @@
 //!   of its ghosts with walls too (they change nothing but the ghosts); a ball changing rank
 //!   brings its own, which replace them.
 //!
-//! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, periodic cells, insertion and outlets, the energy books, automatic timesteps, rolling
-//! resistance, cohesion and bonds, 2D disks.
+//! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, periodic cells, insertion
+//! and outlets, the energy books, automatic timesteps, rolling resistance, cohesion and
+//! bonds, 2D disks.
 
 use crate::comm::{Bricks, Comm};
-use crate::math::{ExactVec3, Real, Vec3};
+use crate::force::wall_resultant_sums;
+use crate::math::{extent, Real, Vec3};
 use crate::model::{Model, ModelError};
 use crate::watch::blowup;
 
@@ -79,13 +81,7 @@ impl Model {
             ));
         }
         let b = &self.balls;
-        let (lo, hi) = (b.pos.iter()).fold(
-            (
-                Vec3::repeat(Real::INFINITY),
-                Vec3::repeat(Real::NEG_INFINITY),
-            ),
-            |(lo, hi), p| (lo.inf(p), hi.sup(p)),
-        );
+        let (lo, hi) = extent(&b.pos);
         let bricks = Bricks::even(count, &lo, &hi, [None; 3]);
         let r_max = b.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
         let halo = 2.0 * (r_max + self.settings.margin);
@@ -239,12 +235,8 @@ impl Model {
     fn plan_walls_on(&mut self, rank: &Rank) {
         let ghost = &rank.ghost;
         self.plan_walls_by(|m, w| {
-            let mut load = ExactVec3::new();
-            for c in &m.facet_contacts.list {
-                if c.active && c.wall as usize == w && !ghost[c.ball as usize] {
-                    load.add(&-c.force);
-                }
-            }
+            let own = |i: usize| !ghost[i];
+            let (mut load, _) = wall_resultant_sums(&m.walls[w], &m.facet_contacts, w, own);
             rank.comm.sum_exact(&mut load.0);
             load.value()
         });

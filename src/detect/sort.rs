@@ -177,13 +177,7 @@ pub(crate) struct SortGrid {
 impl SortGrid {
     /// The grid of `balls` (the extent of every ball, the largest radius).
     pub fn of(balls: &Balls) -> SortGrid {
-        let (lo, hi) = (balls.pos.iter()).fold(
-            (
-                Vec3::repeat(Real::INFINITY),
-                Vec3::repeat(Real::NEG_INFINITY),
-            ),
-            |(lo, hi), p| (lo.inf(p), hi.sup(p)),
-        );
+        let (lo, hi) = crate::math::extent(&balls.pos);
         let r_max = balls.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
         SortGrid { lo, hi, r_max }
     }

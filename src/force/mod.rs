@@ -20,4 +20,4 @@ mod stage;
 mod walls;
 
 pub use stage::{one_pass, Forces};
-pub use walls::wall_resultant;
+pub use walls::{wall_resultant, wall_resultant_sums};

@@ -6,8 +6,8 @@ use super::lanes::history_facet::update_facet_history;
 use super::stage::Forces;
 use crate::body::Resolution;
 use crate::body::Wall;
-use crate::contact::FacetContacts;
 use crate::contact::{associative, ball_facet, full};
+use crate::contact::{FacetContact, FacetContacts};
 use crate::math::{ExactVec3, Vec3};
 use crate::par::{split, PARALLEL_CONTACTS};
 use rayon::prelude::*;
@@ -298,11 +298,24 @@ impl Forces<'_> {
 /// every cycle: nothing in the cycle reads them (a wall's motion is prescribed), and the
 /// pass over every ball-facet contact would cost every cycle.
 pub fn wall_resultant(wall: &Wall, fc: &FacetContacts, w: usize) -> (Vec3, Vec3) {
+    let (force, moment) = wall_resultant_sums(wall, fc, w, |_| true);
+    (force.value(), moment.value())
+}
+
+/// [`wall_resultant`]'s exact sums, over the contacts of the balls `counted` takes (by index;
+/// on ranks, a rank's own balls: the ranks' sums then merge into one process's).
+pub fn wall_resultant_sums(
+    wall: &Wall,
+    fc: &FacetContacts,
+    w: usize,
+    counted: impl Fn(usize) -> bool,
+) -> (ExactVec3, ExactVec3) {
     let pivot = wall.pivot;
     let (mut force, mut moment) = (ExactVec3::new(), ExactVec3::new());
-    for (k, c) in (fc.list.iter().enumerate()).filter(|(_, c)| c.active && c.wall as usize == w) {
+    let ours = |c: &FacetContact| c.active && c.wall as usize == w && counted(c.ball as usize);
+    for (k, c) in (fc.list.iter().enumerate()).filter(|(_, c)| ours(c)) {
         force.add(&-c.force);
         moment.add(&-((c.point - pivot).cross(&c.force) + fc.couple_of(k)));
     }
-    (force.value(), moment.value())
+    (force, moment)
 }

@@ -5,6 +5,12 @@ mod types;
 pub use exact::{exact_sum, exact_sum3, ExactSum, ExactTensor, ExactVec3};
 pub use types::{Quat, Real, Vec3};
 
+/// The lowest and highest corners of `points` (infinite and inverted when there are none).
+pub fn extent(points: &[Vec3]) -> (Vec3, Vec3) {
+    let far = Vec3::repeat(Real::INFINITY);
+    (points.iter()).fold((far, -far), |(lo, hi), p| (lo.inf(p), hi.sup(p)))
+}
+
 /// pi, for formulas that read like the literature.
 pub const PI: Real = std::f64::consts::PI;
 
