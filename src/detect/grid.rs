@@ -66,6 +66,18 @@ impl BroadPhase {
         self.ref_pos.clear();
     }
 
+    /// The balls' positions at the last build (empty before the first, or after
+    /// [`BroadPhase::invalidate`]).
+    pub fn reference_positions(&self) -> &[Vec3] {
+        &self.ref_pos
+    }
+
+    /// Sets the positions of the last build (a model gathered from ranks,
+    /// [`crate::cycle::Rank::gather`]).
+    pub fn set_reference_positions(&mut self, pos: Vec<Vec3>) {
+        self.ref_pos = pos;
+    }
+
     /// Room for `n` balls in the per-ball arrays (see [`crate::storage::room`]).
     pub fn make_room(&mut self, n: usize, cell: Option<&Cell>) {
         crate::storage::room(&mut self.ref_pos, n);
