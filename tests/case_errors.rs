@@ -201,6 +201,30 @@ fn the_reference_case_is_valid() {
     "ball[1].pos: 3 components: give 2"
 )]
 #[case::dim_4("dim 4", "[run]", "dim = 4\n[run]", "dim")]
+#[case::decomposition_of_two(
+    "a decomposition of two numbers",
+    "[run]",
+    "[parallel]\ndecomposition = [2, 1]\n[run]",
+    "parallel.decomposition: 2 numbers; give three"
+)]
+#[case::decomposition_of_zero(
+    "no rank along an axis",
+    "[run]",
+    "[parallel]\ndecomposition = [2, 0, 1]\n[run]",
+    "parallel.decomposition: 0 ranks along an axis"
+)]
+#[case::decomposition_too_large(
+    "too many ranks along an axis",
+    "[run]",
+    "[parallel]\ndecomposition = [2000, 1, 1]\n[run]",
+    "each must be 1 to 1024"
+)]
+#[case::parallel_unknown_key(
+    "an unknown key of [parallel]",
+    "[run]",
+    "[parallel]\nranks = 2\n[run]",
+    "ranks"
+)]
 #[case::unknown_rolling_kind(
     "unknown rolling kind",
     "kn = 1e5",

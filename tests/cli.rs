@@ -1614,3 +1614,139 @@ fn a_run_over_ranks_ends_in_the_bits_of_one_process() {
         );
     }
 }
+
+/// The 1,000-ball settle box (walls, renumbering every 1,000 cycles) for 1,500 cycles, with
+/// records every 100 cycles, VTK files every 500, a check that watches every cycle (the turn
+/// of the balls' mean position) and one on the last record; `parallel` is put in its `[parallel]`
+/// table.
+fn ranked_case(name: &str, parallel: &str) -> PathBuf {
+    let text = std::fs::read_to_string("cases/bench/settle_box_hooke_1k.toml").unwrap();
+    let cut = text.find("[output]").unwrap();
+    let text = format!(
+        "{}{}",
+        text[..cut].replace("steps = 20000", "steps = 1500"),
+        r#"[output]
+every = 100
+vtk_every = 500
+series = ["contacts/balls", "contacts/walls", "balls/mean_pos", "energy/kinetic"]
+
+[[check]]
+kind = "max_turn"
+series = "balls/mean_pos"
+max_deg = 400.0
+
+[[check]]
+kind = "final_value"
+series = "contacts/balls"
+expected = 1200.0
+tolerance = 1.0
+"#
+    );
+    let path = scratch("ranked_run").join(format!("{name}.toml"));
+    std::fs::write(&path, format!("{text}\n{parallel}")).unwrap();
+    path
+}
+
+/// Every file of folder `dir` (recursively), by its path below `dir`, with its bytes
+/// (summary.json without its wall time and the case file's path).
+fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let name = p.strip_prefix(dir).unwrap().display().to_string();
+            let mut bytes = std::fs::read(&p).unwrap();
+            if name == "summary.json" {
+                let text = String::from_utf8(bytes).unwrap();
+                let kept: Vec<&str> = (text.lines())
+                    .filter(|l| !l.contains("\"wall_seconds\"") && !l.contains("\"file\""))
+                    .collect();
+                bytes = kept.join("\n").into_bytes();
+            }
+            files.push((name, bytes));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// `run --ranks`: the settle box cut over 2 ranks (bricks chosen) and 3 (`[parallel]
+/// decomposition = [1, 3, 1]`, two threads each) writes the series, the summary (its wall
+/// time apart), the report page and every VTK file of one process on one thread, byte for
+/// byte; a decomposition that does not fit the rank count, and what cannot be cut over ranks
+/// yet, are refused in one line naming the key (exit 2).
+#[test]
+fn a_run_over_ranks_writes_the_files_of_one_process() {
+    let alone = scratch("ranked_run").join("alone");
+    let case = ranked_case("box", "");
+    let run = |case: &Path, out: &Path, extra: &[&str]| {
+        // (no file of an earlier run left)
+        let _ = std::fs::remove_dir_all(out);
+        let o = ballast()
+            .arg("run")
+            .arg(case)
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    assert_eq!(run(&case, &alone, &["--threads", "1"]).0, Some(0));
+    let expected = outputs(&alone);
+    let names: Vec<&str> = expected.iter().map(|f| f.0.as_str()).collect();
+    assert!(names.len() >= 12, "{names:?}");
+    let series = String::from_utf8_lossy(&expected.iter().find(|f| f.0 == "series.csv").unwrap().1)
+        .to_string();
+    assert_eq!(series.lines().count(), 17, "{series}");
+    let cut = ranked_case("cut", "[parallel]\ndecomposition = [1, 3, 1]\n");
+    for (case, extra) in [
+        (&case, &["--ranks", "2"][..]),
+        (&cut, &["--ranks", "3", "--threads", "2"]),
+    ] {
+        let out = scratch("ranked_run").join(format!("ranks_{}", extra[1]));
+        let (code, err) = run(case, &out, extra);
+        assert_eq!(code, Some(0), "{extra:?}: {err}");
+        let got = outputs(&out);
+        let differ: Vec<&str> = (expected.iter().zip(&got))
+            .filter(|(a, b)| a != b)
+            .map(|(a, _)| a.0.as_str())
+            .collect();
+        assert_eq!(got.len(), expected.len(), "{extra:?}");
+        // (the report page names the case file)
+        let differ: Vec<&&str> = differ.iter().filter(|n| **n != "index.html").collect();
+        assert!(differ.is_empty(), "{extra:?}: {differ:?} differ");
+    }
+    let books = ranked_case(
+        "books",
+        "[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-6\n",
+    );
+    for (case, extra, says) in [
+        (
+            &cut,
+            &["--ranks", "2"][..],
+            "parallel.decomposition: [1, 3, 1] is 3 bricks for 2 ranks",
+        ),
+        (&case, &["--ranks", "0"], "--ranks 0: 1 to 1024 ranks"),
+        (
+            &books,
+            &["--ranks", "2"],
+            "the energy books cannot be cut over ranks yet",
+        ),
+    ] {
+        let (code, err) = run(case, &scratch("ranked_run").join("refused"), extra);
+        assert_eq!(code, Some(2), "{extra:?}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{extra:?}: {err}"
+        );
+    }
+}

@@ -35,6 +35,12 @@ enum Command {
         /// case's own settings apply; its run length counts from the checkpoint's time).
         #[arg(long, conflicts_with = "resume")]
         from: Option<PathBuf>,
+        /// Cut the run over this many ranks, 1 to 1024: threads of this process (each with
+        /// `--threads` threads of its own, default 1), or under `mpirun` with the build
+        /// `--features mpi` the processes it started. The outputs are the same bytes
+        /// (docs/RANKS.md).
+        #[arg(long)]
+        ranks: Option<usize>,
     },
     /// Run every case under the given files and folders (default: cases/) and write
     /// reports/index.html.
@@ -148,6 +154,8 @@ mod args;
 mod bench;
 #[path = "ballast/ranks.rs"]
 mod ranks;
+#[path = "ballast/run.rs"]
+mod run;
 #[path = "ballast/select.rs"]
 mod select;
 
@@ -170,9 +178,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     catch_interrupts();
     let world = ranks::world();
-    if world.is_some() && !matches!(cli.command, Command::BenchOne { .. }) {
+    if world.is_some() && !matches!(cli.command, Command::BenchOne { .. } | Command::Run { .. }) {
         esay!(
-            "error: under mpirun, only `ballast bench-one` runs over the processes so far (runs              and verification over ranks: docs/RANKS.md); start this command without mpirun"
+            "error: under mpirun, only `ballast run` and `ballast bench-one` run over the \
+             processes so far (docs/RANKS.md); start this command without mpirun"
         );
         return ExitCode::from(2);
     }
@@ -183,7 +192,22 @@ fn main() -> ExitCode {
             resume,
             threads,
             from,
-        } => run(&case, out, (resume, from), threads),
+            ranks: None,
+        } if world.is_none() => run::run(&case, out, (resume, from), threads),
+        Command::Run {
+            case,
+            out,
+            resume,
+            threads,
+            from,
+            ranks,
+        } => ranks::run_ranked(
+            &case,
+            out,
+            (resume, from),
+            (threads, ranks),
+            world.as_deref(),
+        ),
         Command::Verify { paths, jobs } => verify(paths, jobs),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
@@ -265,102 +289,6 @@ fn bench_one(
             esay!("error: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-fn run(
-    path: &Path,
-    out: Option<PathBuf>,
-    resume: (Option<PathBuf>, Option<PathBuf>),
-    threads: Option<usize>,
-) -> ExitCode {
-    let pool = match threads.map(|t| args::threads("--threads", t)).transpose() {
-        Ok(t) => t.map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build()),
-        Err(e) => {
-            esay!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match pool {
-        None => run_on(path, out, resume),
-        Some(Ok(pool)) => pool.install(|| run_on(path, out, resume)),
-        Some(Err(e)) => {
-            esay!("error: --threads: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// `ballast run` on the current thread pool.
-fn run_on(
-    path: &Path,
-    out: Option<PathBuf>,
-    (resume, from): (Option<PathBuf>, Option<PathBuf>),
-) -> ExitCode {
-    let loaded = match &from {
-        // (a stage from a checkpoint: its series and checks may name the loaded bodies)
-        Some(ckpt) => ballast::run::checkpoint::read(ckpt, None)
-            .map_err(|e| ballast::case::CaseError::new(&path.display().to_string(), "--from", e))
-            .and_then(|state| ballast::case::load_stage(path, &state.model)),
-        None => ballast::case::load(path),
-    };
-    let case = match loaded {
-        Ok(c) => c,
-        Err(e) => {
-            esay!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    print_warnings(&case.warnings);
-    let dir = out.unwrap_or_else(|| Path::new(REPORTS).join("cases").join(&case.name));
-    let opts = RunOptions {
-        progress: true,
-        resume,
-        from,
-    };
-    match run_case(&case, &dir, &opts) {
-        Ok((s, _)) => {
-            print_line(&s);
-            // (those found at the end of the run: the others were printed before it)
-            print_warnings(s.warnings.get(case.warnings.len()..).unwrap_or_default());
-            for c in &s.checks {
-                say!(
-                    "  {:<5} {:<17} value {:>14} expected {:>14}  {}",
-                    if c.passed { "pass" } else { "FAIL" },
-                    c.kind,
-                    c.value.map_or("-".into(), |v| format!("{v:.6e}")),
-                    c.expected.map_or("-".into(), |v| format!("{v:.6e}")),
-                    c.message
-                );
-            }
-            say!("report: {}", dir.join("index.html").display());
-            if s.interrupted {
-                say_resume(path, &dir, s.steps);
-                ExitCode::from(INTERRUPTED)
-            } else if s.passed {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
-        }
-        Err(e) => {
-            esay!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// After an interrupt: the cycle, the checkpoint written and the command that resumes from it.
-fn say_resume(case: &Path, dir: &Path, cycle: u64) {
-    let ckpt = dir.join("checkpoints").join(format!("cycle_{cycle}.ckpt"));
-    if ckpt.is_file() {
-        esay!(
-            "interrupted at cycle {cycle}; checkpoint written to {}; resume with: {}",
-            ckpt.display(),
-            args::resume_command(case, &ckpt, dir)
-        );
-    } else {
-        esay!("interrupted at cycle {cycle}; no checkpoint was written (see the line above)");
     }
 }
 

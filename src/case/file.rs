@@ -1,6 +1,5 @@
 //! The case file as written (docs/CASES.md), before validation.
 
-use crate::math::Real;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -51,9 +50,19 @@ pub struct CaseFile {
     pub frame: Option<FrameSection>,
     /// What to record.
     pub output: Option<OutputSection>,
+    /// `[parallel]`: how a run over ranks is cut.
+    pub parallel: Option<ParallelSection>,
     /// What the case must show; parsed per kind by [`crate::check`].
     #[serde(default)]
     pub check: Vec<toml::Table>,
+}
+
+/// `[parallel]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParallelSection {
+    /// Ranks along x, y and z (their product the number of ranks).
+    pub decomposition: Option<Vec<i64>>,
 }
 
 /// `[run]`.
@@ -576,20 +585,3 @@ pub struct OutletSection {
     /// Balls whose centre enters it are removed.
     pub region: RegionSection,
 }
-
-/// Default `[timestep] loading_steps` of mode "model": steps per loading stage.
-pub const DEFAULT_LOADING_STEPS: Real = 10.0;
-
-/// Default number of records per run when `[output] every` is not given.
-pub const DEFAULT_RECORDS: u64 = 2000;
-
-/// Default safety factor of the automatic timestep (fraction of the critical estimate).
-pub const DEFAULT_SAFETY: Real = 0.8;
-
-/// Default kinematic eps as a fraction of the margin: a piece then moves at most half the
-/// margin per cycle (the broad phase tolerates a margin between two rebuilds and checks every
-/// cycle, so this is a limit on the step, not a condition of the detection).
-pub const DEFAULT_KINEMATIC_FRACTION: Real = 0.5;
-
-/// Default margin as a fraction of the smallest radius, when `[run] margin` is not given.
-pub const DEFAULT_MARGIN_FRACTION: Real = 0.1;

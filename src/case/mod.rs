@@ -6,6 +6,7 @@ mod balls;
 mod build;
 mod checks;
 mod contact;
+mod defaults;
 mod domain;
 mod error;
 mod exact;
@@ -25,6 +26,7 @@ mod timestep;
 mod wall;
 
 pub use crate::check::CheckSpec;
+pub use defaults::*;
 pub use error::CaseError;
 pub use file::*;
 pub use parsed::Case;
@@ -106,6 +108,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
     }
     let timestep = timestep::parse_timestep(f, file.timestep.as_ref(), margin)?;
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
+    let decomposition = run::parse_decomposition(f, file.parallel.as_ref(), dim)?;
     let out = output::parse_output(&r, &file, &balls, &walls)?;
     contact::refuse_hertz_in_2d(&r, &contact_models)?;
     let largest = largest_radius(&balls, &inserts);
@@ -142,6 +145,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
         series: out.series,
         checks: Vec::new(),
         checkpoint_every: out.checkpoint_every,
+        decomposition,
         cell: r.cell.clone(),
         source_hash: crate::storage::fnv1a(source.as_bytes()),
         warnings: Vec::new(),

@@ -58,6 +58,9 @@ pub struct Case {
     pub checks: Vec<CheckSpec>,
     /// Write a checkpoint every N cycles and at the end (0: only on an interrupt).
     pub checkpoint_every: u64,
+    /// Ranks along x, y and z of a run over ranks (`[parallel] decomposition`; None: chosen
+    /// from the number of ranks and the balls' extent).
+    pub decomposition: Option<[usize; 3]>,
     /// The periodic cell (`[domain]`), if any.
     pub cell: Option<crate::geom::Cell>,
     /// A hash of the case file's text (FNV-1a, 64 bits): a checkpoint names the case it

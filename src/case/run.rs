@@ -73,3 +73,39 @@ pub(super) fn parse_margin(
     };
     Ok(margin)
 }
+
+/// The most ranks along one axis of `[parallel] decomposition`.
+const MAX_RANKS: i64 = 1024;
+
+/// `[parallel] decomposition`: three whole numbers of ranks along x, y and z, each 1 to
+/// 1024, the last 1 for 2D disks (`dim`). Their product is checked against the number of
+/// ranks when a run over ranks starts.
+pub(super) fn parse_decomposition(
+    f: &str,
+    parallel: Option<&super::file::ParallelSection>,
+    dim: usize,
+) -> Result<Option<[usize; 3]>, CaseError> {
+    let Some(d) = parallel.and_then(|p| p.decomposition.as_ref()) else {
+        return Ok(None);
+    };
+    let key = "parallel.decomposition";
+    let err = |reason: String| CaseError::new(f, key, reason);
+    if d.len() != 3 {
+        return Err(err(format!(
+            "{} numbers; give three, the ranks along x, y and z ([2, 1, 1])",
+            d.len()
+        )));
+    }
+    if let Some(n) = d.iter().find(|n| !(1..=MAX_RANKS).contains(*n)) {
+        return Err(err(format!(
+            "{n} ranks along an axis: each must be 1 to {MAX_RANKS}"
+        )));
+    }
+    if dim == 2 && d[2] != 1 {
+        return Err(err(format!(
+            "{} ranks along z: 2D disks lie in one plane, so the last must be 1",
+            d[2]
+        )));
+    }
+    Ok(Some([d[0] as usize, d[1] as usize, d[2] as usize]))
+}

@@ -15,6 +15,11 @@ use std::fmt::Debug;
 pub trait Observer {
     /// Looks at the model.
     fn observe(&mut self, model: &Model);
+    /// False when it looks at nothing (a run over ranks then gathers the whole model only
+    /// where its outputs read it, not after every cycle).
+    fn watches(&self) -> bool {
+        true
+    }
     /// Its state, for a checkpoint (nothing, for an observer without one).
     fn save(&self) -> Vec<u8> {
         Vec::new()
@@ -32,6 +37,9 @@ pub trait Observer {
 /// No observer.
 impl Observer for () {
     fn observe(&mut self, _: &Model) {}
+    fn watches(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that may be absent.
@@ -40,6 +48,9 @@ impl<O: Observer> Observer for Option<O> {
         if let Some(o) = self {
             o.observe(model);
         }
+    }
+    fn watches(&self) -> bool {
+        self.as_ref().is_some_and(O::watches)
     }
     fn save(&self) -> Vec<u8> {
         self.as_ref().map(O::save).unwrap_or_default()

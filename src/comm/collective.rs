@@ -63,6 +63,12 @@ pub trait Comm {
     }
 }
 
+impl std::fmt::Debug for dyn Comm + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rank {} of {}", self.rank(), self.size())
+    }
+}
+
 /// Folds every rank's `f64` (8 little-endian bytes each) with `f`, starting from `first`.
 fn fold_reals(all: Vec<Vec<u8>>, first: Real, f: impl Fn(Real, Real) -> Real) -> Real {
     all.iter()

@@ -37,7 +37,7 @@ use crate::watch::blowup;
 /// which of its balls.
 pub struct Rank<'c> {
     /// The ranks.
-    pub(super) comm: &'c dyn Comm,
+    pub(crate) comm: &'c dyn Comm,
     /// The bricks of every rank.
     pub bricks: Bricks,
     /// How far from its brick (along each axis) a ball is copied to a rank, m.

@@ -3,8 +3,9 @@
 //! run stepped by a session gives the same bits as `ballast run`.
 
 use super::checkpoint;
+use super::setup::{progress_bar, Setup};
 use super::simulation::{Control, Simulation};
-use super::underway::{progress_bar, Setup, Underway};
+use super::underway::Underway;
 use crate::case::{Case, CaseError};
 use crate::check::{self, Probe};
 use crate::math::Vec3;
@@ -33,7 +34,7 @@ pub struct SessionOptions {
 /// would), under way, or ended (the run's outcome, ready to judge and write).
 enum Stage {
     Ready(Box<Setup<Arc<Case>, Option<Probe>>>),
-    Underway(Box<Underway<Arc<Case>, Option<Probe>>>),
+    Underway(Box<Underway<'static, Arc<Case>, Option<Probe>>>),
     Ended(Box<Simulation<Option<Probe>>>),
     /// Between two stages (only while a stage is moved out; never seen outside).
     Moving,
@@ -146,10 +147,11 @@ impl Session {
             out_dir: self.opts.out_dir.as_deref(),
             resume: self.opts.resume.as_deref(),
             from: self.opts.from.as_deref(),
+            comm: None,
         };
         let bar = progress_bar(&self.case, setup.length.max_steps, self.opts.progress);
         self.start = Instant::now();
-        let mut run = Underway::begin(*setup, &control, bar)?;
+        let mut run = Underway::begin(*setup, &control, None, bar)?;
         let fresh = run.error.is_none();
         if fresh {
             run.first_record()?;

@@ -1,8 +1,9 @@
 //! [`simulate`] and [`simulate_observed`]: a case's run from its model to its end, as the
 //! stages of [`Underway`] in their order.
 
+use super::setup::{progress_bar, Setup};
 use super::simulation::{Control, Simulation};
-use super::underway::{progress_bar, Setup, Underway};
+use super::underway::Underway;
 use crate::case::{Case, CaseError};
 use crate::check::Observer;
 use crate::math::Real;
@@ -51,7 +52,7 @@ pub fn simulate_observed<O: Observer>(
     let setup = Setup::new(case, (dt, extra), vtk_dir, control.from, observers)?;
     let start = Instant::now();
     let bar = progress_bar(case, setup.length.max_steps, progress);
-    let mut run = Underway::begin(setup, control, bar)?;
+    let mut run = Underway::begin(setup, control, control.comm, bar)?;
     if run.error.is_none() {
         run.first_record()?;
         while run.cycle()? {}

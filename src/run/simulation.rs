@@ -18,6 +18,9 @@ pub struct Control<'a> {
     /// Start from this checkpoint's state (of any case) as a new stage of the run
     /// (`ballast run NEXT.toml --from CKPT`).
     pub from: Option<&'a Path>,
+    /// Run over these ranks (each calls the run together; module `ranked`): the outputs are
+    /// those of one process, bit for bit, and rank 0 writes the files.
+    pub comm: Option<&'a dyn crate::comm::Comm>,
 }
 
 /// A finished (or stopped) run, with the observers that watched it.

@@ -1,229 +1,28 @@
-//! A run under way: what it has before its first cycle ([`Setup`]), and the loop's state with
-//! the stages of one cycle ([`Underway::cycle`]): advance the model, record, look for a
+//! A run under way: the loop's state with the stages of one cycle ([`Underway::cycle`]): advance the model, record, look for a
 //! blow-up, write a checkpoint, prove a restart, stop on an interrupt, write VTK files, stop at
 //! the solve ratio.
 
 use super::checkpoint;
 use super::interrupt::interrupted;
+use super::ranked::Ranked;
+use super::setup::{vtk_error, Length, Setup};
 use super::simulation::{Control, Simulation};
 use crate::case::{Case, CaseError, DEFAULT_RECORDS};
 use crate::check::Observer;
-use crate::cycle::Watch;
+use crate::cycle::{Watch, WATCH_EVERY};
 use crate::math::{num, Real};
 use crate::model::Model;
-use crate::output::{base_series, Recorder, VtkWriter};
+use crate::output::{Recorder, VtkWriter};
 use crate::record::DtStats;
 use crate::timestep::Limit;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::borrow::Borrow;
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// How long a run goes, and how it records when its length is a time.
-pub(super) struct Length {
-    /// Cycles to run (None: a duration, reached by time when dt varies).
-    pub max_steps: Option<u64>,
-    /// Simulated time to reach, s (infinite without `[run] duration`).
-    duration: Real,
-    /// Stop once the unbalanced-force ratio is at most this.
-    solve_ratio: Option<Real>,
-    /// A duration with a varying timestep and no `every`: a record each time the simulated
-    /// time passes a multiple of this (duration / DEFAULT_RECORDS), s.
-    by_time: Option<Real>,
-    /// The cycle and time the stage started from (the run's length is counted from there):
-    /// (0, 0), or a checkpoint's with `--from`.
-    pub start: (u64, Real),
-}
-
-impl Length {
-    /// The length of `case`'s run with timestep `dt`.
-    fn of(case: &Case, dt: Option<Real>) -> Length {
-        let max_steps = case.cycles(dt);
-        let duration = case.file.run.duration.unwrap_or(Real::INFINITY);
-        // (a count of cycles fixed by the first step recorded every cycle of a pour whose step
-        // shrank: 16,385 records where about 2,000 were meant)
-        let by_time = (case.every.is_none() && max_steps.is_none() && duration.is_finite())
-            .then(|| duration / DEFAULT_RECORDS as Real);
-        Length {
-            max_steps,
-            duration,
-            solve_ratio: case.file.run.solve_ratio,
-            by_time,
-            start: (0, 0.0),
-        }
-    }
-
-    /// The last cycle of the run, when its length is a number of cycles.
-    fn last_cycle(&self) -> Option<u64> {
-        self.max_steps.map(|n| self.start.0 + n)
-    }
-
-    /// True when the simulated time has reached the duration.
-    // NOTE: a relative slack of 1e-12 so that round-off in the summed time does not add a cycle.
-    fn time_is_up(&self, model: &Model) -> bool {
-        model.time >= (self.start.1 + self.duration) * (1.0 - 1e-12)
-    }
-}
-
-/// What a run has before its first cycle: the model, what records its series, the observers.
-/// `C` holds the case: borrowed (`&Case`, a run of [`super::simulate`]) or owned (a
-/// [`super::Session`]'s).
-pub(super) struct Setup<C, O> {
-    case: C,
-    /// The case file, for errors.
-    file: String,
-    /// The model (a session's may be changed before the first cycle).
-    pub model: Model,
-    recorder: Recorder,
-    /// The observers (made again by a session whose model changed before the first cycle).
-    pub observers: Vec<O>,
-    vtk: Option<VtkWriter>,
-    /// The run's length.
-    pub length: Length,
-    /// Record every this many cycles (None until the first cycle fixes it).
-    every: Option<u64>,
-}
-
-impl<C: Borrow<Case>, O: Observer> Setup<C, O> {
-    /// Builds the model of `case` (timestep `dt`), the recorder of its series and of `extra`
-    /// ones, the VTK writer into `vtk_dir`, and the observers.
-    ///
-    /// # Errors
-    /// A model that cannot be built, a series that does not exist, a VTK folder that cannot be
-    /// written, a series table too large for the memory.
-    pub fn new(
-        case: C,
-        (dt, extra): (Option<Real>, &[String]),
-        vtk_dir: Option<&Path>,
-        from: Option<&Path>,
-        observers: impl FnOnce(&Model) -> Vec<O>,
-    ) -> Result<Self, CaseError> {
-        let c = case.borrow();
-        let file = c.path.display().to_string();
-        let vtk = match vtk_dir.filter(|_| c.vtk_every > 0) {
-            Some(d) => {
-                let format = (c.file.output.as_ref()).and_then(|o| o.vtk_format);
-                let w = VtkWriter::with_format(d, format.unwrap_or_default());
-                Some(w.map_err(|e| vtk_error(&file, e))?)
-            }
-            None => None,
-        };
-        let mut model = c.build_model(dt)?;
-        let mut start = (0, 0.0);
-        if let Some(path) = from {
-            let from_error = |e| CaseError::new(&file, "--from", e);
-            let state = checkpoint::read(path, None).map_err(from_error)?;
-            start = (state.step, state.model.time);
-            model = crate::case::stage::adopt(state.model, model, c).map_err(from_error)?;
-        }
-        let names = series_names(c, extra);
-        let books = super::books::energy_books(&file, &names, &model)?;
-        // (a stage goes on with the books of the checkpoint, when it kept them)
-        if books && model.books.is_none() {
-            model.keep_energy_books();
-        }
-        let recorder =
-            Recorder::new(&names, &model).map_err(|e| CaseError::new(&file, "output.series", e))?;
-        let observers = observers(&model);
-        let mut length = Length::of(c, dt);
-        length.start = start;
-        let every = (c.every).or(length.max_steps.map(|s| (s / DEFAULT_RECORDS).max(1)));
-        table_fits(&file, length.max_steps, every, recorder.table.columns.len())?;
-        Ok(Setup {
-            case,
-            file,
-            model,
-            recorder,
-            observers,
-            vtk,
-            length,
-            every,
-        })
-    }
-}
-
-impl<C, O> Setup<C, O> {
-    /// The series table, empty before the first record.
-    pub fn table(&self) -> &crate::output::SeriesTable {
-        &self.recorder.table
-    }
-}
-
-/// The series a case's run records: the case's own, the columns its checks judge, `extra`,
-/// and the series its checks read.
-fn series_names(case: &Case, extra: &[String]) -> Vec<String> {
-    let mut names = case.series.clone();
-    for c in &case.checks {
-        if let Some(s) = c.series() {
-            names.push(base_series(s).to_string());
-        }
-    }
-    names.extend(extra.iter().cloned());
-    for c in &case.checks {
-        names.extend(c.extra_series());
-    }
-    names
-}
-
-/// The series table of the whole run must fit in memory: checked before the first cycle.
-fn table_fits(
-    file: &str,
-    max_steps: Option<u64>,
-    every: Option<u64>,
-    columns: usize,
-) -> Result<(), CaseError> {
-    if let (Some(n), Some(e)) = (max_steps, every) {
-        let rows = n / e + 2;
-        let cols = columns as u64 + 1;
-        crate::storage::fits(rows.saturating_mul(cols), crate::storage::RECORD_BYTES).map_err(
-            |m| {
-                CaseError::new(
-                    file,
-                    "output.every",
-                    format!("{rows} records of {cols} columns (one every {e} cycles): {m}"),
-                )
-            },
-        )?;
-    }
-    Ok(())
-}
-
-/// A VTK file that cannot be written, as the case's error.
-fn vtk_error(file: &str, e: std::io::Error) -> CaseError {
-    CaseError::new(file, "output.vtk_every", e.to_string())
-}
-
-/// A progress bar on a terminal, for a long run (`progress` asked, at least 100,000 cycles or
-/// a duration).
-pub(super) fn progress_bar(
-    case: &Case,
-    max_steps: Option<u64>,
-    progress: bool,
-) -> Option<ProgressBar> {
-    let bar_len = max_steps.unwrap_or(1000);
-    let long = max_steps.is_none() || bar_len >= 100_000;
-    (progress && long && std::io::stdout().is_terminal()).then(|| {
-        let b = ProgressBar::new(bar_len);
-        let unit = if max_steps.is_some() {
-            "cycles"
-        } else {
-            "‰ of the duration"
-        };
-        b.set_style(
-            ProgressStyle::with_template(&format!(
-                "{{msg}} {{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left"
-            ))
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b.set_message(case.name.clone());
-        b
-    })
-}
-
 /// A run under way: the model and everything the loop keeps beside it.
-pub(super) struct Underway<C, O> {
+pub(super) struct Underway<'r, C, O> {
     case: C,
     file: String,
     /// Where checkpoints go (`Control::out_dir`).
@@ -253,9 +52,11 @@ pub(super) struct Underway<C, O> {
     stopped: Option<String>,
     /// True when an interrupt stopped the run.
     interrupted: bool,
+    /// Over ranks: this rank's part (`model` is then the whole, gathered where read).
+    ranked: Option<Ranked<'r>>,
 }
 
-impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
+impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
     /// Starts the run: from the checkpoint `control` names (its cycle, series and observers),
     /// or primed at cycle 0 (detection and forces once, and a first look for a blow-up).
     ///
@@ -264,6 +65,7 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
     pub fn begin(
         setup: Setup<C, O>,
         control: &Control,
+        comm: Option<&'r dyn crate::comm::Comm>,
         bar: Option<ProgressBar>,
     ) -> Result<Self, CaseError> {
         let Setup {
@@ -284,7 +86,13 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
             set_by: Vec::new(),
         };
         let mut limits = HashMap::new();
+        let mut ranked = None;
+        let mut vtk = vtk;
         let (step, error, watch) = match control.resume {
+            Some(_) if comm.is_some() => {
+                let e = "a run over ranks cannot resume from a checkpoint yet (resume it in one process)";
+                return Err(CaseError::new(&file, "--resume", e));
+            }
             Some(path) => {
                 let resume_error = |e| CaseError::new(&file, "--resume", e);
                 let state = checkpoint::read(path, Some(case.borrow().source_hash))
@@ -298,6 +106,20 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
                 let watch =
                     checkpoint::restore(state, parts, &mut observers).map_err(resume_error)?;
                 (step, None, watch)
+            }
+            None if comm.is_some() => {
+                let c = case.borrow();
+                let refused = super::ranked::refuse(c, control.from.is_some());
+                refused.map_err(|(key, e)| CaseError::new(&file, key, e))?;
+                let comm = comm.unwrap_or(&crate::comm::Solo);
+                let (r, whole, error) = Ranked::cut(&model, comm, c.decomposition, &file)?;
+                model = whole;
+                // (rank 0 writes the files)
+                vtk = vtk.filter(|_| r.root());
+                ranked = Some(r);
+                let mut watch = Watch::new(&model);
+                let error = error.or_else(|| watch.look(&model, true).err());
+                (length.start.0, error, watch)
             }
             None => {
                 // (a stage from a checkpoint whose contacts and forces still hold goes on
@@ -332,6 +154,7 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
             error,
             stopped: None,
             interrupted: false,
+            ranked,
         })
     }
 
@@ -368,11 +191,17 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
             return Ok(false);
         }
         let due = self.due();
+        let ends = end == Some(self.step) || (end.is_none() && self.length.time_is_up(&self.model));
+        let stop = match &self.ranked {
+            Some(x) => x.any(interrupted()),
+            None => interrupted(),
+        };
+        self.gather_for(due || ends || stop);
+        self.observers
+            .iter_mut()
+            .for_each(|o| o.observe(&self.model));
         let reached = (self.length.solve_ratio).filter(|&r| self.model.unbalanced_ratio() <= r);
-        let done = end == Some(self.step)
-            || (end.is_none() && self.length.time_is_up(&self.model))
-            || reached.is_some();
-        let stop = interrupted();
+        let done = ends || reached.is_some();
         if due || done {
             self.recorder.record(&self.model);
         }
@@ -415,17 +244,35 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
     /// blow-up.
     fn advance(&mut self) -> bool {
         self.step += 1;
-        if let Err(e) = self.model.cycle() {
-            self.error = Some(e.to_string());
+        let cycled = match &mut self.ranked {
+            Some(x) => x.cycle(&mut self.model),
+            None => self.model.cycle().map_err(|e| e.to_string()),
+        };
+        if let Err(e) = cycled {
+            if let Some(x) = &self.ranked {
+                self.model = x.gather();
+            }
+            self.error = Some(e);
             return false;
         }
         self.dt_stats.min = self.dt_stats.min.min(self.model.last_dt);
         self.dt_stats.max = self.dt_stats.max.max(self.model.last_dt);
         *self.limits.entry(self.model.dt_limit).or_default() += 1;
-        self.observers
-            .iter_mut()
-            .for_each(|o| o.observe(&self.model));
         true
+    }
+
+    /// Over ranks, the whole model gathered when something reads it after this cycle
+    /// (`needed`: a record, the end, an interrupt; the checks' probes or a solve ratio after
+    /// every cycle; the blow-up watch, a checkpoint, a VTK file at their cycles).
+    fn gather_for(&mut self, needed: bool) {
+        let Some(x) = &self.ranked else { return };
+        let c = self.case.borrow();
+        let at = |every: u64| every > 0 && self.step % every == 0;
+        let watched = self.length.solve_ratio.is_some() || self.observers.iter().any(O::watches);
+        let watch = self.model.cycles % WATCH_EVERY == 0;
+        if needed || watched || watch || at(c.checkpoint_every) || at(c.vtk_every) {
+            self.model = x.gather();
+        }
     }
 
     /// True when this cycle is recorded: the time passed a multiple of `Length::by_time`, or
@@ -482,7 +329,15 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
         let Some(out) = self.out_dir.as_deref().filter(|_| now) else {
             return true;
         };
-        let written = checkpoint::write(out, &self.state(), self.case.borrow().source_hash);
+        let written = match &self.ranked {
+            Some(x) if !x.root() => Ok(()),
+            _ => checkpoint::write(out, &self.state(), self.case.borrow().source_hash).map(drop),
+        };
+        let written = match &self.ranked {
+            // (rank 0 writes: every rank stops when it could not)
+            Some(x) if x.any(written.is_err()) => written.and(Err("rank 0 could not".into())),
+            _ => written,
+        };
         if let Err(e) = written {
             self.error = Some(format!(
                 "cycle {}: the checkpoint could not be written: {e}",
@@ -526,12 +381,22 @@ impl<C: Borrow<Case>, O: Observer> Underway<C, O> {
 
     /// Writes the VTK file of a cycle that is a multiple of `vtk_every`.
     fn write_vtk(&mut self) -> Result<(), CaseError> {
-        if let Some(v) = &mut self.vtk {
-            if self.step % self.case.borrow().vtk_every == 0 {
-                v.write(&self.model).map_err(|e| vtk_error(&self.file, e))?;
+        let every = self.case.borrow().vtk_every;
+        let due = every > 0 && self.step % every == 0;
+        let written = match &mut self.vtk {
+            Some(v) if due => v.write(&self.model),
+            _ => Ok(()),
+        };
+        if let Some(x) = self.ranked.as_ref().filter(|_| due) {
+            // (rank 0 writes: every rank stops when it could not)
+            if x.any(written.is_err()) {
+                let e = written
+                    .err()
+                    .unwrap_or_else(|| std::io::Error::other("on rank 0"));
+                return Err(vtk_error(&self.file, e));
             }
         }
-        Ok(())
+        written.map_err(|e| vtk_error(&self.file, e))
     }
 
     /// Moves the progress bar every 1,000 cycles.

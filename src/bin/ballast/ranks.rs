@@ -2,7 +2,7 @@
 //! (`comm::Hub`) or, in the build with `--features mpi` under `mpirun`, as its processes.
 
 use ballast::comm::{Comm, Hub};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The processes `mpirun` started, when there are several (the build with `--features mpi`);
@@ -105,6 +105,68 @@ pub(crate) fn bench_ranked(
                 esay!("error: {e}");
             }
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `ballast run` over ranks: `--ranks R` threads of this process (`comm::Hub`, each with a
+/// pool of `--threads` threads, default 1), or the processes of `world` (under `mpirun`).
+/// Rank 0 prints and writes the outputs; the exit code is rank 0's.
+pub(crate) fn run_ranked(
+    case: &Path,
+    out: Option<PathBuf>,
+    resume: (Option<PathBuf>, Option<PathBuf>),
+    (threads, ranks): (Option<usize>, Option<usize>),
+    world: Option<&dyn Comm>,
+) -> ExitCode {
+    let threads = threads.unwrap_or(1);
+    let checked = super::args::refuse([
+        super::args::threads("--threads", threads).map(drop),
+        match (ranks, world) {
+            (Some(r), Some(w)) if r != w.size() => Err(format!(
+                "--ranks {r}: mpirun started {} processes (give the same number, or leave \
+                 --ranks out)",
+                w.size()
+            )),
+            (Some(r), None) if !(1..=1024).contains(&r) => {
+                Err(format!("--ranks {r}: 1 to 1024 ranks"))
+            }
+            _ => Ok(()),
+        },
+    ]);
+    if let Err(code) = checked {
+        return code;
+    }
+    let pool = || rayon::ThreadPoolBuilder::new().num_threads(threads);
+    let run = |comm: &dyn Comm| super::run::run_on(case, out.clone(), resume.clone(), Some(comm));
+    match world {
+        Some(w) => match pool().build_global() {
+            // (the run stays on this thread, which set MPI up: its loops use the global pool)
+            Ok(()) => run(w),
+            Err(e) => {
+                esay!("error: --threads: {e}");
+                ExitCode::from(2)
+            }
+        },
+        None => {
+            let hubs = Hub::ranks(ranks.unwrap_or(1));
+            let mut codes: Vec<ExitCode> = std::thread::scope(|s| {
+                let handles: Vec<_> = (hubs.into_iter())
+                    .map(|h| {
+                        s.spawn(move || match pool().build() {
+                            Ok(p) => p.install(|| run(&h)),
+                            Err(e) => {
+                                esay!("error: --threads: {e}");
+                                ExitCode::from(2)
+                            }
+                        })
+                    })
+                    .collect();
+                (handles.into_iter())
+                    .map(|h| h.join().unwrap_or(ExitCode::from(2)))
+                    .collect()
+            });
+            codes.swap_remove(0)
         }
     }
 }
