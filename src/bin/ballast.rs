@@ -192,22 +192,13 @@ fn main() -> ExitCode {
             resume,
             threads,
             from,
-            ranks: None,
-        } if world.is_none() => run::run(&case, out, (resume, from), threads),
-        Command::Run {
-            case,
-            out,
-            resume,
-            threads,
-            from,
             ranks,
-        } => ranks::run_ranked(
-            &case,
-            out,
-            (resume, from),
-            (threads, ranks),
-            world.as_deref(),
-        ),
+        } => match (ranks, world.as_deref()) {
+            (None, None) => run::run(&case, out, (resume, from), threads),
+            (ranks, world) => {
+                ranks::run_ranked(&case, out, (resume, from), (threads, ranks), world)
+            }
+        },
         Command::Verify { paths, jobs } => verify(paths, jobs),
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {

@@ -40,17 +40,7 @@ pub(crate) fn bench_ranked(
         },
         super::args::threads("--threads", threads).map(drop),
         steps.map_or(Ok(()), |s| super::args::steps("--steps", s).map(drop)),
-        match (ranks, world) {
-            (Some(r), Some(w)) if r != w.size() => Err(format!(
-                "--ranks {r}: mpirun started {} processes (give the same number, or leave \
-                 --ranks out)",
-                w.size()
-            )),
-            (Some(r), None) if !(1..=1024).contains(&r) => {
-                Err(format!("--ranks {r}: 1 to 1024 ranks"))
-            }
-            _ => Ok(()),
-        },
+        ranks_fit(ranks, world),
         match bricks {
             Some(b) if b.iter().product::<usize>() != size => Err(format!(
                 "--bricks {},{},{}: their product must be the number of ranks, {size}",
@@ -122,17 +112,7 @@ pub(crate) fn run_ranked(
     let threads = threads.unwrap_or(1);
     let checked = super::args::refuse([
         super::args::threads("--threads", threads).map(drop),
-        match (ranks, world) {
-            (Some(r), Some(w)) if r != w.size() => Err(format!(
-                "--ranks {r}: mpirun started {} processes (give the same number, or leave \
-                 --ranks out)",
-                w.size()
-            )),
-            (Some(r), None) if !(1..=1024).contains(&r) => {
-                Err(format!("--ranks {r}: 1 to 1024 ranks"))
-            }
-            _ => Ok(()),
-        },
+        ranks_fit(ranks, world),
     ]);
     if let Err(code) = checked {
         return code;
@@ -168,5 +148,18 @@ pub(crate) fn run_ranked(
             });
             codes.swap_remove(0)
         }
+    }
+}
+
+/// `--ranks`: 1 to 1024, and under `mpirun` the number of its processes (or left out).
+fn ranks_fit(ranks: Option<usize>, world: Option<&dyn Comm>) -> Result<(), String> {
+    match (ranks, world) {
+        (Some(r), Some(w)) if r != w.size() => Err(format!(
+            "--ranks {r}: mpirun started {} processes (give the same number, or leave \
+             --ranks out)",
+            w.size()
+        )),
+        (Some(r), None) if !(1..=1024).contains(&r) => Err(format!("--ranks {r}: 1 to 1024 ranks")),
+        _ => Ok(()),
     }
 }
