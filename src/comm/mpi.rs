@@ -50,9 +50,12 @@ impl Comm for Mpi {
                 .collect()
         };
         let (send_at, recv_at) = (starts(&counts), starts(&came));
-        let flat: Vec<u8> = out.concat();
+        // (one byte more than sent or received: OpenMPI refuses the dangling pointer of an
+        // empty buffer with MPI_ERR_ARG, even when every count is zero)
+        let mut flat: Vec<u8> = out.concat();
+        flat.push(0);
         let total: usize = came.iter().map(|&n| n as usize).sum();
-        let mut got = vec![0u8; total];
+        let mut got = vec![0u8; total + 1];
         {
             let send = Partition::new(&flat[..], &counts[..], &send_at[..]);
             let mut recv = PartitionMut::new(&mut got[..], &came[..], &recv_at[..]);
