@@ -374,6 +374,8 @@ fn held(m: &Model) -> Held {
             bytes(&m.broad_phase.reference_positions().to_vec()),
         ),
         ("clock", bytes(&(m.cycles, m.time, m.last_dt))),
+        // (all of it, as a checkpoint holds it)
+        ("model", bytes(m)),
     ]
 }
 
@@ -392,7 +394,8 @@ mod erased {
 /// The walled box (with the history model, and with the Hertz model, whose contacts keep
 /// frames and forces) gathered from its ranks every 500 cycles: every part an output reads
 /// is the same bytes as in one process at that cycle (balls in the same order, the contacts
-/// and their side arrays, the wall contacts and their interactions, the reference positions).
+/// and their side arrays, the wall contacts and their interactions, the reference positions),
+/// and so is the whole model as a checkpoint holds it.
 /// Fails when a contact across a cut is taken from both sides (every layout), or the balls
 /// are put in id order instead of by their keys (renumbered).
 #[rstest]

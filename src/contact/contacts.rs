@@ -17,6 +17,8 @@ pub struct Contacts {
     /// 2D mode only (else empty): the normal of each contact at its last force update (the
     /// 2D law turns its shear with the mid-step tangent), aligned with `list`.
     pub normals: Vec<Vec3>,
+    /// The merge's work array (not kept in a checkpoint).
+    #[serde(skip)]
     plan: Vec<super::Slot>,
     /// True when the forces are kept (a frame-based model, 2D, energy books, or the general
     /// loop; set by the last merge): the general loop and the one-pass loop with frames
@@ -75,11 +77,15 @@ pub struct Contacts {
     /// the scenes without rolling resistance do not carry its 24 bytes per candidate pair.
     pub roll: Vec<Vec3>,
     /// The split of the list between threads for the frame-free force loop (made again after
-    /// each merge, or for another number of threads).
+    /// each merge, or for another number of threads; not kept in a checkpoint: it changes
+    /// no result, and a run resumed makes it again).
+    #[serde(skip)]
     pub partition: super::Partition,
     /// Copies of the crossing contacts' records and frames (see [`super::Partition`]) taken
     /// before each update of that loop, one list per range of balls (that of ball b): the
-    /// range computes them again for its balls while the range of ball a updates the records.
+    /// range computes them again for its balls while the range of ball a updates the records
+    /// (not kept in a checkpoint: taken again before each update).
+    #[serde(skip)]
     pub(crate) incoming: Vec<(Vec<Contact>, Vec<Frame>)>,
 }
 

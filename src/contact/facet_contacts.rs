@@ -7,7 +7,7 @@ use crate::law::LawState;
 use crate::math::{Real, Vec3};
 
 /// Counts of what the full mode did in one interaction in one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FullStats {
     /// Contacts made inactive by the line-of-sight check.
     pub hidden: u32,
@@ -145,6 +145,9 @@ pub struct WallInteraction {
     /// The normal springs' share of the integration error in the last cycle, J
     /// ([`crate::law::ContactModel::normal_loss`]). Written only with energy books.
     pub integration: Real,
+    /// What the full mode (and an imaged plane) did in it in the last cycle: a run cut over
+    /// ranks counts its own balls' ([`FacetContacts::handovers`]).
+    pub stats: FullStats,
 }
 
 /// Every ball-facet contact and the interactions they form.
@@ -178,6 +181,8 @@ pub struct FacetContacts {
     pub hidden: u32,
     /// Full mode: proximity contacts acting in the last cycle.
     pub proximity: u32,
+    /// The merge's work array (not kept in a checkpoint).
+    #[serde(skip)]
     plan: Vec<super::Slot>,
 }
 
@@ -393,6 +398,7 @@ impl FacetContacts {
                 moment: Vec3::zeros(),
                 dissipated: 0.0,
                 integration: 0.0,
+                stats: FullStats::default(),
             });
         }
     }

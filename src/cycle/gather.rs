@@ -50,6 +50,9 @@ struct Part {
     touches: Vec<Touch>,
     interactions: Vec<(u64, WallInteraction)>,
     interpenetrating: bool,
+    /// The wall phase's counts over this rank's own balls: hand-overs since the start,
+    /// hidden and proximity contacts in the last cycle.
+    counts: (u64, u32, u32),
 }
 
 /// The entry `k` of a side array, when the array is kept (not empty).
@@ -119,6 +122,7 @@ impl Rank<'_> {
             touches,
             interactions,
             interpenetrating: model.interpenetrating,
+            counts: (fc.handovers, fc.hidden, fc.proximity),
         };
         bincode::serialize(&part).unwrap_or_default()
     }
@@ -153,6 +157,10 @@ fn assemble(model: &Model, parts: Vec<Part>) -> Model {
     };
     whole.broad_phase.set_reference_positions(reference);
     whole.interpenetrating = parts.iter().any(|p| p.interpenetrating);
+    let fc = &mut whole.facet_contacts;
+    fc.handovers = parts.iter().map(|p| p.counts.0).sum();
+    fc.hidden = parts.iter().map(|p| p.counts.1).sum();
+    fc.proximity = parts.iter().map(|p| p.counts.2).sum();
     let mut pairs = Vec::new();
     let mut touches = Vec::new();
     let mut interactions = Vec::new();
@@ -268,6 +276,7 @@ fn facets_of(
             x.moment = v.moment;
             x.dissipated = v.dissipated;
             x.integration = v.integration;
+            x.stats = v.stats;
         }
     }
 }

@@ -28,6 +28,7 @@
 //! bonds, 2D disks.
 
 use crate::comm::{Bricks, Comm};
+use crate::contact::FullStats;
 use crate::force::wall_resultant_sums;
 use crate::math::{extent, Real, Vec3};
 use crate::model::{Model, ModelError};
@@ -173,6 +174,7 @@ impl Model {
             rank.sort(self);
         }
         let r = self.prime();
+        rank.own_counts(self);
         together(rank, r, self.cycles)
     }
 
@@ -224,6 +226,7 @@ impl Model {
         }
         self.detection().run(Some(due));
         self.forces().run(dt);
+        rank.own_counts(self);
         let r = blowup::overlaps(self);
         together(rank, r, self.cycles)
     }
@@ -272,6 +275,22 @@ impl Rank<'_> {
             .map(|(_, b)| b.len() as u64);
         self.sent += bytes.sum::<u64>();
         self.comm.exchange(out)
+    }
+
+    /// The wall phase's counts of this cycle (hand-overs, hidden and proximity contacts) over
+    /// this rank's own balls only: each is then counted once over the ranks.
+    fn own_counts(&self, model: &mut Model) {
+        let fc = &mut model.facet_contacts;
+        let (mut all, mut own) = (FullStats::default(), FullStats::default());
+        for it in &fc.interactions {
+            all = all.plus(&it.stats);
+            if !self.ghost[it.ball as usize] {
+                own = own.plus(&it.stats);
+            }
+        }
+        fc.handovers = fc.handovers - all.handovers as u64 + own.handovers as u64;
+        fc.hidden = own.hidden;
+        fc.proximity = own.proximity;
     }
 
     /// Overwrites every ghost's position, velocity and spin with its owner's.

@@ -30,15 +30,26 @@ pub struct BroadPhase {
     /// In a deforming cell, each reference position's levers of the cell's affine motion
     /// ([`super::Affine::lever`], `BroadPhase::keep_levers`; empty otherwise).
     pub(super) levers: Vec<Vec3>,
+    // (the work arrays of a build, and what it found, are not kept in a checkpoint: each
+    // build makes them again before the merge reads them, and a run cut over ranks holds
+    // its own, so that its checkpoints are the bytes of one process)
+    #[serde(skip)]
     cell_of: Vec<u32>,
+    #[serde(skip)]
     cell_start: Vec<u32>,
+    #[serde(skip)]
     fill: Vec<u32>,
+    #[serde(skip)]
     order: Vec<u32>,
-    /// Candidate pairs of the last build, sorted, with a < b.
+    /// Candidate pairs of the last build, sorted, with a < b (not kept in a checkpoint).
+    #[serde(skip)]
     pub pairs: Vec<(u32, u32)>,
-    /// Candidate ball-facet contacts of the last build, sorted: (ball, wall, facet).
+    /// Candidate ball-facet contacts of the last build, sorted: (ball, wall, facet) (not
+    /// kept in a checkpoint).
+    #[serde(skip)]
     pub facet_pairs: Vec<(u32, u32, u32)>,
     /// Grid of the last build: lower corner, cell size along each axis, cells per axis.
+    #[serde(skip)]
     grid: (Vec3, Vec3, [usize; 3]),
     /// Number of builds so far.
     pub builds: u64,

@@ -95,9 +95,10 @@ pub(super) fn wall_group(
                 it.integration = 0.0;
             }
             associative::resolve(run, &wall.mesh);
+            let mut did = crate::contact::FullStats::default();
             if wall.imaged {
                 let sides = (&mut *wall_frames, &mut *wall_rolls);
-                stats.handovers += crate::contact::carry_on_surface(run, sides);
+                did.handovers += crate::contact::carry_on_surface(run, sides);
             }
             if wall.resolution == Resolution::Full {
                 let input = full::FullInput {
@@ -109,8 +110,10 @@ pub(super) fn wall_group(
                     radius: balls.radius[i],
                 };
                 let sides = (wall_frames, wall_rolls);
-                stats = stats.plus(&full::resolve(run, sides, &input));
+                did = did.plus(&full::resolve(run, sides, &input));
             }
+            it.stats = did;
+            stats = stats.plus(&did);
         }
         // the one-contact path for every contact with energy books (whose losses it reports),
         // or with frames kept and a rolling resistance or cohesion somewhere, or flags the

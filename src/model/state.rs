@@ -99,7 +99,8 @@ pub struct Model {
     pub(crate) last_sort: Option<u64>,
     /// The renumbering's work arrays, kept from one renumbering to the next (made once:
     /// arrays of a ball count made and freed every thousand cycles leave holes in the heap
-    /// that stay resident).
+    /// that stay resident; not kept in a checkpoint).
+    #[serde(skip)]
     pub(crate) sort_scratch: crate::detect::Scratch,
     /// The energy books, when kept ([`Model::keep_energy_books`]).
     pub(crate) books: Option<super::EnergyBooks>,

@@ -1,8 +1,8 @@
 //! Checkpoints: a run's whole state at the end of a cycle, in a versioned binary file that
 //! names its case file by a hash (docs/CASES.md, section 15). A run resumed from one goes on
 //! bit for bit as the run that wrote it would have: the model (balls, clumps, walls and their
-//! motion, every contact with its history and frame, the candidate pairs, the timestep state,
-//! the energy books), the series recorded so far, the timestep statistics, the blow-up watch
+//! motion, every contact with its history and frame, the positions of the last build of the
+//! candidate pairs, the timestep state, the energy books), the series recorded so far, the timestep statistics, the blow-up watch
 //! and the checks' probes.
 //!
 //! The file: the 19 bytes `BALLAST-CHECKPOINT\n`, then little-endian u32 format version, u64
@@ -34,8 +34,13 @@ use std::path::{Path, PathBuf};
 /// the jumps of the bodies brought back into it; 10: the cell carries its pressure control;
 /// 11: the energy books carry the power of the pressure control's remap;
 /// 12: a wall says whether it is an imaged plane; 13: the broad phase keeps the cell's offset
-/// and the largest radius of its last build, for its test relative to the cell's affine motion).
-pub const FORMAT: u32 = 13;
+/// and the largest radius of its last build, for its test relative to the cell's affine motion;
+/// 14: the work arrays are left out (the broad phase's grid, cells and candidate pairs of its
+/// last build, the merges' plans, the threads' split of the contact list and its copies of the
+/// crossing contacts, the renumbering's arrays): each is made again before it is read, and a
+/// run cut over ranks holds its own, so that its checkpoints are the bytes of one process; an
+/// interaction keeps what the full mode did in it).
+pub const FORMAT: u32 = 14;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 
