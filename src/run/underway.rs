@@ -1,6 +1,6 @@
-//! A run under way: the loop's state with the stages of one cycle ([`Underway::cycle`]): advance the model, record, look for a
-//! blow-up, write a checkpoint, prove a restart, stop on an interrupt, write VTK files, stop at
-//! the solve ratio.
+//! A run under way: the loop's state with the stages of one cycle ([`Underway::cycle`]):
+//! advance the model, record, look for a blow-up, write a checkpoint, prove a restart, stop on
+//! an interrupt, write VTK files, stop at the solve ratio.
 
 use super::checkpoint;
 use super::interrupt::interrupted;
