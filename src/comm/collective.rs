@@ -2,9 +2,10 @@
 
 use crate::math::{ExactSum, Real};
 
-/// What a rank asks of the others. Every rank calls the collectives in the same order, from
-/// the thread that holds its handle (an MPI communicator is not shared between threads).
-pub trait Comm {
+/// What a rank asks of the others. Every rank calls the collectives in the same order. A
+/// handle may be shared between threads (`Sync`: a run held by the Python module moves from
+/// thread to thread), but one rank's collectives are called by one thread at a time.
+pub trait Comm: Sync {
     /// This rank's number, `0..size()`.
     fn rank(&self) -> usize;
     /// The number of ranks.

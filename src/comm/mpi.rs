@@ -8,30 +8,34 @@ use mpi::traits::{Communicator, CommunicatorCollectives};
 use mpi::Count;
 
 /// This process's handle on the processes `mpirun` started (`MPI_COMM_WORLD`). MPI is set up
-/// by [`Mpi::start`] and finished when the handle is dropped.
+/// by [`Mpi::start`] (at the thread level `MPI_THREAD_MULTIPLE`, so that the handle may be
+/// shared between threads) and finished when the handle is dropped.
 pub struct Mpi {
-    world: SimpleCommunicator,
     _universe: mpi::environment::Universe,
 }
 
 impl Mpi {
     /// Sets MPI up, once per process; None when it was set up already or cannot be.
     pub fn start() -> Option<Mpi> {
-        let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled)?;
+        let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Multiple)?;
         Some(Mpi {
-            world: universe.world(),
             _universe: universe,
         })
+    }
+
+    /// `MPI_COMM_WORLD` (a predefined handle: made here, never freed).
+    fn world(&self) -> SimpleCommunicator {
+        SimpleCommunicator::world()
     }
 }
 
 impl Comm for Mpi {
     fn rank(&self) -> usize {
-        self.world.rank() as usize
+        self.world().rank() as usize
     }
 
     fn size(&self) -> usize {
-        self.world.size() as usize
+        self.world().size() as usize
     }
 
     fn exchange(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
@@ -39,7 +43,7 @@ impl Comm for Mpi {
         assert_eq!(out.len(), size, "one buffer per rank");
         let counts: Vec<Count> = out.iter().map(|b| count(b.len())).collect();
         let mut came: Vec<Count> = vec![0; size];
-        self.world.all_to_all_into(&counts[..], &mut came[..]);
+        self.world().all_to_all_into(&counts[..], &mut came[..]);
         let starts = |c: &[Count]| -> Vec<Count> {
             c.iter()
                 .scan(0, |at, &n| {
@@ -59,7 +63,7 @@ impl Comm for Mpi {
         {
             let send = Partition::new(&flat[..], &counts[..], &send_at[..]);
             let mut recv = PartitionMut::new(&mut got[..], &came[..], &recv_at[..]);
-            self.world.all_to_all_varcount_into(&send, &mut recv);
+            self.world().all_to_all_varcount_into(&send, &mut recv);
         }
         (0..size)
             .map(|r| {
