@@ -108,6 +108,21 @@ pub fn room<T>(v: &mut Vec<T>, total: usize) {
     }
 }
 
+/// The new index of each item when only those `keep` marks stay (in their order), or
+/// `u32::MAX` for one that goes.
+pub fn renumbered(keep: &[bool]) -> Vec<u32> {
+    let mut next = 0u32;
+    (keep.iter())
+        .map(|&k| {
+            if !k {
+                return u32::MAX;
+            }
+            next += 1;
+            next - 1
+        })
+        .collect()
+}
+
 /// Sorts `list` by `key` and moves the entries of the arrays aligned with it (such as the
 /// contacts' frames) with its own, without a copy of any: the indices are sorted, then the
 /// permutation is applied in place, cycle by cycle, by swaps (4 bytes per entry, not a second

@@ -1730,6 +1730,24 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         let differ: Vec<&&str> = differ.iter().filter(|n| !other(n)).collect();
         assert!(differ.is_empty(), "{extra:?}: {differ:?} differ");
     }
+    // a checkpoint written on 2 ranks, resumed on 3: every file written is one process's
+    let resumed = scratch("ranked_run").join("resumed");
+    let checkpoint = scratch("ranked_run").join("ranks_2/checkpoints/cycle_750.ckpt");
+    let ckpt = checkpoint.to_str().unwrap();
+    let (code, err) = run(&case, &resumed, &["--ranks", "3", "--resume", ckpt]);
+    assert_eq!(code, Some(0), "{err}");
+    let got = outputs(&resumed);
+    let written: Vec<&str> = got.iter().map(|f| f.0.as_str()).collect();
+    assert!(written.len() >= 9, "{written:?}");
+    for (name, bytes) in &got {
+        if name != "index.html" && name != "vtk/run.pvd" {
+            let one = expected
+                .iter()
+                .find(|f| &f.0 == name)
+                .expect("one process wrote it");
+            assert!(&one.1 == bytes, "resumed on 3 ranks: {name} differs");
+        }
+    }
     let books = ranked_case(
         "books",
         "[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-6\n",

@@ -399,14 +399,17 @@ mod erased {
 /// Fails when a contact across a cut is taken from both sides (every layout), or the balls
 /// are put in id order instead of by their keys (renumbered).
 #[rstest]
-#[case::history_2x([2, 1, 1], 0, "hooke-history")]
-#[case::history_2x2x1_renumbered([2, 2, 1], 250, "hooke-history")]
-#[case::hertz_3x([3, 1, 1], 0, "hertz")]
-#[case::hertz_1x2x1_renumbered([1, 2, 1], 250, "hertz")]
+#[case::history_2x([2, 1, 1], 0, "hooke-history", 0)]
+#[case::history_2x2x1_renumbered([2, 2, 1], 250, "hooke-history", 0)]
+#[case::hertz_3x([3, 1, 1], 0, "hertz", 0)]
+#[case::hertz_1x2x1_renumbered([1, 2, 1], 250, "hertz", 0)]
+#[case::history_3x_resumed_renumbered([3, 1, 1], 250, "hooke-history", 1130)]
+#[case::hertz_2x2x1_resumed([2, 2, 1], 0, "hertz", 1700)]
 fn a_model_gathered_from_ranks_is_the_model_of_one_process(
     #[case] count: [usize; 3],
     #[case] sort_every: u64,
     #[case] law: &str,
+    #[case] resume_at: u64,
 ) {
     let (cycles, every) = (3000, 500);
     let mut start = walled(&format!("gathered_{count:?}_{sort_every}_{law}"));
@@ -423,7 +426,13 @@ fn a_model_gathered_from_ranks_is_the_model_of_one_process(
     let mut alone = Vec::new();
     for k in 1..=cycles {
         whole.cycle().expect("a cycle");
-        if k % every == 0 {
+        if k == resume_at {
+            // (resumed: the ranks cut the model of one process at this cycle, as a checkpoint
+            // holds it, without the work arrays it does not keep)
+            let bytes = bincode::serialize(&whole).expect("the model's bytes");
+            start = bincode::deserialize(&bytes).expect("the model read");
+        }
+        if k % every == 0 && k > resume_at {
             alone.push(held(&whole));
         }
     }
@@ -435,7 +444,7 @@ fn a_model_gathered_from_ranks_is_the_model_of_one_process(
                 s.spawn(move || {
                     let (mut m, mut rank) = start.clone().ranked(&h, count).expect("ranked");
                     let mut seen = Vec::new();
-                    for k in 1..=cycles {
+                    for k in resume_at + 1..=cycles {
                         m.cycle_on_rank(&mut rank).expect("a cycle");
                         if k % every == 0 {
                             seen.push(held(&rank.gather(&m)));
@@ -457,12 +466,13 @@ fn a_model_gathered_from_ranks_is_the_model_of_one_process(
         assert!(size("frames") > 20_000, "no frames kept");
     }
     for (r, seen) in gathered.iter().enumerate() {
+        assert_eq!(seen.len(), alone.len(), "rank {r}: the states compared");
         for (k, (a, b)) in alone.iter().zip(seen).enumerate() {
             let differ: Vec<&str> = (a.iter().zip(b))
                 .filter(|(x, y)| x != y)
                 .map(|(x, _)| x.0)
                 .collect();
-            let cycle = every * (k as u64 + 1);
+            let cycle = every * (resume_at / every + k as u64 + 1);
             assert!(
                 differ.is_empty(),
                 "{count:?} {law}, rank {r}, cycle {cycle}: {differ:?} differ"

@@ -235,14 +235,7 @@ impl Rank<'_> {
         let keep: Vec<bool> = (0..b.len())
             .map(|i| own.contains(&b.id[i]) || incoming.contains_key(&b.id[i]))
             .collect();
-        let mut new_of = vec![u32::MAX; keep.len()];
-        let mut next = 0u32;
-        for (i, &k) in keep.iter().enumerate() {
-            if k {
-                new_of[i] = next;
-                next += 1;
-            }
-        }
+        let new_of = crate::storage::renumbered(&keep);
         let mut keys: Vec<u64> = (0..keep.len())
             .filter(|&i| keep[i])
             .map(|i| self.key[i])

@@ -64,8 +64,14 @@ pub struct Rank<'c> {
 
 impl Model {
     /// This rank's part of `self`, a whole model that every rank builds the same (from the
-    /// case), cut into `count` bricks over the balls' extent (the bricks at the ends reach to
-    /// infinity): the balls of this rank's brick and the ghosts of the others' within the halo.
+    /// case, or a checkpoint), cut into `count` bricks over the balls' extent (the bricks at the
+    /// ends reach to infinity): the balls of this rank's brick and the ghosts of the others'
+    /// within the halo.
+    ///
+    /// A model already primed (resumed from a checkpoint) is cut where its balls were at the
+    /// last build of the candidate pairs, with its contacts among the balls the rank holds:
+    /// the part a rank that had built then would hold. Its balls keep the order of `self`
+    /// ([`Rank::key`]: the index in `self`, which is the order of (key, id)).
     ///
     /// # Errors
     /// What cannot be cut over ranks yet, in words (module documentation).
@@ -82,13 +88,16 @@ impl Model {
             ));
         }
         let b = &self.balls;
-        let (lo, hi) = extent(&b.pos);
+        let reference = self.broad_phase.reference_positions();
+        let built = self.primed && reference.len() == b.len();
+        let at: &[Vec3] = if built { reference } else { &b.pos };
+        let (lo, hi) = extent(at);
         let bricks = Bricks::even(count, &lo, &hi, [None; 3]);
         let r_max = b.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
         let halo = 2.0 * (r_max + self.settings.margin);
         let me = comm.rank();
-        let owner: Vec<usize> = b.pos.iter().map(|p| bricks.owner(p)).collect();
-        let near = |r: usize, i: usize| bricks.near(r, &b.pos[i], halo);
+        let owner: Vec<usize> = at.iter().map(|p| bricks.owner(p)).collect();
+        let near = |r: usize, i: usize| bricks.near(r, &at[i], halo);
         let keep: Vec<bool> = (0..b.len())
             .map(|i| owner[i] == me || near(me, i))
             .collect();
@@ -111,6 +120,13 @@ impl Model {
             .filter(|&i| keep[i])
             .map(|i| owner[i] != me)
             .collect();
+        let key = if self.primed {
+            let key = (0..b.len() as u64).filter(|&i| keep[i as usize]).collect();
+            self.keep_primed(&keep, built, me == 0);
+            key
+        } else {
+            vec![0; local as usize]
+        };
         self.balls.keep(&keep);
         let rank = Rank {
             comm,
@@ -119,12 +135,34 @@ impl Model {
             ghost,
             send,
             recv,
-            key: vec![0; self.balls.len()],
+            key,
             arrived: 0,
             rebuilds: 0,
             sent: 0,
         };
         Ok((self, rank))
+    }
+
+    /// Of a primed model, the contacts and the reference positions of the balls in `keep`
+    /// (`built`: the reference positions are those of every ball); the hand-overs counted so
+    /// far stay with rank 0 (`root`), each rank counting its own from now on.
+    fn keep_primed(&mut self, keep: &[bool], built: bool, root: bool) {
+        let new_of = crate::storage::renumbered(keep);
+        self.contacts.drop_balls(&new_of);
+        self.facet_contacts.drop_balls(&new_of);
+        if built {
+            let reference = self.broad_phase.reference_positions();
+            let kept = (reference.iter().zip(keep))
+                .filter(|(_, &k)| k)
+                .map(|(p, _)| *p)
+                .collect();
+            self.broad_phase.set_reference_positions(kept);
+        } else {
+            self.broad_phase.invalidate();
+        }
+        if !root {
+            self.facet_contacts.handovers = 0;
+        }
     }
 
     /// What [`Model::ranked`] cannot cut yet, in words.
@@ -152,10 +190,10 @@ impl Model {
                 "an automatic timestep",
             ),
             (
-                !ids_increase,
+                // (a primed model's balls keep their order: [`Model::ranked`])
+                !ids_increase && !self.primed,
                 "balls whose ids do not increase in the file's order",
             ),
-            (self.primed, "a run already started"),
         ];
         match refusals.iter().find(|r| r.0) {
             Some((_, what)) => Err(format!("{what} cannot be cut over ranks yet")),

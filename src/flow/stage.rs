@@ -128,15 +128,9 @@ impl Exchange<'_> {
         for (out, m) in self.flow.outlets.iter_mut().zip(&mass) {
             out.mass += m.value();
         }
-        let mut new_of = vec![u32::MAX; n];
-        let mut next = 0u32;
-        for i in 0..n {
-            if keep[i] {
-                new_of[i] = next;
-                next += 1;
-            } else {
-                self.ids.remove(&self.balls.id[i]);
-            }
+        let new_of = crate::storage::renumbered(&keep);
+        for i in (0..n).filter(|&i| !keep[i]) {
+            self.ids.remove(&self.balls.id[i]);
         }
         self.balls.keep(&keep);
         self.contacts.drop_balls(&new_of);

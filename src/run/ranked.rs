@@ -38,9 +38,10 @@ pub(super) struct Ranked<'r> {
 }
 
 impl<'r> Ranked<'r> {
-    /// Cuts `model` (built the same on every rank, not yet primed) over the ranks of `comm`
-    /// into the bricks of `[parallel] decomposition` (default: [`Bricks::choose`] over the
-    /// balls' extent), primes the parts, and returns them with the whole model gathered.
+    /// Cuts `model` (built the same on every rank from the case, or read from a checkpoint)
+    /// over the ranks of `comm` into the bricks of `[parallel] decomposition` (default:
+    /// [`Bricks::choose`] over the balls' extent), primes the parts (a model read from a
+    /// checkpoint is primed already), and returns them with the whole model.
     ///
     /// # Errors
     /// A decomposition that does not fit the number of ranks, what cannot be cut over ranks
@@ -65,6 +66,10 @@ impl<'r> Ranked<'r> {
         let (part, rank) = (model.clone().ranked(comm, count))
             .map_err(|e| CaseError::new(file, "mpirun", format!("{e} (run it in one process)")))?;
         let mut ranked = Ranked { part, rank };
+        if model.primed {
+            // (resumed from a checkpoint: the whole model is the one read)
+            return Ok((ranked, model.clone(), None));
+        }
         let primed = ranked.part.prime_on_rank(&mut ranked.rank);
         let error = ranked.agree(primed);
         let whole = ranked.gather();

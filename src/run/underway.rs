@@ -88,11 +88,7 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
         let mut limits = HashMap::new();
         let mut ranked = None;
         let mut vtk = vtk;
-        let (step, error, watch) = match control.resume {
-            Some(_) if comm.is_some() => {
-                let e = "a run over ranks cannot resume from a checkpoint yet (resume it in one process)";
-                return Err(CaseError::new(&file, "--resume", e));
-            }
+        let (step, read) = match control.resume {
             Some(path) => {
                 let resume_error = |e| CaseError::new(&file, "--resume", e);
                 let state = checkpoint::read(path, Some(case.borrow().source_hash))
@@ -105,33 +101,34 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
                 let parts = (&mut model, &mut recorder, &mut dt_stats, &mut limits);
                 let watch =
                     checkpoint::restore(state, parts, &mut observers).map_err(resume_error)?;
-                (step, None, watch)
+                (step, Some(watch))
             }
-            None if comm.is_some() => {
-                let c = case.borrow();
-                let refused = super::ranked::refuse(c, control.from.is_some());
-                refused.map_err(|(key, e)| CaseError::new(&file, key, e))?;
-                let comm = comm.unwrap_or(&crate::comm::Solo);
-                let (r, whole, error) = Ranked::cut(&model, comm, c.decomposition, &file)?;
-                model = whole;
-                // (rank 0 writes the files)
-                vtk = vtk.filter(|_| r.root());
-                ranked = Some(r);
-                let mut watch = Watch::new(&model);
-                let error = error.or_else(|| watch.look(&model, true).err());
-                (length.start.0, error, watch)
-            }
-            None => {
-                // (a stage from a checkpoint whose contacts and forces still hold goes on
-                // from them as they are)
-                let kept = control.from.is_some() && model.primed;
-                let error = (!kept).then(|| model.prime().err()).flatten();
-                let error = error.map(|e| e.to_string());
-                let mut watch = Watch::new(&model);
-                let error = error.or_else(|| watch.look(&model, true).err());
-                (length.start.0, error, watch)
-            }
+            None => (length.start.0, None),
         };
+        let mut error = None;
+        if let Some(comm) = comm {
+            // (the model built or read, cut over the ranks; a model read is primed already)
+            let c = case.borrow();
+            let refused = super::ranked::refuse(c, control.from.is_some());
+            refused.map_err(|(key, e)| CaseError::new(&file, key, e))?;
+            let (r, whole, e) = Ranked::cut(&model, comm, c.decomposition, &file)?;
+            model = whole;
+            // (rank 0 writes the files)
+            vtk = vtk.filter(|_| r.root());
+            ranked = Some(r);
+            error = e;
+        } else if read.is_none() {
+            // (a stage from a checkpoint whose contacts and forces still hold goes on from
+            // them as they are)
+            let kept = control.from.is_some() && model.primed;
+            let primed = (!kept).then(|| model.prime().err()).flatten();
+            error = primed.map(|e| e.to_string());
+        }
+        let watch = read.unwrap_or_else(|| {
+            let mut watch = Watch::new(&model);
+            error = error.take().or_else(|| watch.look(&model, true).err());
+            watch
+        });
         // (the last multiple passed, found again from the time on a resume)
         let mark = length.by_time.map_or(0.0, |i| (model.time / i).floor());
         Ok(Underway {
