@@ -16,6 +16,7 @@ mod underway;
 
 pub use crate::check::Observer;
 pub use interrupt::{interrupt, interrupted};
+pub use ranked::why_not_ranked;
 pub use session::{id_order, set_positions, set_velocities, Session, SessionOptions};
 pub use simulate::{simulate, simulate_observed};
 pub use simulation::{Control, Simulation};

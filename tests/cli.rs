@@ -1316,6 +1316,81 @@ fn verify_on_several_jobs_gives_the_same_results() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `ballast verify --ranks 2` runs the cases one after the other over two ranks and writes the
+/// files of `ballast verify` in one process, byte for byte (summary.json without its wall
+/// time): the settle box cut over the ranks (a check's probe watching every cycle), a drop cut
+/// over them whose check runs another case, and that other case (energy books) on rank 0
+/// alone, which it says. `--jobs` with `--ranks` is refused (exit 2).
+#[test]
+fn verify_over_ranks_writes_the_files_of_one_process() {
+    let d = scratch("verify_ranks");
+    let boxed = std::fs::read_to_string(ranked_case("verify_box", "")).unwrap();
+    std::fs::write(d.join("box.toml"), boxed).unwrap();
+    std::fs::write(
+        d.join("a.toml"),
+        format!("{DROP}[[check]]\nkind = \"same_series\"\nseries = \"ball/2/pos.z\"\ncase = \"b.toml\"\ntolerance = 0.0\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("b.toml"),
+        format!("{DROP}[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-4\n"),
+    )
+    .unwrap();
+    let verify = |extra: &[&str]| {
+        let _ = std::fs::remove_dir_all(d.join("reports"));
+        let out = (ballast().current_dir(&d))
+            .args(["verify", "."])
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {text}");
+        let cases = outputs(&d.join("reports/cases"));
+        (text, cases)
+    };
+    let (one, expected) = verify(&[]);
+    assert!(one.contains("3 passed, 0 failed"), "{one}");
+    let names: Vec<&str> = expected.iter().map(|f| f.0.as_str()).collect();
+    assert!(names.len() >= 20, "{names:?}");
+    let (two, got) = verify(&["--ranks", "2"]);
+    let first = |t: &str| -> Vec<String> {
+        (t.lines()
+            .filter(|l| !l.starts_with("over") && !l.starts_with(" ")))
+        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .collect()
+    };
+    assert_eq!(first(&one), first(&two));
+    assert!(
+        two.contains("over 2 processes: 2 cases cut over them, 1 on rank 0 alone")
+            && two.contains("1 alone: the energy books cannot be cut over ranks yet"),
+        "{two}"
+    );
+    assert_eq!(got.len(), expected.len());
+    // (a case's page says its wall time: the rest of it must be the same)
+    let timeless = |f: &(String, Vec<u8>)| {
+        let text = String::from_utf8_lossy(&f.1).to_string();
+        match text.find(" s of wall time") {
+            Some(at) => text[..text[..at].rfind(' ').unwrap_or(at)].to_string() + &text[at..],
+            None => text,
+        }
+    };
+    let differ: Vec<&str> = (expected.iter().zip(&got))
+        .filter(|(a, b)| a.0 != b.0 || timeless(a) != timeless(b))
+        .map(|(a, _)| a.0.as_str())
+        .collect();
+    assert!(differ.is_empty(), "{differ:?} differ");
+    let out = (ballast().current_dir(&d))
+        .args(["verify", ".", "--ranks", "2", "--jobs", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--jobs 2: over ranks the cases run one after the other"),
+        "{err}"
+    );
+}
+
 /// A number out of its flag's limits is refused before anything runs or is written: exit 2,
 /// one line naming the flag (docs/CASES.md, section 1). `bench` runs in a scratch folder with
 /// the repository's cases: nothing may appear under its `reports/`.
@@ -1662,7 +1737,7 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
             }
             let name = p.strip_prefix(dir).unwrap().display().to_string();
             let mut bytes = std::fs::read(&p).unwrap();
-            if name == "summary.json" {
+            if name.ends_with("summary.json") {
                 let text = String::from_utf8(bytes).unwrap();
                 let kept: Vec<&str> = (text.lines())
                     .filter(|l| !l.contains("\"wall_seconds\"") && !l.contains("\"file\""))

@@ -1,6 +1,5 @@
 //! The `ballast` command line (docs/CASES.md, section 1).
 
-use ballast::verify::{failed_summary, run_case, RunOptions};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,6 +50,12 @@ enum Command {
         /// case runs on one thread; the results are the same bits for any thread count.
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         jobs: Option<u16>,
+        /// Run the cases one after the other, each cut over this many ranks (threads of this
+        /// process, one thread each; under `mpirun` in the build with `--features mpi`, its
+        /// processes). A case that cannot be cut over ranks yet runs on rank 0 alone; the
+        /// outputs are the same bytes (docs/RANKS.md).
+        #[arg(long)]
+        ranks: Option<usize>,
     },
     /// Rebuild the HTML report from results already on disk.
     Report,
@@ -158,6 +163,8 @@ mod ranks;
 mod run;
 #[path = "ballast/select.rs"]
 mod select;
+#[path = "ballast/verify.rs"]
+mod verify;
 
 /// Exit code of a run stopped by SIGINT or SIGTERM (128 + 2, the shell's convention).
 const INTERRUPTED: u8 = 130;
@@ -178,10 +185,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     catch_interrupts();
     let world = ranks::world();
-    if world.is_some() && !matches!(cli.command, Command::BenchOne { .. } | Command::Run { .. }) {
+    let over = matches!(
+        cli.command,
+        Command::BenchOne { .. } | Command::Run { .. } | Command::Verify { .. }
+    );
+    if world.is_some() && !over {
         esay!(
-            "error: under mpirun, only `ballast run` and `ballast bench-one` run over the \
-             processes so far (docs/RANKS.md); start this command without mpirun"
+            "error: under mpirun, only `ballast run`, `verify` and `bench-one` run over the \
+             processes (docs/RANKS.md); start this command without mpirun"
         );
         return ExitCode::from(2);
     }
@@ -199,7 +210,10 @@ fn main() -> ExitCode {
                 ranks::run_ranked(&case, out, (resume, from), (threads, ranks), world)
             }
         },
-        Command::Verify { paths, jobs } => verify(paths, jobs),
+        Command::Verify { paths, jobs, ranks } => match (ranks, world.as_deref()) {
+            (None, None) => verify::verify(paths, jobs, None),
+            (ranks, world) => verify::verify_ranked(paths, jobs, ranks, world),
+        },
         Command::Report => match ballast::report::rebuild(Path::new(REPORTS)) {
             Ok(s) => {
                 say!("rebuilt {} case pages and {REPORTS}/index.html", s.len());
@@ -314,164 +328,6 @@ fn print_line(s: &ballast::record::Summary) {
         line.push_str(&format!("  first failure: {} ({})", c.kind, c.message));
     }
     say!("{line}");
-}
-
-fn verify(paths: Vec<PathBuf>, jobs: Option<u16>) -> ExitCode {
-    let everything = paths.is_empty();
-    let paths = if everything {
-        vec![PathBuf::from("cases")]
-    } else {
-        paths
-    };
-    let files = match select::cases(&paths) {
-        Ok(f) => f,
-        Err(e) => {
-            esay!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let jobs = jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
-    let reports = Path::new(REPORTS);
-    let summaries = run_cases(&files, jobs.min(files.len()));
-    if ballast::run::interrupted() {
-        say!("interrupted: the cases after the last one shown were not run");
-    }
-    // Some cases only: the index keeps the others' results on disk (from earlier runs), so that
-    // it never shows a part as the whole.
-    let listed = if everything {
-        Ok(summaries.clone())
-    } else {
-        // this run's summaries (a case that could not run has none on disk), then the others'
-        ballast::report::summaries_on_disk(reports).map(|disk| {
-            let mut all = summaries.clone();
-            let ran: std::collections::HashSet<&str> =
-                summaries.iter().map(|s| s.case.as_str()).collect();
-            all.extend(disk.into_iter().filter(|s| !ran.contains(s.case.as_str())));
-            all.sort_by(|a, b| a.file.cmp(&b.file));
-            all
-        })
-    };
-    let written = listed
-        .and_then(|all| ballast::report::write_index(reports, &all).map_err(|e| e.to_string()));
-    if let Err(e) = written {
-        esay!("error: {}: {e}", reports.display());
-        return ExitCode::from(2);
-    }
-    if !everything {
-        say!(
-            "the index lists every case with results in {REPORTS}/cases ({} run now, the others \
-             from earlier runs)",
-            summaries.len()
-        );
-    }
-    let ran = summaries.iter().filter(|s| s.ran_without_checks()).count();
-    let passed = (summaries.iter())
-        .filter(|s| s.passed && !s.ran_without_checks())
-        .count();
-    let failed = summaries.len() - passed - ran;
-    say!("report: {}", reports.join("index.html").display());
-    if ran > 0 {
-        say!("{ran} ran without checks (nothing judged)");
-    }
-    say!("{passed} passed, {failed} failed");
-    if ballast::run::interrupted() {
-        ExitCode::from(INTERRUPTED)
-    } else if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
-}
-
-/// Runs the cases at `files` on `jobs` threads, each taking the next case not yet taken (with
-/// more than one job, each case on a pool of one thread), and prints each case's line in file
-/// order as soon as it and those before it have ended. Returns the summaries in file order;
-/// after an interrupt, those of the cases that ran.
-fn run_cases(files: &[PathBuf], jobs: usize) -> Vec<ballast::record::Summary> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let reports = Path::new(REPORTS);
-    let one = |f: &Path| -> ballast::record::Summary {
-        // (a case that panics, a bug of ours, is reported as failed and the others still run)
-        let outcome = std::panic::catch_unwind(|| match ballast::case::load(f) {
-            Ok(case) => {
-                let dir = reports.join("cases").join(&case.name);
-                let opts = RunOptions {
-                    // (several bars at once would overwrite each other)
-                    progress: jobs == 1,
-                    ..Default::default()
-                };
-                match run_case(&case, &dir, &opts) {
-                    Ok((s, _)) => s,
-                    Err(e) => failed_summary(f, e.to_string()),
-                }
-            }
-            Err(e) => failed_summary(f, e.to_string()),
-        });
-        outcome.unwrap_or_else(|p| {
-            failed_summary(
-                f,
-                format!(
-                    "internal error (a bug of ballast, please report it): {}",
-                    panic_text(&p)
-                ),
-            )
-        })
-    };
-    let next = AtomicUsize::new(0);
-    // (the summaries by file index, and how many lines have been printed)
-    let done = Mutex::new((vec![None; files.len()], 0usize));
-    let work = || loop {
-        if ballast::run::interrupted() {
-            break;
-        }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(f) = files.get(i) else {
-            break;
-        };
-        let s = if jobs > 1 {
-            match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                Ok(pool) => pool.install(|| one(f)),
-                Err(_) => one(f),
-            }
-        } else {
-            one(f)
-        };
-        let mut d = done.lock().unwrap_or_else(|p| p.into_inner());
-        d.0[i] = Some(s);
-        while let Some(Some(s)) = d.0.get(d.1) {
-            print_line(s);
-            print_warnings(&s.warnings);
-            d.1 += 1;
-        }
-    };
-    if jobs > 1 {
-        std::thread::scope(|scope| {
-            for _ in 0..jobs {
-                scope.spawn(work);
-            }
-        });
-    } else {
-        work();
-    }
-    let (summaries, printed) = done.into_inner().unwrap_or_else(|p| p.into_inner());
-    // (after an interrupt, the cases that ended after one that did not run are printed here)
-    for s in summaries[printed..].iter().flatten() {
-        print_line(s);
-        print_warnings(&s.warnings);
-    }
-    summaries.into_iter().flatten().collect()
-}
-
-/// The message of a caught panic.
-fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".into())
 }
 
 fn check(path: &Path) -> ExitCode {

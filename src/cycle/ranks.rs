@@ -166,7 +166,10 @@ impl Model {
     }
 
     /// What [`Model::ranked`] cannot cut yet, in words.
-    fn refuse_for_ranks(&self) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// The first thing of the model not cut over ranks yet.
+    pub fn refuse_for_ranks(&self) -> Result<(), String> {
         let ids_increase = self.balls.id.windows(2).all(|w| w[0] < w[1]);
         let refusals = [
             (!self.clumps.is_empty(), "clumps"),

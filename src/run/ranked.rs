@@ -31,6 +31,17 @@ pub(super) fn refuse(case: &crate::case::Case, from: bool) -> Result<(), (&'stat
     Ok(())
 }
 
+/// Why `case` cannot run over ranks yet, in words (its run is set up to see: the model with
+/// the energy books its series read); None when it can, or when it cannot be set up (the run
+/// says why).
+pub fn why_not_ranked(case: &crate::case::Case) -> Option<String> {
+    if let Err((key, e)) = refuse(case, false) {
+        return Some(format!("{key}: {e}"));
+    }
+    let setup = super::setup::Setup::new(case, (None, &[]), None, None, |_| Vec::<()>::new());
+    setup.ok()?.model.refuse_for_ranks().err()
+}
+
 /// A rank's part of a run and its place among the ranks.
 pub(super) struct Ranked<'r> {
     part: Model,

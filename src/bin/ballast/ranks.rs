@@ -117,24 +117,37 @@ pub(crate) fn run_ranked(
     if let Err(code) = checked {
         return code;
     }
-    let pool = || rayon::ThreadPoolBuilder::new().num_threads(threads);
     let run = |comm: &dyn Comm| super::run::run_on(case, out.clone(), resume.clone(), Some(comm));
+    over(ranks.unwrap_or(1), threads, world, run)
+}
+
+/// `work` on every rank: the processes of `world` (under `mpirun`), or else `ranks` threads
+/// of this process (`comm::Hub`); each with a pool of `threads` threads. Returns rank 0's
+/// exit code.
+pub(crate) fn over(
+    ranks: usize,
+    threads: usize,
+    world: Option<&dyn Comm>,
+    work: impl Fn(&dyn Comm) -> ExitCode + Sync,
+) -> ExitCode {
+    let pool = || rayon::ThreadPoolBuilder::new().num_threads(threads);
     match world {
         Some(w) => match pool().build_global() {
-            // (the run stays on this thread, which set MPI up: its loops use the global pool)
-            Ok(()) => run(w),
+            // (the work stays on this thread, which set MPI up: its loops use the global pool)
+            Ok(()) => work(w),
             Err(e) => {
                 esay!("error: --threads: {e}");
                 ExitCode::from(2)
             }
         },
         None => {
-            let hubs = Hub::ranks(ranks.unwrap_or(1));
+            let hubs = Hub::ranks(ranks);
+            let work = &work;
             let mut codes: Vec<ExitCode> = std::thread::scope(|s| {
                 let handles: Vec<_> = (hubs.into_iter())
                     .map(|h| {
                         s.spawn(move || match pool().build() {
-                            Ok(p) => p.install(|| run(&h)),
+                            Ok(p) => p.install(|| work(&h)),
                             Err(e) => {
                                 esay!("error: --threads: {e}");
                                 ExitCode::from(2)
@@ -152,7 +165,7 @@ pub(crate) fn run_ranked(
 }
 
 /// `--ranks`: 1 to 1024, and under `mpirun` the number of its processes (or left out).
-fn ranks_fit(ranks: Option<usize>, world: Option<&dyn Comm>) -> Result<(), String> {
+pub(crate) fn ranks_fit(ranks: Option<usize>, world: Option<&dyn Comm>) -> Result<(), String> {
     match (ranks, world) {
         (Some(r), Some(w)) if r != w.size() => Err(format!(
             "--ranks {r}: mpirun started {} processes (give the same number, or leave \
