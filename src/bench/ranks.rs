@@ -8,6 +8,7 @@ use crate::math::{extent, Real};
 use crate::model::Model;
 use serde::Serialize;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What one run over ranks measured: the same on every rank.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -34,6 +35,8 @@ pub struct RankedRun {
     pub imbalance: f64,
     /// Bytes the ranks sent each other per step (the exchanges of balls; summed over ranks).
     pub bytes_per_step: f64,
+    /// Exchanges per step (each an all-to-all between the ranks; a collective is one).
+    pub exchanges_per_step: f64,
     /// Balls that changed rank.
     pub moved: u64,
     /// Rebuilds of the candidate pairs (each an exchange of balls).
@@ -66,12 +69,18 @@ pub fn run_ranked(
     let n = model.balls.len();
     let (lo, hi) = extent(&model.balls.pos);
     let count = bricks.unwrap_or_else(|| Bricks::choose(comm.size(), &lo, &hi, model.planar));
-    let (mut m, mut rank) = model.ranked(comm, count)?;
+    let counted = Counted {
+        comm,
+        exchanges: AtomicU64::new(0),
+    };
+    let (mut m, mut rank) = model.ranked(&counted, count)?;
     m.prime_on_rank(&mut rank).map_err(|e| e.to_string())?;
     let t0 = std::time::Instant::now();
+    let before = counted.exchanges.load(Ordering::Relaxed);
     for _ in 0..steps {
         m.cycle_on_rank(&mut rank).map_err(|e| e.to_string())?;
     }
+    let exchanges = counted.exchanges.load(Ordering::Relaxed) - before;
     let loop_s = comm.max(t0.elapsed().as_secs_f64());
     let ghosts = rank.ghost.iter().filter(|&&g| g).count() as u64;
     let own = rank.ghost.len() as u64 - ghosts;
@@ -89,10 +98,32 @@ pub fn run_ranked(
         ghost_fraction: comm.sum_count(ghosts) as f64 / n as f64,
         imbalance: most * comm.size() as f64 / n as f64,
         bytes_per_step: comm.sum_count(rank.sent) as f64 / steps as f64,
+        exchanges_per_step: exchanges as f64 / steps as f64,
         moved: comm.sum_count(rank.arrived as u64),
         rebuilds: rank.rebuilds as u64,
         fingerprint: format!("{:016x}", fingerprint(&m, owned, comm)),
     })
+}
+
+/// The ranks of `comm`, counting this rank's exchanges.
+struct Counted<'c> {
+    comm: &'c dyn Comm,
+    exchanges: AtomicU64,
+}
+
+impl Comm for Counted<'_> {
+    fn rank(&self) -> usize {
+        self.comm.rank()
+    }
+
+    fn size(&self) -> usize {
+        self.comm.size()
+    }
+
+    fn exchange(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        self.exchanges.fetch_add(1, Ordering::Relaxed);
+        self.comm.exchange(out)
+    }
 }
 
 /// FNV-1a (64 bits) over each ball's id, position, velocity and spin (little-endian bytes)
