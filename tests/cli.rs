@@ -1361,7 +1361,7 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
     };
     assert_eq!(first(&one), first(&two));
     assert!(
-        two.contains("over 2 processes: 2 cases cut over them, 1 on rank 0 alone")
+        two.contains("over 2 ranks: 2 cases cut over them, 1 on rank 0 alone")
             && two.contains("1 alone: the energy books cannot be cut over ranks yet"),
         "{two}"
     );

@@ -52,7 +52,8 @@ impl<'r> Ranked<'r> {
     /// Cuts `model` (built the same on every rank from the case, or read from a checkpoint)
     /// over the ranks of `comm` into the bricks of `[parallel] decomposition` (default:
     /// [`Bricks::choose`] over the balls' extent), primes the parts (a model read from a
-    /// checkpoint is primed already), and returns them with the whole model.
+    /// checkpoint is primed already), and returns them with the whole model gathered (None
+    /// for a model read: the whole is `model` itself).
     ///
     /// # Errors
     /// A decomposition that does not fit the number of ranks, what cannot be cut over ranks
@@ -62,7 +63,7 @@ impl<'r> Ranked<'r> {
         comm: &'r dyn Comm,
         decomposition: Option<[usize; 3]>,
         file: &str,
-    ) -> Result<(Ranked<'r>, Model, Option<String>), CaseError> {
+    ) -> Result<(Ranked<'r>, Option<Model>, Option<String>), CaseError> {
         let (lo, hi) = extent(&model.balls.pos);
         let size = comm.size();
         let count = decomposition.unwrap_or_else(|| Bricks::choose(size, &lo, &hi, model.planar));
@@ -78,13 +79,12 @@ impl<'r> Ranked<'r> {
             .map_err(|e| CaseError::new(file, "mpirun", format!("{e} (run it in one process)")))?;
         let mut ranked = Ranked { part, rank };
         if model.primed {
-            // (resumed from a checkpoint: the whole model is the one read)
-            return Ok((ranked, model.clone(), None));
+            return Ok((ranked, None, None));
         }
         let primed = ranked.part.prime_on_rank(&mut ranked.rank);
         let error = ranked.agree(primed);
         let whole = ranked.gather();
-        Ok((ranked, whole, error))
+        Ok((ranked, Some(whole), error))
     }
 
     /// One cycle of this rank's part; `whole`'s clock follows it. On a blow-up, the message of

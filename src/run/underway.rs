@@ -112,7 +112,9 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
             let refused = super::ranked::refuse(c, control.from.is_some());
             refused.map_err(|(key, e)| CaseError::new(&file, key, e))?;
             let (r, whole, e) = Ranked::cut(&model, comm, c.decomposition, &file)?;
-            model = whole;
+            if let Some(whole) = whole {
+                model = whole;
+            }
             // (rank 0 writes the files)
             vtk = vtk.filter(|_| r.root());
             ranked = Some(r);

@@ -212,14 +212,15 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 
 /// The cases at `files` one after the other over the ranks of `world` (every rank calls it
 /// together): a case that can be cut over ranks runs over them all; another runs on rank 0
-/// alone while the others wait. Rank 0 prints each case's line, and at the end how many ran
-/// alone and why; its summaries are those returned (another rank's lack the cases rank 0 ran
-/// alone).
+/// alone while the others wait. Rank 0 prints each case's line, and at the end how many were
+/// cut, how many ran alone and why; its summaries are those returned (on another rank, a case
+/// rank 0 ran alone has a summary that says so).
 fn run_cases_over(files: &[PathBuf], world: &dyn Comm) -> Vec<Summary> {
     let root = world.rank() == 0;
     let reports = Path::new(REPORTS);
     let mut summaries = Vec::new();
-    // (why cases ran on rank 0 alone, and how many for each reason)
+    // (the cases cut over the ranks; why the others ran on rank 0 alone, how many for each)
+    let mut cut = 0;
     let mut alone: std::collections::BTreeMap<String, usize> = Default::default();
     for f in files {
         if world.any(ballast::run::interrupted()) {
@@ -235,19 +236,19 @@ fn run_cases_over(files: &[PathBuf], world: &dyn Comm) -> Vec<Summary> {
                     ..Default::default()
                 };
                 let ran = match ballast::run::why_not_ranked(&case) {
-                    None => run_case_on(&case, &dir, &opts, Some(world)),
+                    None => {
+                        cut += 1;
+                        run_case_on(&case, &dir, &opts, Some(world)).map(|r| r.0)
+                    }
                     Some(why) => {
-                        let ran = root.then(|| run_case(&case, &dir, &opts));
+                        let ran = root.then(|| run_case(&case, &dir, &opts).map(|r| r.0));
                         // (the others wait for rank 0)
                         world.any(false);
-                        *alone.entry(why.clone()).or_default() += 1;
-                        ran.unwrap_or_else(|| Err(ballast::case::CaseError::new("", "", why)))
+                        *alone.entry(why).or_default() += 1;
+                        ran.unwrap_or_else(|| Ok(failed_summary(f, "run on rank 0 alone".into())))
                     }
                 };
-                match ran {
-                    Ok((s, _)) => s,
-                    Err(e) => failed_summary(f, e.to_string()),
-                }
+                ran.unwrap_or_else(|e| failed_summary(f, e.to_string()))
             }
             Err(e) => failed_summary(f, e.to_string()),
         };
@@ -260,9 +261,8 @@ fn run_cases_over(files: &[PathBuf], world: &dyn Comm) -> Vec<Summary> {
     if root {
         let count: usize = alone.values().sum();
         say!(
-            "over {} processes: {} cases cut over them, {count} on rank 0 alone",
-            world.size(),
-            summaries.len() - count
+            "over {} ranks: {cut} cases cut over them, {count} on rank 0 alone",
+            world.size()
         );
         for (why, n) in &alone {
             say!("  {n:>4} alone: {why}");
