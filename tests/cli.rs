@@ -1319,8 +1319,9 @@ fn verify_on_several_jobs_gives_the_same_results() {
 /// `ballast verify --ranks 2` runs the cases one after the other over two ranks and writes the
 /// files of `ballast verify` in one process, byte for byte (summary.json without its wall
 /// time): the settle box cut over the ranks (a check's probe watching every cycle), a drop cut
-/// over them whose check runs another case, and that other case (energy books) on rank 0
-/// alone, which it says. `--jobs` with `--ranks` is refused (exit 2).
+/// over them whose check runs another case, that other case (energy books) cut too, and a
+/// drop with an automatic timestep on rank 0 alone, which it says. `--jobs` with `--ranks` is
+/// refused (exit 2).
 #[test]
 fn verify_over_ranks_writes_the_files_of_one_process() {
     let d = scratch("verify_ranks");
@@ -1336,6 +1337,16 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
         format!("{DROP}[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-4\n"),
     )
     .unwrap();
+    let auto = DROP.replace(
+        "mode = \"fixed\"\ndt = 1e-5",
+        "mode = \"auto\"\nsafety = 0.8",
+    );
+    assert_ne!(auto, DROP);
+    std::fs::write(
+        d.join("c.toml"),
+        format!("{auto}[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-3\n"),
+    )
+    .unwrap();
     let verify = |extra: &[&str]| {
         let _ = std::fs::remove_dir_all(d.join("reports"));
         let out = (ballast().current_dir(&d))
@@ -1349,7 +1360,7 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
         (text, cases)
     };
     let (one, expected) = verify(&[]);
-    assert!(one.contains("3 passed, 0 failed"), "{one}");
+    assert!(one.contains("4 passed, 0 failed"), "{one}");
     let names: Vec<&str> = expected.iter().map(|f| f.0.as_str()).collect();
     assert!(names.len() >= 20, "{names:?}");
     let (two, got) = verify(&["--ranks", "2"]);
@@ -1361,8 +1372,8 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
     };
     assert_eq!(first(&one), first(&two));
     assert!(
-        two.contains("over 2 ranks: 2 cases cut over them, 1 on rank 0 alone")
-            && two.contains("1 alone: the energy books cannot be cut over ranks yet"),
+        two.contains("over 2 ranks: 3 cases cut over them, 1 on rank 0 alone")
+            && two.contains("1 alone: an automatic timestep cannot be cut over ranks yet"),
         "{two}"
     );
     assert_eq!(got.len(), expected.len());
@@ -1823,10 +1834,14 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
             assert!(&one.1 == bytes, "resumed on 3 ranks: {name} differs");
         }
     }
-    let books = ranked_case(
-        "books",
-        "[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-6\n",
+    let auto = ranked_case("auto", "");
+    let text = std::fs::read_to_string(&auto).unwrap();
+    let changed = text.replace(
+        "mode = \"fixed\"\ndt = 1e-5",
+        "mode = \"auto\"\nsafety = 0.8",
     );
+    assert_ne!(changed, text);
+    std::fs::write(&auto, changed).unwrap();
     for (case, extra, says) in [
         (
             &cut,
@@ -1835,9 +1850,9 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         ),
         (&case, &["--ranks", "0"], "--ranks 0: 1 to 1024 ranks"),
         (
-            &books,
+            &auto,
             &["--ranks", "2"],
-            "the energy books cannot be cut over ranks yet",
+            "an automatic timestep cannot be cut over ranks yet",
         ),
     ] {
         let (code, err) = run(case, &scratch("ranked_run").join("refused"), extra);

@@ -5,25 +5,29 @@
 //! Each account sums its terms exactly ([`ExactSum`]): the same bits in any order of the
 //! contacts and bodies.
 
+use crate::comm::Share;
 use crate::law::{Cohesion, Pieces};
 use crate::math::{ExactSum, ExactVec3, Vec3};
 use crate::model::books::Powers;
 use crate::model::{EnergyBooks, Model};
 
-/// The powers of the cycle's forces at the velocities of the positions' time.
+/// Adds this rank's terms to the sums of the cycle's powers (`share`: the bodies and the
+/// contacts of its own balls; a ball-ball contact by its first ball).
 ///
 /// `went_up`: under Lees-Edwards shear, empty, or for each ball how many lengths up along the
 /// gradient it was brought this cycle (-1, 0, 1).
-pub(super) fn powers(model: &Model, books: &mut EnergyBooks, went_up: &[f64]) -> Powers {
-    let mut p = Sums::default();
-    let walls = model.walls.len();
-    p.wall_loads.resize(walls, Default::default());
-    p.wall_couples.resize(walls, Default::default());
-    p.wall_cohesion.resize(walls, Default::default());
-    ball_contacts(model, &mut p);
-    boundary_switch(model, went_up, &mut p.book_walls);
-    facet_contacts(model, &mut p);
-    bodies(model, &mut p);
+pub(super) fn add_terms(model: &Model, went_up: &[f64], share: &Share, p: &mut Sums) {
+    ball_contacts(model, share, p);
+    boundary_switch(model, went_up, share, &mut p.book_walls);
+    facet_contacts(model, share, p);
+    bodies(model, share, p);
+}
+
+/// The powers of the cycle's forces at the velocities of the positions' time, from the
+/// sums of every rank's terms ([`add_terms`], [`Sums::merge`]); the programmed walls' loads
+/// and what is booked at once go to `books`.
+pub(super) fn powers(model: &Model, books: &mut EnergyBooks, p: &mut Sums) -> Powers {
+    programmed_walls(model, p);
     let pair = |(f, m): &(ExactVec3, ExactVec3)| (f.value(), m.value());
     books.wall_loads = p.wall_loads.iter().map(pair).collect();
     books.wall_couples = p.wall_couples.iter().map(ExactVec3::value).collect();
@@ -50,9 +54,10 @@ pub(super) fn powers(model: &Model, books: &mut EnergyBooks, went_up: &[f64]) ->
 
 /// The sums of a cycle's powers ([`Powers`], each exact) and of what it books at once: the
 /// work over the last step of the applied forces and the boundary's switch ([`boundary_switch`]),
-/// the programmed walls' first half step, and their loads.
+/// the programmed walls' first half step, and their loads; and what the contacts reported
+/// losing, and the kinetic energy the Lees-Edwards boundary brought back (`crate::books::book`).
 #[derive(Default)]
-struct Sums {
+pub(super) struct Sums {
     dashpots: ExactSum,
     dashpots_accel: ExactSum,
     models: ExactSum,
@@ -69,9 +74,68 @@ struct Sums {
     book_walls: ExactSum,
     book_rolling: ExactSum,
     book_cohesion: ExactSum,
+    /// What the contacts reported losing, J.
+    pub(super) lost: ExactSum,
+    /// What the contacts reported as the integration's error, J.
+    pub(super) integration: ExactSum,
+    /// The work of the Lees-Edwards boundary's velocity jumps, J.
+    pub(super) jumped: ExactSum,
     wall_loads: Vec<(ExactVec3, ExactVec3)>,
     wall_couples: Vec<ExactVec3>,
     wall_cohesion: Vec<(ExactVec3, ExactVec3)>,
+}
+
+impl Sums {
+    /// Empty sums for a model of `walls` walls.
+    pub(super) fn new(walls: usize) -> Self {
+        let mut p = Sums::default();
+        p.wall_loads.resize(walls, Default::default());
+        p.wall_couples.resize(walls, Default::default());
+        p.wall_cohesion.resize(walls, Default::default());
+        p
+    }
+
+    /// Every sum, in one order.
+    fn each(&mut self) -> Vec<&mut ExactSum> {
+        let mut all = vec![
+            &mut self.dashpots,
+            &mut self.dashpots_accel,
+            &mut self.models,
+            &mut self.models_accel,
+            &mut self.rolling,
+            &mut self.rolling_accel,
+            &mut self.cohesion,
+            &mut self.cohesion_accel,
+            &mut self.walls,
+            &mut self.constraints,
+            &mut self.s,
+            &mut self.remap,
+            &mut self.applied,
+            &mut self.book_walls,
+            &mut self.book_rolling,
+            &mut self.book_cohesion,
+            &mut self.lost,
+            &mut self.integration,
+            &mut self.jumped,
+        ];
+        for (f, m) in self.wall_loads.iter_mut().chain(&mut self.wall_cohesion) {
+            all.extend(f.0.iter_mut().chain(m.0.iter_mut()));
+        }
+        for m in &mut self.wall_couples {
+            all.extend(m.0.iter_mut());
+        }
+        all
+    }
+
+    /// Merges every rank's sums into each (one exchange, exact: [`Share::merge`]).
+    pub(super) fn merge(&mut self, share: &Share) {
+        let mut each = self.each();
+        let mut sums: Vec<ExactSum> = each.iter().map(|s| (**s).clone()).collect();
+        share.merge(&mut sums);
+        for (s, merged) in each.iter_mut().zip(sums) {
+            **s = merged;
+        }
+    }
 }
 
 /// The cohesion of contact model `law`, if any.
@@ -142,10 +206,11 @@ fn turning(model: &Model, i: usize) -> (Vec3, Vec3) {
 
 /// Ball-ball contacts: the dashpots' share of the applied force, the cohesive attraction, and
 /// the couples of rolling resistance.
-fn ball_contacts(model: &Model, p: &mut Sums) {
+fn ball_contacts(model: &Model, share: &Share, p: &mut Sums) {
     let b = &model.balls;
     let contacts = &model.contacts;
-    for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| c.active) {
+    let counted = |c: &crate::contact::Contact| c.active && share.own(c.a as usize);
+    for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| counted(c)) {
         let law = &model.laws[c.law as usize];
         let geo = contacts.geometry(k, b);
         let force = contacts.contact_force(k, b, &model.laws);
@@ -194,7 +259,7 @@ fn ball_contacts(model: &Model, p: &mut Sums) {
     }
     // ball-ball couples of rolling resistance (on b; a takes the opposite)
     for (k, c) in (contacts.list.iter().enumerate())
-        .filter(|(k, c)| c.active && contacts.couple.get(*k).is_some_and(|m| *m != Vec3::zeros()))
+        .filter(|(k, c)| counted(c) && contacts.couple.get(*k).is_some_and(|m| *m != Vec3::zeros()))
     {
         let m = contacts.couple[k];
         let (wa, aa) = turning(model, c.a as usize);
@@ -209,14 +274,15 @@ fn ball_contacts(model: &Model, p: &mut Sums) {
 /// the end of the step: over the step its partner was the image it had before (the power
 /// `-up U F_flow` is paired with half the step before and half after; the half before must
 /// take the old `up`).
-fn boundary_switch(model: &Model, went_up: &[f64], w: &mut ExactSum) {
+fn boundary_switch(model: &Model, went_up: &[f64], share: &Share, w: &mut ExactSum) {
     let b = &model.balls;
     let Some(cell) = b.cell.as_ref().filter(|_| !went_up.is_empty()) else {
         return;
     };
     let flow = cell.shear.map_or(0, |s| s.flow);
     let contacts = &model.contacts;
-    for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| c.active) {
+    let counted = |c: &crate::contact::Contact| c.active && share.own(c.a as usize);
+    for (k, c) in contacts.list.iter().enumerate().filter(|(_, c)| counted(c)) {
         // b's image index went down by b's own move, up by a's
         let (a, bb) = (c.a as usize, c.b as usize);
         let change = went_up[a] - went_up[bb];
@@ -230,11 +296,12 @@ fn boundary_switch(model: &Model, went_up: &[f64], w: &mut ExactSum) {
 
 /// Ball-facet contacts: the dashpots' share, the cohesive attraction, the couples, and the
 /// walls' power (a programmed wall's loads kept for its work, booked with each step's
-/// velocity); then the programmed walls' first half step.
-fn facet_contacts(model: &Model, p: &mut Sums) {
+/// velocity).
+fn facet_contacts(model: &Model, share: &Share, p: &mut Sums) {
     let b = &model.balls;
     let fc = &model.facet_contacts;
-    for (k, c) in fc.list.iter().enumerate().filter(|(_, c)| c.active) {
+    let counted = |c: &crate::contact::FacetContact| c.active && share.own(c.ball as usize);
+    for (k, c) in fc.list.iter().enumerate().filter(|(_, c)| counted(c)) {
         let law = &model.laws[c.law as usize];
         let i = c.ball as usize;
         let r = b.radius[i];
@@ -294,8 +361,11 @@ fn facet_contacts(model: &Model, p: &mut Sums) {
             p.walls.add(c.force.dot(&v_wall) + couple.dot(&wall.spin()));
         }
     }
-    // (programmed walls: the first half step at once, with this step's velocity; the
-    // second with the next step's, at the next cycle)
+}
+
+/// The programmed walls' first half step at once, with this step's velocity, from their
+/// loads summed over every rank (the second half with the next step's, at the next cycle).
+fn programmed_walls(model: &Model, p: &mut Sums) {
     let dt = model.last_dt;
     for (w, (f, m)) in p.wall_loads.iter().enumerate() {
         let (v, s) = model.walls[w].rigid_velocity();
@@ -312,12 +382,12 @@ fn facet_contacts(model: &Model, p: &mut Sums) {
 }
 
 /// The bodies: the integrator's sum, the constraints' power, the applied forces' work.
-fn bodies(model: &Model, p: &mut Sums) {
+fn bodies(model: &Model, share: &Share, p: &mut Sums) {
     let b = &model.balls;
     let g = model.settings.gravity;
     let dt = model.last_dt;
     for i in 0..b.len() {
-        if b.is_pebble(i) {
+        if b.is_pebble(i) || !share.own(i) {
             continue;
         }
         let fixed = b.fixed[i];
@@ -338,7 +408,7 @@ fn bodies(model: &Model, p: &mut Sums) {
         }
     }
     let cl = &model.clumps;
-    for c in 0..cl.len() {
+    for c in (0..cl.len()).filter(|_| share.root()) {
         let f = cl.force[c] + g * cl.mass[c];
         for k in 0..3 {
             if cl.fixed[c] & (1 << k) == 0 {

@@ -2,14 +2,18 @@
 //! cycle's forces ([`super::powers`]) and what the contacts reported losing; it reads the whole
 //! model and writes the books and the contacts' reports (zeroed once booked).
 
-use super::powers::powers;
+use super::powers::{add_terms, powers, Sums};
+use crate::comm::Share;
 use crate::detect::Jump;
-use crate::math::ExactSum;
 use crate::model::{EnergyBooks, Model};
 
 /// Books the energy of the cycle just computed (called after each force pass while the
 /// books are kept; `first`: the pass before the first cycle, which opens the accounts).
-pub fn book(model: &mut Model, first: bool) {
+///
+/// `share`: the balls this rank sums the terms of ([`Share::whole`] in one process); over
+/// ranks, every rank calls it together (one exchange), each its ghosts' forces and moments
+/// those of their owners, and every rank books the same bits.
+pub fn book(model: &mut Model, first: bool, share: &Share) {
     let Some(mut books) = model.books.take() else {
         return;
     };
@@ -75,31 +79,45 @@ pub fn book(model: &mut Model, first: bool) {
             .map_or(0, |s| s.flow);
         went_up[first..first + count].fill(dv[flow] / jump);
     }
-    let mut jumped = ExactSum::new();
+    // this rank's terms: the boundary's jumps, the powers, what the contacts reported
+    let mut p = Sums::new(model.walls.len());
     for jump in jumps {
         let (m, v, dv) = match jump {
-            Jump::Ball(i, dv) => {
+            Jump::Ball(i, dv) if share.own(i as usize) => {
                 let i = i as usize;
                 (model.balls.mass[i], model.synchronized_velocity(i), dv)
             }
-            Jump::Clump(c, dv) => {
+            Jump::Clump(c, dv) if share.root() => {
                 let c = c as usize;
                 (model.clumps.mass[c], model.clump_velocity(c), dv)
             }
+            _ => continue,
         };
         if !first {
-            jumped.add(m * (v.dot(&dv) - 0.5 * dv.norm_squared()));
+            p.jumped.add(m * (v.dot(&dv) - 0.5 * dv.norm_squared()));
         }
     }
-    books.walls += jumped.value();
+    add_terms(model, &went_up, share, &mut p);
+    reported(model, first, share, &mut p);
+    p.merge(share);
+    books.walls += p.jumped.value();
     // the first half step of this cycle's powers
-    let p = powers(model, &mut books, &went_up);
+    let p_sums = &mut p;
+    let p = powers(model, &mut books, p_sums);
     books.dashpots += p.dashpots * 0.5 * dt - p.dashpots_accel * 0.25 * dt * dt;
     books.contacts += p.models * 0.5 * dt - p.models_accel * 0.25 * dt * dt;
     books.rolling += p.rolling * 0.5 * dt - p.rolling_accel * 0.25 * dt * dt;
     books.cohesion += p.cohesion * 0.5 * dt - p.cohesion_accel * 0.25 * dt * dt;
-    books.rolling_held = model.rolling_energy();
-    books.cohesion_held = model.cohesion_energy();
+    // (one more exchange over ranks, when the books open or springs of rolling resistance or
+    // cohesion hold energy; else both hold none)
+    let holding = first || model.has_rolling() || model.has_cohesion();
+    let e = if holding {
+        model.energies(share)
+    } else {
+        crate::model::Energies::default()
+    };
+    books.rolling_held = e.rolling;
+    books.cohesion_held = e.cohesion;
     books.walls += p.walls * 0.5 * dt;
     books.constraints += p.constraints * 0.5 * dt;
     books.integrator += dt * dt / 8.0 * (p.s - last.s);
@@ -110,28 +128,36 @@ pub fn book(model: &mut Model, first: bool) {
         .map_or(0.0, |c| c.dilation);
     books.walls -= rate * 0.5 * dt * (last.remap + p.remap);
     books.pending = p;
-    // what the contacts reported (exact sums: the same for any order); the pass before the
-    // first cycle moved nothing, and its contacts start from what they hold
-    let keep = if first { 0.0 } else { 1.0 };
-    let (mut lost, mut integration) = (ExactSum::new(), ExactSum::new());
-    for w in &mut model.contacts.work {
-        lost.add(keep * w[0]);
-        integration.add(keep * w[1]);
-        *w = [0.0; 2];
-    }
-    for it in &mut model.facet_contacts.interactions {
-        lost.add(keep * it.dissipated);
-        integration.add(keep * it.integration);
-        it.dissipated = 0.0;
-        it.integration = 0.0;
-    }
-    books.contacts += lost.value();
-    books.integrator += integration.value();
+    books.contacts += p_sums.lost.value();
+    books.integrator += p_sums.integration.value();
     if first {
-        books.initial = model.kinetic_energy() + model.strain_energy() + model.potential_energy();
+        books.initial = e.kinetic + e.strain + e.potential;
         // (what the rolling springs hold at the start is strain energy, not a loss)
         books.rolling = books.rolling_held;
         books.cohesion_start = books.cohesion_held;
     }
     model.books = Some(books);
+}
+
+/// Adds what this rank's contacts reported losing to `p` (exact sums: the same for any order)
+/// and zeroes every report; the pass before the first cycle moved nothing, and its contacts
+/// start from what they hold.
+fn reported(model: &mut Model, first: bool, share: &Share, p: &mut Sums) {
+    let keep = if first { 0.0 } else { 1.0 };
+    let contacts = &mut model.contacts;
+    for (w, c) in contacts.work.iter_mut().zip(&contacts.list) {
+        if share.own(c.a as usize) {
+            p.lost.add(keep * w[0]);
+            p.integration.add(keep * w[1]);
+        }
+        *w = [0.0; 2];
+    }
+    for it in &mut model.facet_contacts.interactions {
+        if share.own(it.ball as usize) {
+            p.lost.add(keep * it.dissipated);
+            p.integration.add(keep * it.integration);
+        }
+        it.dissipated = 0.0;
+        it.integration = 0.0;
+    }
 }

@@ -13,9 +13,11 @@ mod collective;
 mod hub;
 #[cfg(feature = "mpi")]
 mod mpi;
+mod share;
 
 pub use bricks::Bricks;
 pub use collective::{Comm, Solo};
 pub use hub::Hub;
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
+pub use share::Share;

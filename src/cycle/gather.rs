@@ -180,6 +180,9 @@ fn contacts_of(whole: &mut Model, pairs: Vec<Pair>, index: &HashMap<u64, u32>) {
         .filter_map(|p| Some((*index.get(&p.ids.0)?, *index.get(&p.ids.1)?, p)))
         .collect();
     rows.sort_unstable_by_key(|r| (r.0, r.1));
+    // (the general force loop's incidence lists, made at each force pass, are held as one
+    // process holds them: made again for the whole list)
+    let incidence = whole.contacts.incidence_of.is_some();
     let c = &mut whole.contacts;
     let kept = |f: fn(&Pair) -> bool| rows.first().is_some_and(|r| f(&r.2));
     let (frames, force, point) = (
@@ -224,6 +227,9 @@ fn contacts_of(whole: &mut Model, pairs: Vec<Pair>, index: &HashMap<u64, u32>) {
         }
     }
     c.balls_changed();
+    if incidence {
+        c.build_incidence(whole.balls.len());
+    }
 }
 
 /// The ball-facet contacts of `touches` and their `interactions`, held in `whole` in the

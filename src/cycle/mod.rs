@@ -68,7 +68,7 @@ impl Model {
         // 4. force-displacement
         self.forces().run(dt);
         // 5. the books, and the interpenetration the force pass saw
-        crate::books::book(self, false);
+        crate::books::book(self, false, &crate::comm::Share::whole());
         let t = self.clock().or(t);
         let r = blowup::overlaps(self);
         self.lap(t, |p| &mut p.checks);
@@ -172,13 +172,19 @@ impl Model {
     /// As [`Model::cycle`], and [`ModelError::NoContactModel`] for a pair of materials that can
     /// meet but has no contact model.
     pub fn prime(&mut self) -> Result<(), ModelError> {
+        self.prime_forces()?;
+        crate::books::book(self, true, &crate::comm::Share::whole());
+        self.primed = true;
+        blowup::overlaps(self)
+    }
+
+    /// [`Model::prime`]'s detection and force pass.
+    fn prime_forces(&mut self) -> Result<(), ModelError> {
         self.check_contact_models()?;
         self.broad_phase = Default::default();
         self.detect();
         self.forces().run(0.0);
-        crate::books::book(self, true);
-        self.primed = true;
-        blowup::overlaps(self)
+        Ok(())
     }
 
     /// Primes the model and refuses a start that no run can recover from: two pieces

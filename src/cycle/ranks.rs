@@ -24,10 +24,11 @@
 //!   brings its own, which replace them.
 //!
 //! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, periodic cells, insertion
-//! and outlets, the energy books, automatic timesteps, rolling resistance, cohesion and
+//! and outlets, automatic timesteps, rolling resistance, cohesion and
 //! bonds, 2D disks.
 
-use crate::comm::{Bricks, Comm};
+use crate::body::Balls;
+use crate::comm::{Bricks, Comm, Share};
 use crate::contact::FullStats;
 use crate::force::wall_resultant_sums;
 use crate::math::{extent, Real, Vec3};
@@ -174,7 +175,6 @@ impl Model {
         let refusals = [
             (!self.clumps.is_empty(), "clumps"),
             (self.balls.cell.is_some(), "a periodic cell"),
-            (self.books.is_some(), "the energy books"),
             (
                 !self.flow.inserts.is_empty() || !self.flow.outlets.is_empty(),
                 "insertion and outlets",
@@ -214,8 +214,15 @@ impl Model {
             // (one process renumbers its balls at the first build: [`Model::prime`])
             rank.sort(self);
         }
-        let r = self.prime();
+        let r = self.prime_forces();
+        together(rank, r, self.cycles)?;
+        if self.books.is_some() {
+            rank.forward_loads(self);
+            crate::books::book(self, true, &rank.owned());
+        }
+        self.primed = true;
         rank.own_counts(self);
+        let r = blowup::overlaps(self);
         together(rank, r, self.cycles)
     }
 
@@ -267,6 +274,10 @@ impl Model {
         }
         self.detection().run(Some(due));
         self.forces().run(dt);
+        if self.books.is_some() {
+            rank.forward_loads(self);
+            crate::books::book(self, false, &rank.owned());
+        }
         rank.own_counts(self);
         let r = blowup::overlaps(self);
         together(rank, r, self.cycles)
@@ -336,13 +347,49 @@ impl Rank<'_> {
 
     /// Overwrites every ghost's position, velocity and spin with its owner's.
     fn forward(&mut self, model: &mut Model) {
-        let b = &mut model.balls;
+        self.copy_to_ghosts(
+            &mut model.balls,
+            |b, i| {
+                let (p, u, w) = (b.pos[i], b.vel[i], b.spin[i]);
+                [p.x, p.y, p.z, u.x, u.y, u.z, w.x, w.y, w.z]
+            },
+            |b, i, x: [Real; 9]| {
+                b.pos[i] = Vec3::new(x[0], x[1], x[2]);
+                b.vel[i] = Vec3::new(x[3], x[4], x[5]);
+                b.spin[i] = Vec3::new(x[6], x[7], x[8]);
+            },
+        );
+    }
+
+    /// Overwrites every ghost's force and moment with its owner's (after a force pass: the
+    /// energy books read the accelerations of both balls of a contact).
+    fn forward_loads(&mut self, model: &mut Model) {
+        self.copy_to_ghosts(
+            &mut model.balls,
+            |b, i| {
+                let (f, m) = (b.force[i], b.moment[i]);
+                [f.x, f.y, f.z, m.x, m.y, m.z]
+            },
+            |b, i, x: [Real; 6]| {
+                b.force[i] = Vec3::new(x[0], x[1], x[2]);
+                b.moment[i] = Vec3::new(x[3], x[4], x[5]);
+            },
+        );
+    }
+
+    /// Sends each rank the values `read` of this rank's balls it holds copies of, and `write`s
+    /// what the others send into those copies (one exchange).
+    fn copy_to_ghosts<const N: usize>(
+        &mut self,
+        b: &mut Balls,
+        read: impl Fn(&Balls, usize) -> [Real; N],
+        write: impl Fn(&mut Balls, usize, [Real; N]),
+    ) {
         let out = (self.send.iter())
             .map(|list| {
-                let mut v: Vec<u8> = Vec::with_capacity(72 * list.len());
+                let mut v: Vec<u8> = Vec::with_capacity(8 * N * list.len());
                 for &i in list {
-                    let (p, u, w) = (b.pos[i as usize], b.vel[i as usize], b.spin[i as usize]);
-                    for x in [p.x, p.y, p.z, u.x, u.y, u.z, w.x, w.y, w.z] {
+                    for x in read(b, i as usize) {
                         v.extend(x.to_le_bytes());
                     }
                 }
@@ -352,15 +399,17 @@ impl Rank<'_> {
         let got = self.swap(out);
         for (list, bytes) in self.recv.iter().zip(&got) {
             // (the bytes of a buffer are not aligned for f64: read one by one)
-            for (&i, ball) in list.iter().zip(bytes.chunks_exact(72)) {
-                let x: [Real; 9] = std::array::from_fn(|k| {
+            for (&i, ball) in list.iter().zip(bytes.chunks_exact(8 * N)) {
+                let x: [Real; N] = std::array::from_fn(|k| {
                     Real::from_le_bytes(ball[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]))
                 });
-                let i = i as usize;
-                b.pos[i] = Vec3::new(x[0], x[1], x[2]);
-                b.vel[i] = Vec3::new(x[3], x[4], x[5]);
-                b.spin[i] = Vec3::new(x[6], x[7], x[8]);
+                write(b, i as usize, x);
             }
         }
+    }
+
+    /// The balls this rank sums the terms of (its own), and the ranks to merge the sums over.
+    pub fn owned(&self) -> Share<'_> {
+        Share::new(&self.ghost, self.comm)
     }
 }

@@ -4,7 +4,8 @@
 
 use super::{EnergyBooks, Model};
 use crate::body::dof;
-use crate::math::{exact_sum, ExactSum, Real, Vec3};
+use crate::comm::Share;
+use crate::math::{ExactSum, Real, Vec3};
 
 impl Model {
     /// Starts keeping energy books (before the run: the accounts open at the next
@@ -68,79 +69,135 @@ impl Model {
     /// Kinetic energy (translation and rotation) of balls and clumps at the time of the
     /// positions, J (a clump's rotation: `L·ω/2` with the real moments of inertia).
     pub fn kinetic_energy(&self) -> Real {
-        let balls = (0..self.balls.len()).map(|i| {
-            let v = self.synchronized_velocity(i);
-            let w = self.synchronized_spin(i);
-            0.5 * self.balls.mass[i] * v.norm_squared()
-                + 0.5 * self.balls.inertia[i] * w.norm_squared()
-        });
-        let cl = &self.clumps;
-        let clumps = (0..cl.len()).map(|c| {
-            let v = self.clump_velocity(c);
-            let w = cl.synchronized_spin(c, self.last_dt);
-            0.5 * cl.mass[c] * v.norm_squared() + 0.5 * w.dot(&(cl.inertia(c) * w))
-        });
-        exact_sum(balls.chain(clumps))
+        self.kinetic_sum(&Share::whole()).value()
     }
 
     /// Elastic energy stored in the active contacts (ball-ball and ball-facet), J.
     pub fn strain_energy(&self) -> Real {
-        let contacts = &self.contacts;
-        let balls = (contacts.list.iter().enumerate())
-            .filter(|(_, c)| c.active)
-            .map(|(k, c)| {
-                let g = contacts.geometry(k, &self.balls);
-                self.laws[c.law as usize].strain_energy(g.overlap, g.radius, &c.state)
-            });
-        let balls_r = &self.balls.radius;
-        let walls = self
-            .facet_contacts
-            .list
-            .iter()
-            .filter(|c| c.active)
-            .map(|c| {
-                self.laws[c.law as usize].strain_energy(
-                    c.overlap,
-                    balls_r[c.ball as usize],
-                    &c.state,
-                )
-            });
-        exact_sum(
-            balls
-                .chain(walls)
-                .chain([self.rolling_energy(), self.cohesion_energy()]),
-        )
+        let whole = Share::whole();
+        let mut sum = self.strain_sum(&whole);
+        sum.add(self.rolling_sum(&whole).value());
+        sum.add(self.cohesion_sum(&whole).value());
+        sum.value()
     }
 
     /// The potential energy of the cohesive forces of the active contacts, J (<= 0; 0 without
     /// cohesion): part of the strain energy.
     pub fn cohesion_energy(&self) -> Real {
-        if !self.has_cohesion() {
-            return 0.0;
-        }
-        use crate::law::Pieces;
-        let of = |law: u16| self.cohesion.get(law as usize).copied().flatten();
-        let b = &self.balls;
-        let balls = (self.contacts.list.iter().filter(|c| c.active)).map(|c| {
-            of(c.law).map_or(0.0, |coh| {
-                let (i, j) = (c.a as usize, c.b as usize);
-                let overlap = b.radius[i] + b.radius[j] - (b.partner(i, j) - b.pos[i]).norm();
-                coh.energy(Pieces::Spheres(b.radius[i], b.radius[j]), overlap)
-            })
-        });
-        let walls = (self.facet_contacts.list.iter().filter(|c| c.active)).map(|c| {
-            of(c.law).map_or(0.0, |coh| {
-                coh.energy(Pieces::Wall(b.radius[c.ball as usize]), c.overlap)
-            })
-        });
-        exact_sum(balls.chain(walls))
+        self.cohesion_sum(&Share::whole()).value()
     }
 
     /// Elastic energy held by the springs of rolling and twisting resistance, J (0 without
     /// one): each active contact's `|M|^2 / (2 k)` at its current stiffnesses.
     pub fn rolling_energy(&self) -> Real {
+        self.rolling_sum(&Share::whole()).value()
+    }
+
+    /// Gravitational potential energy -m g . x, J (zero at the origin).
+    pub fn potential_energy(&self) -> Real {
+        self.potential_sum(&Share::whole()).value()
+    }
+
+    /// The energies of a model cut over ranks, summed over every rank's own bodies and
+    /// contacts (one exchange; every rank calls it together): the same bits as
+    /// [`Model::kinetic_energy`] and the others give in one process.
+    pub fn energies(&self, share: &Share) -> Energies {
+        let mut sums = [
+            self.kinetic_sum(share),
+            self.strain_sum(share),
+            self.potential_sum(share),
+            self.rolling_sum(share),
+            self.cohesion_sum(share),
+        ];
+        share.merge(&mut sums);
+        let [kinetic, mut strain, potential, rolling, cohesion] = sums;
+        let (rolling, cohesion) = (rolling.value(), cohesion.value());
+        strain.add(rolling);
+        strain.add(cohesion);
+        Energies {
+            kinetic: kinetic.value(),
+            strain: strain.value(),
+            potential: potential.value(),
+            rolling,
+            cohesion,
+        }
+    }
+
+    /// [`Model::kinetic_energy`] over the balls of `share` (and every clump).
+    fn kinetic_sum(&self, share: &Share) -> ExactSum {
+        let mut sum = ExactSum::new();
+        for i in (0..self.balls.len()).filter(|&i| share.own(i)) {
+            let v = self.synchronized_velocity(i);
+            let w = self.synchronized_spin(i);
+            sum.add(
+                0.5 * self.balls.mass[i] * v.norm_squared()
+                    + 0.5 * self.balls.inertia[i] * w.norm_squared(),
+            );
+        }
+        let cl = &self.clumps;
+        for c in (0..cl.len()).filter(|_| share.root()) {
+            let v = self.clump_velocity(c);
+            let w = cl.synchronized_spin(c, self.last_dt);
+            sum.add(0.5 * cl.mass[c] * v.norm_squared() + 0.5 * w.dot(&(cl.inertia(c) * w)));
+        }
+        sum
+    }
+
+    /// The springs' part of [`Model::strain_energy`] over the contacts of the balls of
+    /// `share` (a ball-ball contact by its first ball).
+    fn strain_sum(&self, share: &Share) -> ExactSum {
+        let contacts = &self.contacts;
+        let mut sum = ExactSum::new();
+        for (k, c) in (contacts.list.iter().enumerate()).filter(|(_, c)| c.active) {
+            if share.own(c.a as usize) {
+                let g = contacts.geometry(k, &self.balls);
+                sum.add(self.laws[c.law as usize].strain_energy(g.overlap, g.radius, &c.state));
+            }
+        }
+        let balls_r = &self.balls.radius;
+        for c in
+            (self.facet_contacts.list.iter()).filter(|c| c.active && share.own(c.ball as usize))
+        {
+            sum.add(self.laws[c.law as usize].strain_energy(
+                c.overlap,
+                balls_r[c.ball as usize],
+                &c.state,
+            ));
+        }
+        sum
+    }
+
+    /// [`Model::cohesion_energy`] over the contacts of the balls of `share`.
+    fn cohesion_sum(&self, share: &Share) -> ExactSum {
+        let mut sum = ExactSum::new();
+        if !self.has_cohesion() {
+            return sum;
+        }
+        use crate::law::Pieces;
+        let of = |law: u16| self.cohesion.get(law as usize).copied().flatten();
+        let b = &self.balls;
+        for c in (self.contacts.list.iter()).filter(|c| c.active && share.own(c.a as usize)) {
+            if let Some(coh) = of(c.law) {
+                let (i, j) = (c.a as usize, c.b as usize);
+                let overlap = b.radius[i] + b.radius[j] - (b.partner(i, j) - b.pos[i]).norm();
+                sum.add(coh.energy(Pieces::Spheres(b.radius[i], b.radius[j]), overlap));
+            }
+        }
+        for c in
+            (self.facet_contacts.list.iter()).filter(|c| c.active && share.own(c.ball as usize))
+        {
+            if let Some(coh) = of(c.law) {
+                sum.add(coh.energy(Pieces::Wall(b.radius[c.ball as usize]), c.overlap));
+            }
+        }
+        sum
+    }
+
+    /// [`Model::rolling_energy`] over the contacts of the balls of `share`.
+    fn rolling_sum(&self, share: &Share) -> ExactSum {
+        let mut sum = ExactSum::new();
         if !self.has_rolling() {
-            return 0.0;
+            return sum;
         }
         let held = |law: u16, overlap: Real, radius: Real, spring: Option<&Vec3>| match (
             self.rolling[law as usize],
@@ -153,36 +210,40 @@ impl Model {
             _ => 0.0,
         };
         let contacts = &self.contacts;
-        let balls = (contacts.list.iter().enumerate())
-            .filter(|(_, c)| c.active)
-            .map(|(k, c)| {
+        for (k, c) in (contacts.list.iter().enumerate()).filter(|(_, c)| c.active) {
+            if share.own(c.a as usize) {
                 let g = contacts.geometry(k, &self.balls);
-                held(c.law, g.overlap, g.radius, contacts.roll.get(k))
-            });
+                sum.add(held(c.law, g.overlap, g.radius, contacts.roll.get(k)));
+            }
+        }
         let fc = &self.facet_contacts;
-        let walls = (fc.list.iter().enumerate())
-            .filter(|(_, c)| c.active)
-            .map(|(k, c)| {
-                held(
-                    c.law,
-                    c.overlap,
-                    self.balls.radius[c.ball as usize],
-                    fc.roll.get(k),
-                )
-            });
-        exact_sum(balls.chain(walls))
+        for (k, c) in (fc.list.iter().enumerate()).filter(|(_, c)| c.active) {
+            if share.own(c.ball as usize) {
+                let r = self.balls.radius[c.ball as usize];
+                sum.add(held(c.law, c.overlap, r, fc.roll.get(k)));
+            }
+        }
+        sum
     }
 
-    /// Gravitational potential energy -m g . x, J (zero at the origin).
-    pub fn potential_energy(&self) -> Real {
+    /// [`Model::potential_energy`] over the balls of `share` (the clumps and the periodic
+    /// cell's wrapped mass on the first rank).
+    fn potential_sum(&self, share: &Share) -> ExactSum {
         let g = self.settings.gravity;
         let cl = &self.clumps;
-        exact_sum(
-            (0..self.balls.len())
-                .map(|i| -self.balls.mass[i] * g.dot(&self.balls.pos[i]))
-                .chain((0..cl.len()).map(|c| -cl.mass[c] * g.dot(&cl.pos[c])))
-                .chain(self.balls.cell.is_some().then(|| g.dot(&self.wrapped))),
-        )
+        let mut sum = ExactSum::new();
+        for i in (0..self.balls.len()).filter(|&i| share.own(i)) {
+            sum.add(-self.balls.mass[i] * g.dot(&self.balls.pos[i]));
+        }
+        if share.root() {
+            for c in 0..cl.len() {
+                sum.add(-cl.mass[c] * g.dot(&cl.pos[c]));
+            }
+            if self.balls.cell.is_some() {
+                sum.add(g.dot(&self.wrapped));
+            }
+        }
+        sum
     }
 
     /// The solve ratio: the mean magnitude of the unbalanced force (contact + gravity + applied,
@@ -239,4 +300,19 @@ impl Model {
         }
         (sum / n as Real) / (fc / m as Real)
     }
+}
+
+/// The energies of a model, J ([`Model::energies`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Energies {
+    /// [`Model::kinetic_energy`].
+    pub kinetic: Real,
+    /// [`Model::strain_energy`].
+    pub strain: Real,
+    /// [`Model::potential_energy`].
+    pub potential: Real,
+    /// [`Model::rolling_energy`].
+    pub rolling: Real,
+    /// [`Model::cohesion_energy`].
+    pub cohesion: Real,
 }

@@ -12,4 +12,5 @@ mod views;
 pub use crate::body::ModelError;
 pub use crate::phases::Phases;
 pub use books::EnergyBooks;
+pub use energy::Energies;
 pub use state::{Measure, Model, Settings};
