@@ -129,6 +129,9 @@ impl Sums {
 
     /// Merges every rank's sums into each (one exchange, exact: [`Share::merge`]).
     pub(super) fn merge(&mut self, share: &Share) {
+        if !share.several() {
+            return;
+        }
         let mut each = self.each();
         let mut sums: Vec<ExactSum> = each.iter().map(|s| (**s).clone()).collect();
         share.merge(&mut sums);

@@ -80,7 +80,7 @@ pub fn book(model: &mut Model, first: bool, share: &Share) {
         went_up[first..first + count].fill(dv[flow] / jump);
     }
     // this rank's terms: the boundary's jumps, the powers, what the contacts reported
-    let mut p = Sums::new(model.walls.len());
+    let mut sums = Sums::new(model.walls.len());
     for jump in jumps {
         let (m, v, dv) = match jump {
             Jump::Ball(i, dv) if share.own(i as usize) => {
@@ -94,16 +94,15 @@ pub fn book(model: &mut Model, first: bool, share: &Share) {
             _ => continue,
         };
         if !first {
-            p.jumped.add(m * (v.dot(&dv) - 0.5 * dv.norm_squared()));
+            sums.jumped.add(m * (v.dot(&dv) - 0.5 * dv.norm_squared()));
         }
     }
-    add_terms(model, &went_up, share, &mut p);
-    reported(model, first, share, &mut p);
-    p.merge(share);
-    books.walls += p.jumped.value();
+    add_terms(model, &went_up, share, &mut sums);
+    reported(model, first, share, &mut sums);
+    sums.merge(share);
+    books.walls += sums.jumped.value();
     // the first half step of this cycle's powers
-    let p_sums = &mut p;
-    let p = powers(model, &mut books, p_sums);
+    let p = powers(model, &mut books, &mut sums);
     books.dashpots += p.dashpots * 0.5 * dt - p.dashpots_accel * 0.25 * dt * dt;
     books.contacts += p.models * 0.5 * dt - p.models_accel * 0.25 * dt * dt;
     books.rolling += p.rolling * 0.5 * dt - p.rolling_accel * 0.25 * dt * dt;
@@ -128,8 +127,8 @@ pub fn book(model: &mut Model, first: bool, share: &Share) {
         .map_or(0.0, |c| c.dilation);
     books.walls -= rate * 0.5 * dt * (last.remap + p.remap);
     books.pending = p;
-    books.contacts += p_sums.lost.value();
-    books.integrator += p_sums.integration.value();
+    books.contacts += sums.lost.value();
+    books.integrator += sums.integration.value();
     if first {
         books.initial = e.kinetic + e.strain + e.potential;
         // (what the rolling springs hold at the start is strain energy, not a loss)

@@ -37,15 +37,21 @@ impl<'a> Share<'a> {
         !self.ghost.get(i).copied().unwrap_or(false)
     }
 
-    /// Whether this is the first rank (which sums the terms of no ball: the model's own).
+    /// Whether this is the first rank, which sums the terms that belong to no ball (the
+    /// clumps, a periodic cell's wrapped mass).
     pub fn root(&self) -> bool {
         self.comm.rank() == 0
+    }
+
+    /// Whether the model is cut over more than one rank (else a merge does nothing).
+    pub fn several(&self) -> bool {
+        self.comm.size() > 1
     }
 
     /// Merges every rank's `sums` into each, exactly ([`Comm::sum_exact`]; nothing to do on
     /// one rank).
     pub fn merge(&self, sums: &mut [ExactSum]) {
-        if self.comm.size() > 1 {
+        if self.several() {
             self.comm.sum_exact(sums);
         }
     }
