@@ -216,6 +216,29 @@ pub fn write_outputs(out_dir: &Path, summary: &Summary, table: &SeriesTable) -> 
     crate::report::write_case_page(out_dir, summary, table).map_err(io)
 }
 
+/// The slow studies (README, "Slow studies"): the experiments (silos, column, oedometer,
+/// pours), the heaps, the rheology sweeps, the chutes, the 140,000-cycle settle on a fixed
+/// layer and the 1,000-ball settle boxes; together about three quarters of `verify`'s time.
+/// `cargo test` leaves them out (they run with `--include-ignored`), and so does `verify
+/// --skip-slow` (CI's verify, to stay within its 30 minutes).
+pub fn slow_study(path: &Path) -> bool {
+    let parts: Vec<_> = path.components().map(|c| c.as_os_str()).collect();
+    let folder = parts.windows(2).any(|w| {
+        w[0] == "cases"
+            && ["experiments", "heap", "rheology", "chute"]
+                .iter()
+                .any(|f| w[1] == *f)
+    });
+    let file = [
+        "settle_on_fixed_layer.toml",
+        "settle_box_hertz_1k.toml",
+        "settle_box_hooke_1k.toml",
+    ]
+    .iter()
+    .any(|n| path.file_name().is_some_and(|f| f == *n));
+    folder || file
+}
+
 /// Every `.toml` file under the given files and folders, each once: in the order of the paths,
 /// each folder's sorted; a file reached again (named twice, inside a folder also named, or
 /// through a symbolic link) is left out, and a folder reached again through a link is not

@@ -6,30 +6,10 @@
 //! implicit in CI); `BALLAST_ONLY=cases/chute` limits a run to the cases whose path holds it.
 
 use ballast::check::golden_record;
-use ballast::verify::{collect_cases, run_case, RunOptions};
+use ballast::verify::{collect_cases, run_case, slow_study as slow, RunOptions};
 use std::path::{Path, PathBuf};
 
-/// The studies that take the longest (the experiments' silos, column, oedometer and pours, the
-/// heaps of the angle of repose, the rheology sweeps (3D; 2D disks: 2 min 45 s), the chutes, the 140,000-cycle settle on a fixed layer, the 1,000-ball
-/// settle-boxes): together about 6.5 minutes of `ballast verify` in release and more than
-/// twice that here (opt-level 1). `ballast
-/// verify`, which CI runs, judges them and their snapshots (their `golden` checks) in release;
-/// `cargo test -- --ignored` runs them here too.
-fn slow(path: &Path) -> bool {
-    path.starts_with("cases/experiments")
-        || path.starts_with("cases/heap")
-        || path.starts_with("cases/rheology")
-        || path.starts_with("cases/chute")
-        || [
-            "settle_on_fixed_layer.toml",
-            "settle_box_hertz_1k.toml",
-            "settle_box_hooke_1k.toml",
-        ]
-        .iter()
-        .any(|n| path.file_name().is_some_and(|f| f == *n))
-}
-
-/// Every case but the slow ones (see [`slow`]) runs without error, every check but `golden`
+/// Every case but the slow ones (`ballast::verify::slow_study`) runs without error, every check but `golden`
 /// passes, and the summary and last values match `golden/<name>.snap`; every mismatch is
 /// reported (not only the first), and the cases and the snapshots are the same set (no case
 /// without a snapshot, no snapshot left from a case that is gone).

@@ -1863,3 +1863,33 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         );
     }
 }
+
+/// `verify --skip-slow` leaves out the slow studies (a folder `cases/chute` and a file of
+/// the slow list; README, "Slow studies") and runs the rest.
+#[test]
+fn verify_skip_slow_leaves_out_the_slow_studies() {
+    let d = scratch("verify_skip_slow");
+    let chute = d.join("cases/chute");
+    std::fs::create_dir_all(&chute).unwrap();
+    std::fs::write(chute.join("steep.toml"), CASE).unwrap();
+    std::fs::write(d.join("cases/settle_on_fixed_layer.toml"), CASE).unwrap();
+    std::fs::write(d.join("cases/rest.toml"), CASE).unwrap();
+    let verify = |skip: bool| {
+        let out = ballast()
+            .current_dir(&d)
+            .arg("verify")
+            .args(skip.then_some("--skip-slow"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = verify(true);
+    assert!(
+        text.contains("--skip-slow: 2 slow studies left out"),
+        "{text}"
+    );
+    assert!(text.contains("1 passed, 0 failed"), "{text}");
+    let text = verify(false);
+    assert!(text.contains("3 passed, 0 failed"), "{text}");
+}

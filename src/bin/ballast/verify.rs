@@ -10,14 +10,29 @@ use std::process::ExitCode;
 
 /// `ballast verify`: every case under `paths` (default: cases/), on `jobs` threads or, under
 /// `mpirun` (`world`), one after the other over the processes; then reports/index.html.
-pub(crate) fn verify(paths: Vec<PathBuf>, jobs: Option<u16>, world: Option<&dyn Comm>) -> ExitCode {
-    let everything = paths.is_empty();
-    let paths = if everything {
+/// With `skip_slow`, without the slow studies ([`ballast::verify::slow_study`]).
+pub(crate) fn verify(
+    (paths, skip_slow): (Vec<PathBuf>, bool),
+    jobs: Option<u16>,
+    world: Option<&dyn Comm>,
+) -> ExitCode {
+    let default = paths.is_empty();
+    // (the index shows the whole only when this run is the whole)
+    let everything = default && !skip_slow;
+    let paths = if default {
         vec![PathBuf::from("cases")]
     } else {
         paths
     };
     let files = match super::select::cases(&paths) {
+        Ok(f) if skip_slow => {
+            let (slow, quick): (Vec<_>, Vec<_>) =
+                f.into_iter().partition(|p| ballast::verify::slow_study(p));
+            if world.is_none_or(|w| w.rank() == 0) {
+                say!("--skip-slow: {} slow studies left out", slow.len());
+            }
+            quick
+        }
         Ok(f) => f,
         Err(e) => {
             if world.is_none_or(|w| w.rank() == 0) {
@@ -181,7 +196,7 @@ fn run_cases(files: &[PathBuf], jobs: usize) -> Vec<ballast::record::Summary> {
 /// `ballast verify` over ranks: `--ranks R` threads of this process, or the processes of
 /// `world` (under `mpirun`); the cases one after the other (`--jobs` is refused).
 pub(crate) fn verify_ranked(
-    paths: Vec<PathBuf>,
+    paths: (Vec<PathBuf>, bool),
     jobs: Option<u16>,
     ranks: Option<usize>,
     world: Option<&dyn Comm>,
