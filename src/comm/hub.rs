@@ -2,43 +2,71 @@
 //! table of buffers ([`Hub`]).
 
 use super::collective::Comm;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-/// One rank's handle on a table shared by `size` ranks: [`Hub::ranks`] makes them, one per
-/// thread. An exchange writes this rank's outgoing buffers into its row, waits for every rank,
-/// takes its column, and waits again (so that no rank writes the next exchange's row before
-/// every rank has read this one's). A handle dropped by a thread that panics (moved into it)
-/// stops the others at their next wait, with a panic of their own, rather than leave them
-/// waiting for it forever.
+/// One rank's handle on two tables shared by `size` ranks: [`Hub::ranks`] makes them, one per
+/// thread. An exchange writes this rank's outgoing buffers into its row of one table, waits for
+/// every rank, and takes its column. The exchanges use the tables in turn: a rank writes the
+/// next exchange's row in the other table, and it can come back to this one only after every
+/// rank has reached the next exchange, so after every rank has taken its column of this one
+/// (one wait per exchange). A handle dropped by a thread that panics (moved into it) stops the
+/// others at their next wait, with a panic of their own, rather than leave them waiting for it
+/// forever.
 pub struct Hub {
     rank: usize,
     shared: Arc<Shared>,
+    /// The exchanges this rank has made (the parity picks the table).
+    made: AtomicU64,
 }
 
-/// The table (`slots[from][to]`) and the barrier of a set of ranks.
+/// How many times a rank checks whether the barrier opened before it sleeps, when every rank
+/// has a core of its own (with more ranks than cores, a spinning rank holds the core of the one
+/// it waits for: it sleeps at once).
+const SPINS: usize = 4000;
+
+/// The two tables (`slots[turn][from][to]`) and the barrier of a set of ranks.
 struct Shared {
     size: usize,
-    slots: Mutex<Vec<Vec<Vec<u8>>>>,
+    /// [`SPINS`], or none with more ranks than cores.
+    spins: usize,
+    slots: [Mutex<Vec<Vec<Vec<u8>>>>; 2],
     /// The ranks arrived at the barrier, and the number of times it has opened.
     gate: Mutex<(usize, u64)>,
     opened: Condvar,
+    /// The number of times the barrier has opened, read without the lock by the ranks that
+    /// spin before they sleep.
+    rounds: AtomicU64,
     /// A rank's thread panicked.
     gone: AtomicBool,
 }
 
 impl Shared {
-    /// Waits until every rank has come (a barrier); panics when a rank's thread panicked.
+    /// Waits until every rank has come (a barrier); panics when a rank's thread panicked. A
+    /// rank first spins for a few microseconds (the others, on other cores, are usually
+    /// about to come: waking from a sleep takes tens of microseconds), then sleeps.
     fn wait(&self) {
-        let mut g = self.gate.lock().unwrap_or_else(|e| e.into_inner());
-        let round = g.1;
-        g.0 += 1;
-        if g.0 == self.size {
-            *g = (0, round + 1);
-            self.opened.notify_all();
-            return;
+        let lock = || self.gate.lock().unwrap_or_else(|e| e.into_inner());
+        let round = {
+            let mut g = lock();
+            let round = g.1;
+            g.0 += 1;
+            if g.0 == self.size {
+                *g = (0, round + 1);
+                self.rounds.store(round + 1, Ordering::Release);
+                self.opened.notify_all();
+                return;
+            }
+            round
+        };
+        for _ in 0..self.spins {
+            if self.rounds.load(Ordering::Acquire) != round {
+                return;
+            }
+            std::hint::spin_loop();
         }
+        let mut g = lock();
         while g.1 == round {
             assert!(
                 !self.gone.load(Ordering::SeqCst),
@@ -64,10 +92,13 @@ impl Drop for Hub {
 impl Hub {
     /// The handles of `size` ranks sharing one table, by rank.
     pub fn ranks(size: usize) -> Vec<Hub> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let shared = Arc::new(Shared {
             size,
-            slots: Mutex::new(vec![vec![Vec::new(); size]; size]),
+            spins: if size <= cores { SPINS } else { 0 },
+            slots: std::array::from_fn(|_| Mutex::new(vec![vec![Vec::new(); size]; size])),
             gate: Mutex::new((0, 0)),
+            rounds: AtomicU64::new(0),
             opened: Condvar::new(),
             gone: AtomicBool::new(false),
         });
@@ -75,6 +106,7 @@ impl Hub {
             .map(|rank| Hub {
                 rank,
                 shared: Arc::clone(&shared),
+                made: AtomicU64::new(0),
             })
             .collect()
     }
@@ -91,17 +123,15 @@ impl Comm for Hub {
 
     fn exchange(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
         assert_eq!(out.len(), self.shared.size, "one buffer per rank");
-        let lock = || self.shared.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let turn = (self.made.fetch_add(1, Ordering::Relaxed) % 2) as usize;
+        let table = &self.shared.slots[turn];
+        let lock = || table.lock().unwrap_or_else(|e| e.into_inner());
         lock()[self.rank] = out;
         self.shared.wait();
-        let got = {
-            let mut slots = lock();
-            (0..self.shared.size)
-                .map(|from| std::mem::take(&mut slots[from][self.rank]))
-                .collect()
-        };
-        self.shared.wait();
-        got
+        let mut slots = lock();
+        (0..self.shared.size)
+            .map(|from| std::mem::take(&mut slots[from][self.rank]))
+            .collect()
     }
 }
 
@@ -110,6 +140,7 @@ mod tests {
     use super::Hub;
     use crate::comm::{Comm, Solo};
     use crate::math::ExactSum;
+    use std::time::Duration;
 
     /// Runs `work` on each of `size` ranks, each on its own thread; the results by rank.
     fn on_ranks<R: Send>(size: usize, work: impl Fn(&Hub) -> R + Sync) -> Vec<R> {
@@ -158,6 +189,43 @@ mod tests {
             }
             assert!(b.iter().all(|buf| buf == &vec![10 + me as u8]));
         }
+    }
+
+    /// Many exchanges in a row, one rank slower than the others now and then: each buffer
+    /// taken is the one sent for that exchange. Fails with one table and one wait per
+    /// exchange (a fast rank writes its next row before a slow one took this one's column).
+    #[test]
+    fn exchanges_in_a_row_do_not_mix() {
+        let rounds = 3000u32;
+        // (the ranks own their handles, so that one panicking stops the others; and a
+        // watchdog turns a hang into a failure)
+        let (done, ends) = std::sync::mpsc::channel();
+        for h in Hub::ranks(3) {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                let mut wrong = 0;
+                for k in 0..rounds {
+                    if h.rank() == 2 && k % 7 == 0 {
+                        std::thread::yield_now();
+                    }
+                    let out = (0..3)
+                        .map(|to| [k, h.rank() as u32, to].map(u32::to_le_bytes).concat())
+                        .collect();
+                    for (from, buf) in h.exchange(out).iter().enumerate() {
+                        let expected = [k, from as u32, h.rank() as u32].map(u32::to_le_bytes);
+                        wrong += usize::from(buf != &expected.concat());
+                    }
+                }
+                done.send(wrong).expect("the test waits");
+            });
+        }
+        let wrong: Vec<usize> = (0..3)
+            .map(|_| {
+                ends.recv_timeout(Duration::from_secs(120))
+                    .expect("the ranks hung")
+            })
+            .collect();
+        assert_eq!(wrong, vec![0; 3]);
     }
 
     /// The collectives on 1 to 5 ranks give what one rank holding every value gives
