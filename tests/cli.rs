@@ -1767,7 +1767,7 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// time apart), every VTK file and the checkpoints of one process on one thread, byte for
 /// byte (the checkpoints of the second name its case file by another hash: only the first's
 /// are compared); a decomposition that does not fit the rank count, and what cannot be cut over ranks
-/// yet, are refused in one line naming the key (exit 2).
+/// yet (an automatic timestep, bonds), are refused in one line naming the key (exit 2).
 #[test]
 fn a_run_over_ranks_writes_the_files_of_one_process() {
     let alone = scratch("ranked_run").join("alone");
@@ -1842,6 +1842,14 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
     );
     assert_ne!(changed, text);
     std::fs::write(&auto, changed).unwrap();
+    let bonded = ranked_case("bonded", "");
+    let text = std::fs::read_to_string(&bonded).unwrap();
+    let changed = text.replace(
+        "model = \"hooke-history\"\nkn = 500.0\nks = 142.85714285714286\ngamma_n = 0.022047958894760567\ngamma_t = 0.0062994168270744475\nfriction = 0.5\n# LIGGGHTS's Coulomb rule (the history spring alone within mu F_n), to compare with it\nfriction_limit = \"spring\"",
+        "model = \"linearbond\"\nkn = 500.0\nks = 142.0\ntensile = 1.0\nshear_strength = 1.0\nbond_gap = 1e-4",
+    );
+    assert_ne!(changed, text);
+    std::fs::write(&bonded, changed).unwrap();
     for (case, extra, says) in [
         (
             &cut,
@@ -1853,6 +1861,11 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
             &auto,
             &["--ranks", "2"],
             "an automatic timestep cannot be cut over ranks yet",
+        ),
+        (
+            &bonded,
+            &["--ranks", "2"],
+            "bonds cannot be cut over ranks yet",
         ),
     ] {
         let (code, err) = run(case, &scratch("ranked_run").join("refused"), extra);

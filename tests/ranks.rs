@@ -365,6 +365,7 @@ fn held(m: &Model) -> Held {
         ("work", bytes(&c.work)),
         ("couples", bytes(&c.couple)),
         ("rolling springs", bytes(&c.roll)),
+        ("2D normals", bytes(&c.normals)),
         ("facet contacts", bytes(&fc.list)),
         ("facet frames", bytes(&fc.frames)),
         ("facet couples", bytes(&fc.couple)),
@@ -436,6 +437,33 @@ fn a_model_gathered_from_ranks_is_the_model_of_one_process(
     if books {
         start.keep_energy_books();
     }
+    let (whole, alone, gathered) = alone_and_ranked(start, count, (cycles, every, resume_at));
+    // (the scene is not a trivial one: contacts kept with frames when the model has them)
+    let last = &alone[alone.len() - 1];
+    let size = |name: &str| last.iter().find(|p| p.0 == name).map_or(0, |p| p.1.len());
+    assert!(size("contacts") > 20_000, "few contacts");
+    if law == "hertz" {
+        assert!(size("frames") > 20_000, "no frames kept");
+    }
+    // (and books that booked: the dashpots dissipated, the walls worked)
+    let kept = whole.energy_books().map(|b| (b.dashpots, b.walls));
+    assert_eq!(kept.is_some(), books, "books kept");
+    if let Some((dashpots, walls)) = kept {
+        assert!(dashpots > 0.0 && walls != 0.0, "{dashpots} J, {walls} J");
+    }
+    let label = format!("{count:?} {law}");
+    assert_same_held(&alone, &gathered, &label, (every, resume_at));
+}
+
+/// `start` run for `cycles` cycles in one process and from cycle `resume_at` (0: the start;
+/// else the one process's model at that cycle, through a checkpoint's bytes) on `count`
+/// bricks of ranks: the model of one process at the end, what it held every `every` cycles
+/// after `resume_at`, and what each rank gathered then.
+fn alone_and_ranked(
+    mut start: Model,
+    count: [usize; 3],
+    (cycles, every, resume_at): (u64, u64, u64),
+) -> (Model, Vec<Held>, Vec<Vec<Held>>) {
     let mut whole = start.clone();
     let mut alone = Vec::new();
     for k in 1..=cycles {
@@ -472,19 +500,16 @@ fn a_model_gathered_from_ranks_is_the_model_of_one_process(
             .map(|h| h.join().expect("a rank"))
             .collect()
     });
-    // (the scene is not a trivial one: contacts kept with frames when the model has them)
-    let last = &alone[alone.len() - 1];
-    let size = |name: &str| last.iter().find(|p| p.0 == name).map_or(0, |p| p.1.len());
-    assert!(size("contacts") > 20_000, "few contacts");
-    if law == "hertz" {
-        assert!(size("frames") > 20_000, "no frames kept");
-    }
-    // (and books that booked: the dashpots dissipated, the walls worked)
-    let kept = whole.energy_books().map(|b| (b.dashpots, b.walls));
-    assert_eq!(kept.is_some(), books, "books kept");
-    if let Some((dashpots, walls)) = kept {
-        assert!(dashpots > 0.0 && walls != 0.0, "{dashpots} J, {walls} J");
-    }
+    (whole, alone, gathered)
+}
+
+/// Every part of what each rank gathered is the same bytes as what one process held then.
+fn assert_same_held(
+    alone: &[Held],
+    gathered: &[Vec<Held>],
+    label: &str,
+    (every, resume_at): (u64, u64),
+) {
     for (r, seen) in gathered.iter().enumerate() {
         assert_eq!(seen.len(), alone.len(), "rank {r}: the states compared");
         for (k, (a, b)) in alone.iter().zip(seen).enumerate() {
@@ -495,7 +520,7 @@ fn a_model_gathered_from_ranks_is_the_model_of_one_process(
             let cycle = every * (resume_at / every + k as u64 + 1);
             assert!(
                 differ.is_empty(),
-                "{count:?} {law}, rank {r}, cycle {cycle}: {differ:?} differ"
+                "{label}, rank {r}, cycle {cycle}: {differ:?} differ"
             );
         }
     }
@@ -509,4 +534,107 @@ fn from_text(text: &str, name: &str) -> Model {
     std::fs::write(&path, text).expect("the case file");
     let case = ballast::case::load(&path).unwrap_or_else(|e| panic!("{e}"));
     case.build_model(None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A cloud of `n` disks (radii 0.8 to 1.2 mm) in a 60 x 30 mm patch of the plane (2D), its two
+/// halves thrown at each other along x, under gravity along -y, no walls (stiffnesses for a
+/// disk of unit thickness: some 8 g).
+fn disks(law: ContactModel, n: usize) -> Model {
+    let (mut m, mat) = model(
+        TimestepMode::Fixed(2e-6),
+        Vec3::new(0.0, -9.81, 0.0),
+        1e-3,
+        material("glass", 7e10, 0.25),
+        law,
+    );
+    m.set_planar();
+    let mut next = uniform(29);
+    let mut placed: Vec<(Vec3, Real)> = Vec::new();
+    while placed.len() < n {
+        let r = 0.8e-3 + 0.4e-3 * next();
+        let p = Vec3::new(60e-3 * next(), 30e-3 * next(), 0.0);
+        if placed.iter().any(|(q, s)| (p - q).norm() < 0.9 * (r + s)) {
+            continue;
+        }
+        placed.push((p, r));
+        let towards = if p.x < 30e-3 { 1.5 } else { -0.5 };
+        let spec = BallSpec {
+            vel: Vec3::new(towards + 0.2 * (next() - 0.5), 0.2 * (next() - 0.5), 0.0),
+            spin: Vec3::new(0.0, 0.0, (next() - 0.5) * 100.0),
+            ..BallSpec::at_rest(placed.len() as u64, [p.x, p.y, 0.0], r, mat)
+        };
+        m.add_ball(&spec).expect("a disk");
+    }
+    m
+}
+
+/// 2D disks cut over ranks (the frame model and the history model): every part an output
+/// reads, the contacts' normals among them, is the same bytes as in one process every 1,000
+/// cycles. Fails when a disk changing rank leaves its contacts' normals behind, or when a
+/// contact turned over by the ranks' renumbering keeps its normal (or negates its shear).
+#[rstest]
+#[case::disks_2x([2, 1, 1])]
+#[case::disks_1x2x1([1, 2, 1])]
+#[case::disks_3x([3, 1, 1])]
+#[case::disks_2x2x1([2, 2, 1])]
+fn disks_on_ranks_are_the_disks_of_one_process(#[case] count: [usize; 3]) {
+    let history = ContactModel::HookeHistory(HookeHistory {
+        kn: 1e7,
+        kt: 1e7 * 2.0 / 7.0,
+        gamma_n: 0.05,
+        gamma_t: 0.02,
+        friction: 0.5,
+        limit: Default::default(),
+    });
+    for law in [linear(1e7, 5e6, 0.5, 0.2, 0.2), history] {
+        let start = disks(law, 200);
+        let (whole, alone, gathered) = alone_and_ranked(start, count, (5000, 1000, 0));
+        // (the scene is not a trivial one: lasting contacts, their normals kept)
+        let normals = whole.contacts.normals.iter().filter(|n| n.norm() > 0.5);
+        assert!(
+            normals.count() > 100,
+            "{count:?}: few contacts kept a normal"
+        );
+        assert_same_held(&alone, &gathered, &format!("{count:?} 2D"), (1000, 0));
+    }
+}
+
+/// The walled box with the Hertz model, a rolling resistance (an elastic-plastic spring and
+/// dashpot) and JKR cohesion, cut over ranks (renumbered too): every part an output reads is
+/// the same bytes as in one process. Fails when a ball changing rank leaves its contacts'
+/// rolling springs behind.
+#[rstest]
+#[case::rolling_jkr_2x([2, 1, 1], 0, 0)]
+#[case::rolling_jkr_2x2x1_renumbered([2, 2, 1], 250, 0)]
+#[case::rolling_jkr_3x_resumed([3, 1, 1], 0, 1130)]
+fn rolling_and_cohesion_on_ranks_are_those_of_one_process(
+    #[case] count: [usize; 3],
+    #[case] sort_every: u64,
+    #[case] resume_at: u64,
+) {
+    let text = WALLED.replace(
+        "model = \"hooke-history\"\nkn = 5000.0\nks = 1428.5714285714287\ngamma_n = 0.05\ngamma_t = 0.02",
+        "model = \"hertz\"\nrestitution = 0.5\nrolling = { kind = \"epsd\", coefficient = 0.3 }\ncohesion = { kind = \"jkr\", surface_energy = 0.5 }",
+    );
+    assert_ne!(text, WALLED, "the Hertz model replaces the history model");
+    let mut start = from_text(&text, &format!("rolling_{count:?}_{sort_every}"));
+    start.sort_every = sort_every;
+    let (whole, alone, gathered) = alone_and_ranked(start, count, (3000, 500, resume_at));
+    // (the scene is not a trivial one: rolling springs wound, contacts that pull)
+    let c = &whole.contacts;
+    let wound = c.roll.iter().filter(|m| m.norm() > 0.0).count();
+    let b = &whole.balls;
+    // (a contact that pulls: the force on b points to a)
+    let pulling = (c.list.iter().zip(&c.force))
+        .filter(|(x, f)| x.active && f.dot(&(b.pos[x.b as usize] - b.pos[x.a as usize])) < 0.0)
+        .count();
+    assert!(wound > 100, "{count:?}: {wound} rolling springs wound");
+    // (8 of them at the end)
+    assert!(pulling >= 5, "{count:?}: {pulling} contacts pull");
+    assert_same_held(
+        &alone,
+        &gathered,
+        &format!("{count:?} rolling"),
+        (500, resume_at),
+    );
 }

@@ -5,6 +5,16 @@ use super::Frame;
 use crate::law::ContactModel;
 use crate::math::Vec3;
 
+/// A ball-ball contact on its way to another rank with one of its balls: the contact with its
+/// state, and its entries in the side arrays the list keeps (None where not kept).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Moving {
+    pub contact: Contact,
+    pub frame: Option<Frame>,
+    pub roll: Option<Vec3>,
+    pub normal: Option<Vec3>,
+}
+
 /// The contact list, sorted by [`Contact::key`], merged in place at each rebuild.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contacts {
@@ -216,10 +226,10 @@ impl Contacts {
     /// world displacement changes sign, [`crate::law::LawState::swap_bodies`]; else the local
     /// shear force on the turned frame, [`crate::law::LawState::swap_bodies_in_frame`]). The
     /// list (and the frames with it) is sorted again; forces are zero until the next force
-    /// update. (2D contacts are not renumbered.)
+    /// update. A 2D contact's normal ([`Contacts::normals`]) turns over with it (the shear
+    /// force kept along its tangent then reads the same).
     pub(crate) fn renumber(&mut self, new_of: &[u32], frame_free: impl Fn(&Contact) -> bool) {
-        debug_assert!(self.normals.is_empty());
-        let framed = !self.frames.is_empty();
+        let (framed, planar) = (!self.frames.is_empty(), !self.normals.is_empty());
         let rolls = !self.roll.is_empty();
         for (k, c) in self.list.iter_mut().enumerate() {
             let (a, b) = (new_of[c.a as usize], new_of[c.b as usize]);
@@ -233,20 +243,28 @@ impl Contacts {
                 if rolls {
                     super::swap_local(&mut self.roll[k]);
                 }
-                if frame_free(c) {
+                if planar {
+                    self.normals[k] = -self.normals[k];
+                }
+                // (in 2D every model keeps its shear along the tangent, which turns over)
+                if frame_free(c) && !planar {
                     c.state.swap_bodies();
                 } else {
                     c.state.swap_bodies_in_frame();
                 }
             }
         }
-        if framed {
-            // (the frames and rolling springs follow their contacts, in place)
-            let (frames, roll) = (&mut self.frames, &mut self.roll);
+        if framed || planar || rolls {
+            // (the side arrays follow their contacts, in place)
+            let (frames, roll, normals) = (&mut self.frames, &mut self.roll, &mut self.normals);
             crate::storage::sort_along(&mut self.list, Contact::key, |i, j| {
-                frames.swap(i, j);
-                if rolls {
-                    roll.swap(i, j);
+                for v in [&mut *roll, &mut *normals] {
+                    if !v.is_empty() {
+                        v.swap(i, j);
+                    }
+                }
+                if framed {
+                    frames.swap(i, j);
                 }
             });
         } else {
@@ -295,29 +313,62 @@ impl Contacts {
         self.list_changed();
     }
 
-    /// Takes each contact of `records` (first ball, second ball, the contact with its state,
-    /// its frame when frames are kept) in place of the one between the same balls, or adds it
-    /// where it sorts: a ball that moves to another rank brings its contacts' state.
-    pub(crate) fn adopt(&mut self, records: Vec<(u32, u32, Contact, Option<Frame>)>) {
-        let framed = !self.frames.is_empty()
-            || (self.list.is_empty() && records.iter().any(|r| r.3.is_some()));
-        for (a, b, mut c, frame) in records {
+    /// What the list keeps of contact `k` beside the record: its frame, rolling spring and 2D
+    /// normal (None where not kept), for a ball that moves to another rank.
+    pub(crate) fn moving(&self, k: usize) -> Moving {
+        Moving {
+            contact: self.list[k].clone(),
+            frame: self.frames.get(k).copied(),
+            roll: self.roll.get(k).copied(),
+            normal: self.normals.get(k).copied(),
+        }
+    }
+
+    /// Takes each contact of `records` (first ball, second ball, what moves of the contact)
+    /// in place of the one between the same balls, or adds it where it sorts, with its
+    /// frame, rolling spring and 2D normal where the list keeps them: a ball that moves to
+    /// another rank brings its contacts' state. (An empty list keeps what the records carry.)
+    pub(crate) fn adopt(&mut self, records: Vec<(u32, u32, Moving)>) {
+        let fresh = self.list.is_empty();
+        let framed =
+            !self.frames.is_empty() || (fresh && records.iter().any(|r| r.2.frame.is_some()));
+        let rolls = !self.roll.is_empty() || (fresh && records.iter().any(|r| r.2.roll.is_some()));
+        let planar =
+            !self.normals.is_empty() || (fresh && records.iter().any(|r| r.2.normal.is_some()));
+        for (a, b, m) in records {
+            // (a framed list takes no contact without its frame)
+            if framed && m.frame.is_none() {
+                continue;
+            }
+            let mut c = m.contact;
             (c.a, c.b) = (a, b);
             let key = c.key();
-            let at = self.list.binary_search_by_key(&key, Contact::key);
-            match (at, framed.then_some(frame)) {
-                (Ok(k), None) => self.list[k] = c,
-                (Ok(k), Some(Some(f))) => {
+            let (roll, normal) = (m.roll.unwrap_or_default(), m.normal.unwrap_or_default());
+            match self.list.binary_search_by_key(&key, Contact::key) {
+                Ok(k) => {
                     self.list[k] = c;
-                    self.frames[k] = f;
+                    if let (true, Some(f)) = (framed, m.frame) {
+                        self.frames[k] = f;
+                    }
+                    if rolls {
+                        self.roll[k] = roll;
+                    }
+                    if planar {
+                        self.normals[k] = normal;
+                    }
                 }
-                (Err(k), None) => self.list.insert(k, c),
-                (Err(k), Some(Some(f))) => {
+                Err(k) => {
                     self.list.insert(k, c);
-                    self.frames.insert(k, f);
+                    if let (true, Some(f)) = (framed, m.frame) {
+                        self.frames.insert(k, f);
+                    }
+                    if rolls {
+                        self.roll.insert(k, roll);
+                    }
+                    if planar {
+                        self.normals.insert(k, normal);
+                    }
                 }
-                // (a framed list takes no contact without its frame)
-                (_, Some(None)) => {}
             }
         }
         self.list_changed();
@@ -421,7 +472,7 @@ impl Contacts {
 
 #[cfg(test)]
 mod tests {
-    use super::{Contact, Contacts, Frame};
+    use super::{Contact, Contacts, Frame, Moving};
     use crate::math::Vec3;
 
     /// A record between balls already in contact replaces that contact (state and frame); one
@@ -437,10 +488,15 @@ mod tests {
         let mut held = Contact::new(9, 9, 0);
         held.active = true;
         held.sliding = true;
+        let with = |x: f64, contact: &Contact| Moving {
+            contact: contact.clone(),
+            frame: Some(frame(x)),
+            ..Moving::default()
+        };
         let records = vec![
-            (1, 3, held.clone(), Some(frame(0.3))),
-            (1, 2, held.clone(), Some(frame(0.4))),
-            (0, 7, held, Some(frame(0.5))),
+            (1, 3, with(0.3, &held)),
+            (1, 2, with(0.4, &held)),
+            (0, 7, with(0.5, &held)),
         ];
         c.adopt(records);
         let keys: Vec<(u32, u32)> = c.list.iter().map(|x| (x.a, x.b)).collect();

@@ -16,6 +16,7 @@ mod partition;
 mod sphere_pair;
 
 pub use contacts::Contacts;
+pub(crate) use contacts::Moving;
 pub use facet_contacts::{
     carry_on_surface, FacetContact, FacetContacts, FullStats, WallInteraction,
 };

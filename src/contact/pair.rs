@@ -18,7 +18,7 @@ pub const NO_LAW: u16 = u16::MAX;
 /// function of the current positions ([`super::Contacts::geometry`]: the force loop computes the
 /// same numbers); its force is [`super::Contacts::contact_force`] (kept by the general loop, found again
 /// from the state after the frame-free one).
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contact {
     /// Index of the first ball (the smaller index).
     pub a: u32,

@@ -28,6 +28,7 @@ struct Pair {
     work: Option<[Real; 2]>,
     couple: Option<Vec3>,
     roll: Option<Vec3>,
+    normal: Option<Vec3>,
 }
 
 /// A ball-facet contact with its ball's id and its entry in each side array the rank keeps.
@@ -95,6 +96,7 @@ impl Rank<'_> {
                 work: entry(&c.work, k),
                 couple: entry(&c.couple, k),
                 roll: entry(&c.roll, k),
+                normal: entry(&c.normals, k),
             })
             .collect();
         let fc = &model.facet_contacts;
@@ -156,6 +158,11 @@ fn assemble(model: &Model, parts: Vec<Part>) -> Model {
         Vec::new()
     };
     whole.broad_phase.set_reference_positions(reference);
+    if built {
+        // (one process's last build saw every ball; each rank's, its own and its ghosts)
+        let radii = whole.balls.radius.iter();
+        whole.broad_phase.largest_radius = radii.fold(0.0, |m: Real, &r| m.max(r));
+    }
     whole.interpenetrating = parts.iter().any(|p| p.interpenetrating);
     let fc = &mut whole.facet_contacts;
     fc.handovers = parts.iter().map(|p| p.counts.0).sum();
@@ -195,6 +202,7 @@ fn contacts_of(whole: &mut Model, pairs: Vec<Pair>, index: &HashMap<u64, u32>) {
         kept(|p| p.couple.is_some()),
         kept(|p| p.roll.is_some()),
     );
+    let normals = kept(|p| p.normal.is_some());
     c.list.clear();
     c.frames.clear();
     c.force.clear();
@@ -202,6 +210,7 @@ fn contacts_of(whole: &mut Model, pairs: Vec<Pair>, index: &HashMap<u64, u32>) {
     c.work.clear();
     c.couple.clear();
     c.roll.clear();
+    c.normals.clear();
     let unset = Frame::new(&Vec3::x(), 0.0);
     for (a, b, p) in rows {
         let mut x = p.contact;
@@ -224,6 +233,9 @@ fn contacts_of(whole: &mut Model, pairs: Vec<Pair>, index: &HashMap<u64, u32>) {
         }
         if roll {
             c.roll.push(p.roll.unwrap_or_else(Vec3::zeros));
+        }
+        if normals {
+            c.normals.push(p.normal.unwrap_or_else(Vec3::zeros));
         }
     }
     c.balls_changed();

@@ -24,8 +24,7 @@
 //!   brings its own, which replace them.
 //!
 //! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, periodic cells, insertion
-//! and outlets, automatic timesteps, rolling resistance, cohesion and
-//! bonds, 2D disks.
+//! and outlets, automatic timesteps, bonds (which hold at any distance, beyond the halo).
 
 use crate::body::Balls;
 use crate::comm::{Bricks, Comm, Share};
@@ -179,12 +178,11 @@ impl Model {
                 !self.flow.inserts.is_empty() || !self.flow.outlets.is_empty(),
                 "insertion and outlets",
             ),
-            (self.planar, "2D disks"),
             (
-                self.rolling.iter().any(Option::is_some),
-                "rolling resistance",
+                // (a bond holds at any distance: its partner may be beyond the halo)
+                (self.laws.iter()).any(|l| matches!(l, crate::law::ContactModel::LinearBond(_))),
+                "bonds",
             ),
-            (self.cohesion.iter().any(Option::is_some), "cohesion"),
             (
                 !matches!(
                     self.settings.timestep,
@@ -210,8 +208,8 @@ impl Model {
     /// As [`Model::prime`]; on the ranks that do not hold the body at fault,
     /// [`ModelError::OtherRank`].
     pub fn prime_on_rank(&mut self, rank: &mut Rank) -> Result<(), ModelError> {
-        if self.sort_every > 0 {
-            // (one process renumbers its balls at the first build: [`Model::prime`])
+        if self.sort_every > 0 && !self.planar {
+            // (one process renumbers its balls at the first build, 3D only: [`Model::prime`])
             rank.sort(self);
         }
         let r = self.prime_forces();
@@ -268,7 +266,10 @@ impl Model {
             together(rank, r, self.cycles)?;
             rank.rebuild(self);
             let last = self.last_sort;
-            if self.sort_every > 0 && last.is_none_or(|s| self.cycles >= s + self.sort_every) {
+            if self.sort_every > 0
+                && !self.planar
+                && last.is_none_or(|s| self.cycles >= s + self.sort_every)
+            {
                 rank.sort(self);
             }
         }
