@@ -41,6 +41,11 @@ pub struct RankedRun {
     pub moved: u64,
     /// Rebuilds of the candidate pairs (each an exchange of balls).
     pub rebuilds: u64,
+    /// Times the cuts between the bricks moved to share the balls out evenly
+    /// ([`crate::cycle::Rank::rebalance`]).
+    pub rebalances: u64,
+    /// The largest imbalance before the cuts moved (0 when they never moved).
+    pub imbalance_before: f64,
     /// FNV-1a (64 bits) of every ball's id, position, velocity and spin in id order, as hex
     /// ([`fingerprint`]): the same for one process and any number of ranks.
     pub fingerprint: String,
@@ -101,6 +106,8 @@ pub fn run_ranked(
         exchanges_per_step: exchanges as f64 / steps as f64,
         moved: comm.sum_count(rank.arrived as u64),
         rebuilds: rank.rebuilds as u64,
+        rebalances: rank.rebalanced.len() as u64,
+        imbalance_before: (rank.rebalanced.iter()).fold(0.0, |m: f64, r| m.max(r.1)),
         fingerprint: format!("{:016x}", fingerprint(&m, owned, comm)),
     })
 }

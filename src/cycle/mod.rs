@@ -10,6 +10,7 @@
 //! 4. **force-displacement** ([`crate::force::Forces`]);
 //! 5. the energy books ([`crate::books::book`]) and the interpenetration check.
 
+mod balance;
 mod gather;
 mod migrate;
 mod ranks;

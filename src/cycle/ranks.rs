@@ -34,6 +34,10 @@ use crate::math::{extent, Real, Vec3};
 use crate::model::{Model, ModelError};
 use crate::watch::blowup;
 
+/// The imbalance (the most balls a rank owns over the mean) above which the cuts between the
+/// bricks move, by default (module `balance`).
+pub const REBALANCE: Real = 1.2;
+
 /// A rank's share of a run: its brick, which of its balls are ghosts, and who holds copies of
 /// which of its balls.
 pub struct Rank<'c> {
@@ -60,6 +64,11 @@ pub struct Rank<'c> {
     /// Bytes this rank sent the others in the exchanges of balls since the start (the
     /// collectives' few bytes apart).
     pub sent: u64,
+    /// The imbalance (the most balls a rank owns over the mean) above which the cuts between
+    /// the bricks move at the next rebuild ([`Rank::imbalance`]; infinite: never).
+    pub rebalance: Real,
+    /// Each time the cuts moved: the cycle, the imbalance before and after.
+    pub rebalanced: Vec<(u64, Real, Real)>,
 }
 
 impl Model {
@@ -139,6 +148,8 @@ impl Model {
             arrived: 0,
             rebuilds: 0,
             sent: 0,
+            rebalance: REBALANCE,
+            rebalanced: Vec::new(),
         };
         Ok((self, rank))
     }
@@ -264,7 +275,12 @@ impl Model {
             // (as one process does when a ball moved more than the margin)
             let r = blowup::tunnelling(self, dt);
             together(rank, r, self.cycles)?;
+            let before = rank.balance(self);
             rank.rebuild(self);
+            if let Some(before) = before {
+                let after = rank.imbalance();
+                rank.rebalanced.push((self.cycles, before, after));
+            }
             let last = self.last_sort;
             if self.sort_every > 0
                 && !self.planar
