@@ -142,6 +142,26 @@ pub struct Summary {
     pub warnings: Vec<String>,
     /// The checks and their verdicts.
     pub checks: Vec<CheckOutcome>,
+    /// A run over ranks: how it was cut (not in summary.json, which holds what one process
+    /// writes, byte for byte; the page shows it).
+    #[serde(skip)]
+    pub ranks: Option<RanksSummary>,
+}
+
+/// How a run over ranks was cut and how the cuts moved.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RanksSummary {
+    /// The number of ranks.
+    pub ranks: usize,
+    /// Bricks along x, y and z.
+    pub bricks: [usize; 3],
+    /// The inner cuts along each axis at the end, m.
+    pub cuts: [Vec<Real>; 3],
+    /// Each time the cuts moved: the cycle, the imbalance (most balls a rank owns over the
+    /// mean) before and after.
+    pub moves: Vec<(u64, Real, Real)>,
+    /// The imbalance at the end.
+    pub imbalance: Real,
 }
 
 impl Summary {

@@ -158,6 +158,7 @@ fn new_summary<O>(case: &Case, sim: &crate::run::Simulation<O>, file: String) ->
             .chain(crate::case::end_warnings(case, &sim.model))
             .collect(),
         checks: Vec::new(),
+        ranks: sim.ranks.clone(),
     }
 }
 

@@ -1815,7 +1815,19 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         let other = |n: &str| n == "index.html" || (case != &box_case && n.contains("ckpt"));
         let differ: Vec<&&str> = differ.iter().filter(|n| !other(n)).collect();
         assert!(differ.is_empty(), "{extra:?}: {differ:?} differ");
+        // (the page says how the run was cut; one process's says nothing of ranks)
+        let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+        let says = format!("<b>Over ranks:</b> {} ranks", extra[1]);
+        assert!(
+            page.contains(&says),
+            "{extra:?}: the page does not say {says}"
+        );
     }
+    let page = std::fs::read_to_string(alone.join("index.html")).unwrap();
+    assert!(
+        !page.contains("Over ranks"),
+        "one process's page speaks of ranks"
+    );
     // a checkpoint written on 2 ranks, resumed on 3: every file written is one process's
     let resumed = scratch("ranked_run").join("resumed");
     let checkpoint = scratch("ranked_run").join("ranks_2/checkpoints/cycle_750.ckpt");

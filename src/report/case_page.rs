@@ -76,6 +76,65 @@ fn header(dir: &Path, s: &Summary) -> String {
         s.wall_seconds
     );
     h.push_str(&timestep_in_force(dir, s));
+    h.push_str(&cut_over_ranks(dir, s));
+    h
+}
+
+/// How a run over ranks was cut, and each move of the cuts with the imbalance before and
+/// after (empty for a run in one process).
+fn cut_over_ranks(dir: &Path, s: &Summary) -> String {
+    let Some(r) = &s.ranks else {
+        return String::new();
+    };
+    let mut h = String::new();
+    let [x, y, z] = r.bricks;
+    let cuts: Vec<String> = (0..3)
+        .filter(|&k| !r.cuts[k].is_empty())
+        .map(|k| {
+            let at: Vec<String> = r.cuts[k].iter().map(|c| fmt_num(Some(*c))).collect();
+            format!("{} = {} m", ["x", "y", "z"][k], at.join(", "))
+        })
+        .collect();
+    let _ = write!(
+        h,
+        "<p><b>Over ranks:</b> {} ranks, {x} × {y} × {z} bricks; cuts at the end at {}; the \
+         most balls a rank owns are {:.3} times the mean at the end. Every output file but \
+         this page is the bytes of one process. The cuts move to the balls' quantiles when \
+         that ratio passes 1.2 ({}): ",
+        r.ranks,
+        if cuts.is_empty() {
+            "none".into()
+        } else {
+            cuts.join("; ")
+        },
+        r.imbalance,
+        code_link(dir, "src/cycle/balance.rs::balance")
+    );
+    if r.moves.is_empty() {
+        h.push_str("they never moved.</p>");
+        return h;
+    }
+    match r.moves.len() {
+        1 => h.push_str("they moved once.</p>"),
+        n => {
+            let _ = write!(h, "they moved {n} times.</p>");
+        }
+    }
+    h.push_str("<table><tr><th>cycle</th><th>imbalance before</th><th>after</th></tr>");
+    for (cycle, before, after) in r.moves.iter().take(20) {
+        let _ = write!(
+            h,
+            "<tr><td>{cycle}</td><td>{before:.3}</td><td>{after:.3}</td></tr>"
+        );
+    }
+    if r.moves.len() > 20 {
+        let _ = write!(
+            h,
+            "<tr><td colspan=\"3\">and {} more</td></tr>",
+            r.moves.len() - 20
+        );
+    }
+    h.push_str("</table>");
     h
 }
 

@@ -111,6 +111,18 @@ impl<'r> Ranked<'r> {
         self.rank.comm.any(b)
     }
 
+    /// How the run was cut and how the cuts moved (every rank calls it together).
+    pub fn summary(&self) -> crate::record::RanksSummary {
+        let r = &self.rank;
+        crate::record::RanksSummary {
+            ranks: r.size(),
+            bricks: r.bricks.count,
+            cuts: r.bricks.cuts.clone(),
+            moves: r.rebalanced.clone(),
+            imbalance: r.imbalance(),
+        }
+    }
+
     /// True on rank 0, the one that writes the outputs.
     pub fn root(&self) -> bool {
         self.rank.rank() == 0

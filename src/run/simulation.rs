@@ -42,4 +42,6 @@ pub struct Simulation<O = ()> {
     /// True when SIGINT/SIGTERM stopped the run ([`super::interrupt`]); `error` then says at
     /// which cycle, and the series hold every record up to it and that cycle's state.
     pub interrupted: bool,
+    /// A run over ranks: how it was cut and how the cuts moved (None in one process).
+    pub ranks: Option<crate::record::RanksSummary>,
 }

@@ -417,6 +417,8 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
     /// # Errors
     /// A VTK file that cannot be written.
     pub fn finish(mut self, start: Instant) -> Result<Simulation<O>, CaseError> {
+        // (a collective: before anything that may stop one rank early)
+        let ranks = self.ranked.as_ref().map(Ranked::summary);
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
         }
@@ -448,6 +450,7 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
         set_by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         dt.set_by = set_by;
         Ok(Simulation {
+            ranks,
             table: self.recorder.table,
             model: self.model,
             dt,
