@@ -1846,22 +1846,25 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
             assert!(&one.1 == bytes, "resumed on 3 ranks: {name} differs");
         }
     }
-    let auto = ranked_case("auto", "");
-    let text = std::fs::read_to_string(&auto).unwrap();
-    let changed = text.replace(
+    // (the case `name`, its text `from` replaced by `to`)
+    let variant = |name: &str, from: &str, to: &str| {
+        let path = ranked_case(name, "");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let changed = text.replace(from, to);
+        assert_ne!(changed, text, "{name}");
+        std::fs::write(&path, changed).unwrap();
+        path
+    };
+    let auto = variant(
+        "auto",
         "mode = \"fixed\"\ndt = 1e-5",
         "mode = \"auto\"\nsafety = 0.8",
     );
-    assert_ne!(changed, text);
-    std::fs::write(&auto, changed).unwrap();
-    let bonded = ranked_case("bonded", "");
-    let text = std::fs::read_to_string(&bonded).unwrap();
-    let changed = text.replace(
+    let bonded = variant(
+        "bonded",
         "model = \"hooke-history\"\nkn = 500.0\nks = 142.85714285714286\ngamma_n = 0.022047958894760567\ngamma_t = 0.0062994168270744475\nfriction = 0.5\n# LIGGGHTS's Coulomb rule (the history spring alone within mu F_n), to compare with it\nfriction_limit = \"spring\"",
         "model = \"linearbond\"\nkn = 500.0\nks = 142.0\ntensile = 1.0\nshear_strength = 1.0\nbond_gap = 1e-4",
     );
-    assert_ne!(changed, text);
-    std::fs::write(&bonded, changed).unwrap();
     for (case, extra, says) in [
         (
             &cut,
