@@ -207,6 +207,18 @@ fn the_reference_case_is_valid() {
     "[parallel]\ndecomposition = [2, 1]\n[run]",
     "parallel.decomposition: 2 numbers; give three"
 )]
+#[case::rebalance_of_one(
+    "cuts that would move at every rebuild",
+    "[run]",
+    "[parallel]\nrebalance = 1.0\n[run]",
+    "parallel.rebalance: 1: the most balls a rank owns over the mean is at least 1"
+)]
+#[case::rebalance_nan(
+    "a threshold that is no number",
+    "[run]",
+    "[parallel]\nrebalance = nan\n[run]",
+    "parallel.rebalance: NaN"
+)]
 #[case::decomposition_of_zero(
     "no rank along an axis",
     "[run]",

@@ -79,6 +79,7 @@ pub fn run_ranked(
         exchanges: AtomicU64::new(0),
     };
     let (mut m, mut rank) = model.ranked(&counted, count)?;
+    rank.rebalance = case.rebalance;
     m.prime_on_rank(&mut rank).map_err(|e| e.to_string())?;
     let t0 = std::time::Instant::now();
     let before = counted.exchanges.load(Ordering::Relaxed);

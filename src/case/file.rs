@@ -63,6 +63,8 @@ pub struct CaseFile {
 pub struct ParallelSection {
     /// Ranks along x, y and z (their product the number of ranks).
     pub decomposition: Option<Vec<i64>>,
+    /// The imbalance (most balls a rank owns over the mean) above which the cuts move.
+    pub rebalance: Option<f64>,
 }
 
 /// `[run]`.

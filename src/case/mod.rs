@@ -109,6 +109,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
     let timestep = timestep::parse_timestep(f, file.timestep.as_ref(), margin)?;
     let frame = frame::parse_frame(f, file.frame.as_ref())?;
     let decomposition = run::parse_decomposition(f, file.parallel.as_ref(), dim)?;
+    let rebalance = run::parse_rebalance(f, file.parallel.as_ref())?;
     let out = output::parse_output(&r, &file, &balls, &walls)?;
     contact::refuse_hertz_in_2d(&r, &contact_models)?;
     let largest = largest_radius(&balls, &inserts);
@@ -146,6 +147,7 @@ fn parse_stage(source: &str, path: &Path, base: Option<&Model>) -> Result<Case, 
         checks: Vec::new(),
         checkpoint_every: out.checkpoint_every,
         decomposition,
+        rebalance,
         cell: r.cell.clone(),
         source_hash: crate::storage::fnv1a(source.as_bytes()),
         warnings: Vec::new(),

@@ -61,6 +61,9 @@ pub struct Case {
     /// Ranks along x, y and z of a run over ranks (`[parallel] decomposition`; None: chosen
     /// from the number of ranks and the balls' extent).
     pub decomposition: Option<[usize; 3]>,
+    /// The imbalance of a run over ranks (the most balls a rank owns over the mean) above
+    /// which the cuts between the bricks move (`[parallel] rebalance`, default 1.2).
+    pub rebalance: Real,
     /// The periodic cell (`[domain]`), if any.
     pub cell: Option<crate::geom::Cell>,
     /// A hash of the case file's text (FNV-1a, 64 bits): a checkpoint names the case it

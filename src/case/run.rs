@@ -74,6 +74,24 @@ pub(super) fn parse_margin(
     Ok(margin)
 }
 
+/// `[parallel] rebalance`: the imbalance (the most balls a rank owns over the mean) above
+/// which the cuts between the bricks move, a number above 1 (`inf`: never); default
+/// [`crate::cycle::REBALANCE`].
+pub(super) fn parse_rebalance(
+    f: &str,
+    parallel: Option<&super::file::ParallelSection>,
+) -> Result<Real, CaseError> {
+    match parallel.and_then(|p| p.rebalance) {
+        None => Ok(crate::cycle::REBALANCE),
+        Some(x) if x > 1.0 => Ok(x),
+        Some(x) => Err(CaseError::new(
+            f,
+            "parallel.rebalance",
+            format!("{x}: the most balls a rank owns over the mean is at least 1, so the threshold must be above 1 (1.2; inf never moves the cuts)"),
+        )),
+    }
+}
+
 /// The most ranks along one axis of `[parallel] decomposition`.
 const MAX_RANKS: i64 = 1024;
 

@@ -16,7 +16,7 @@ mod migrate;
 mod ranks;
 mod timestep;
 
-pub use ranks::Rank;
+pub use ranks::{Rank, REBALANCE};
 
 pub use crate::watch::{Watch, WATCH_EVERY};
 

@@ -51,7 +51,8 @@ pub(super) struct Ranked<'r> {
 impl<'r> Ranked<'r> {
     /// Cuts `model` (built the same on every rank from the case, or read from a checkpoint)
     /// over the ranks of `comm` into the bricks of `[parallel] decomposition` (default:
-    /// [`Bricks::choose`] over the balls' extent), primes the parts (a model read from a
+    /// [`Bricks::choose`] over the balls' extent), the cuts moving when the imbalance passes
+    /// `rebalance` ([`Rank::rebalance`]), primes the parts (a model read from a
     /// checkpoint is primed already), and returns them with the whole model gathered (None
     /// for a model read: the whole is `model` itself).
     ///
@@ -61,7 +62,7 @@ impl<'r> Ranked<'r> {
     pub fn cut(
         model: &Model,
         comm: &'r dyn Comm,
-        decomposition: Option<[usize; 3]>,
+        (decomposition, rebalance): (Option<[usize; 3]>, crate::math::Real),
         file: &str,
     ) -> Result<(Ranked<'r>, Option<Model>, Option<String>), CaseError> {
         let (lo, hi) = extent(&model.balls.pos);
@@ -78,6 +79,7 @@ impl<'r> Ranked<'r> {
         let (part, rank) = (model.clone().ranked(comm, count))
             .map_err(|e| CaseError::new(file, "mpirun", format!("{e} (run it in one process)")))?;
         let mut ranked = Ranked { part, rank };
+        ranked.rank.rebalance = rebalance;
         if model.primed {
             return Ok((ranked, None, None));
         }

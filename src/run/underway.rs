@@ -111,7 +111,7 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
             let c = case.borrow();
             let refused = super::ranked::refuse(c, control.from.is_some());
             refused.map_err(|(key, e)| CaseError::new(&file, key, e))?;
-            let (r, whole, e) = Ranked::cut(&model, comm, c.decomposition, &file)?;
+            let (r, whole, e) = Ranked::cut(&model, comm, (c.decomposition, c.rebalance), &file)?;
             if let Some(whole) = whole {
                 model = whole;
             }
