@@ -162,6 +162,8 @@ pub struct RanksSummary {
     pub moves: Vec<(u64, Real, Real)>,
     /// The imbalance at the end.
     pub imbalance: Real,
+    /// The imbalance above which the cuts move (`[parallel] rebalance`).
+    pub rebalance: Real,
 }
 
 impl Summary {

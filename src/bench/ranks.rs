@@ -4,7 +4,7 @@
 //! the final state that must be the same for any number of ranks.
 
 use crate::comm::{Bricks, Comm};
-use crate::math::{extent, Real};
+use crate::math::extent;
 use crate::model::Model;
 use serde::Serialize;
 use std::path::Path;
@@ -89,8 +89,6 @@ pub fn run_ranked(
     let exchanges = counted.exchanges.load(Ordering::Relaxed) - before;
     let loop_s = comm.max(t0.elapsed().as_secs_f64());
     let ghosts = rank.ghost.iter().filter(|&&g| g).count() as u64;
-    let own = rank.ghost.len() as u64 - ghosts;
-    let most = comm.max(own as Real);
     let owned = |i: usize| !rank.ghost[i];
     Ok(RankedRun {
         case: case.name.clone(),
@@ -102,7 +100,7 @@ pub fn run_ranked(
         loop_s,
         particle_steps_per_s: n as f64 * steps as f64 / loop_s,
         ghost_fraction: comm.sum_count(ghosts) as f64 / n as f64,
-        imbalance: most * comm.size() as f64 / n as f64,
+        imbalance: rank.imbalance(),
         bytes_per_step: comm.sum_count(rank.sent) as f64 / steps as f64,
         exchanges_per_step: exchanges as f64 / steps as f64,
         moved: comm.sum_count(rank.arrived as u64),

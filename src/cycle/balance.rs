@@ -62,15 +62,12 @@ impl Rank<'_> {
 
 /// The `n - 1` cuts that share the sorted values `x` out in `n` runs as even as can be: cut
 /// `c` half-way between the values of ranks `m - 1` and `m`, `m = c len / n` (at least `n`
-/// values).
+/// values: then `1 <= m < len`).
 fn quantile_cuts(x: &[Real], n: usize) -> Vec<Real> {
     (1..n)
         .map(|c| {
-            let m = (c * x.len() / n).clamp(1, x.len().max(2) - 1);
-            match (x.get(m - 1), x.get(m)) {
-                (Some(a), Some(b)) => a + 0.5 * (b - a),
-                _ => 0.0,
-            }
+            let m = c * x.len() / n;
+            x[m - 1] + 0.5 * (x[m] - x[m - 1])
         })
         .collect()
 }

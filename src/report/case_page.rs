@@ -100,7 +100,7 @@ fn cut_over_ranks(dir: &Path, s: &Summary) -> String {
         "<p><b>Over ranks:</b> {} ranks, {x} × {y} × {z} bricks; cuts at the end at {}; the \
          most balls a rank owns are {:.3} times the mean at the end. Every output file but \
          this page is the bytes of one process. The cuts move to the balls' quantiles when \
-         that ratio passes 1.2 ({}): ",
+         that ratio passes {} (<code>[parallel] rebalance</code>; {}): ",
         r.ranks,
         if cuts.is_empty() {
             "none".into()
@@ -108,6 +108,7 @@ fn cut_over_ranks(dir: &Path, s: &Summary) -> String {
             cuts.join("; ")
         },
         r.imbalance,
+        fmt_num(Some(r.rebalance)),
         code_link(dir, "src/cycle/balance.rs::balance")
     );
     if r.moves.is_empty() {

@@ -122,6 +122,7 @@ impl<'r> Ranked<'r> {
             cuts: r.bricks.cuts.clone(),
             moves: r.rebalanced.clone(),
             imbalance: r.imbalance(),
+            rebalance: r.rebalance,
         }
     }
 
