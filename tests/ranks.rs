@@ -503,6 +503,12 @@ fn balanced(
                     if let Some(r) = rebalance {
                         rank.rebalance = r;
                     }
+                    if resume_at > 0 {
+                        // (cut from a checkpoint, the parts gather back into it: the forces of
+                        // its last force pass too, which the first cycle may read)
+                        let back = [vec![held(&rank.gather(&m))]];
+                        assert_same_held(&[held(start)], &back, "cut", (resume_at, 0));
+                    }
                     let mut seen = Vec::new();
                     for k in resume_at + 1..=cycles {
                         m.cycle_on_rank(&mut rank).expect("a cycle");
@@ -690,4 +696,105 @@ fn cuts_that_move_with_the_balls_change_no_bit(#[case] count: [usize; 3]) {
         );
     }
     eprintln!("{count:?}: {moves:?}; at the end {end}, {fixed} without moves");
+}
+
+/// The model of the case file `cases/<path>` without its checks (which may name other
+/// cases), its text changed by `edits` (each must apply).
+fn from_case(path: &str, edits: &[(&str, &str)], name: &str) -> Model {
+    let file = format!("{}/cases/{path}", env!("CARGO_MANIFEST_DIR"));
+    let mut text = std::fs::read_to_string(&file).expect("the case file");
+    if let Some(at) = text.find("\n[[check]]") {
+        text.truncate(at + 1);
+    }
+    for (from, to) in edits {
+        let edited = text.replacen(from, to, 1);
+        assert_ne!(edited, text, "{path}: {from:?} not found");
+        text = edited;
+    }
+    from_text(&text, name)
+}
+
+/// Periodic cells cut over ranks, along their periodic axes and across them: every part an
+/// output reads (the cell among the balls' bytes) is the same bytes as in one process every
+/// 500 cycles. The gas of `cases/periodic` (400 balls crossing the faces) under gravity with
+/// energy books (the wrapped mass enters the potential energy), sheared by Lees-Edwards images
+/// (cut along the flow, the gradient and both); a lattice sheared fast; the dense sheared
+/// packing of `cases/rheology` (renumbered, resumed) and its 2D disks, without their servo.
+///
+/// Fails when a rank takes the images across the gradient's faces without the flow's offset
+/// (the Lees-Edwards cuts) or sums its ghosts' jumps. (A ball beyond a face given to the brick
+/// it left, not the one it enters, changes no bit here: `cycle::ranks`'s unit tests.)
+#[rstest]
+#[case::gravity_books_2x([2, 1, 1], "gas", 0, 0)]
+#[case::gravity_books_1x2x2_resumed([1, 2, 2], "gas", 0, 1130)]
+#[case::sheared_flow_3x([3, 1, 1], "lees_edwards_gas", 0, 0)]
+#[case::sheared_gradient_1x1x2([1, 1, 2], "lees_edwards_gas", 0, 0)]
+#[case::sheared_2x1x2_renumbered([2, 1, 2], "lees_edwards_gas", 250, 0)]
+#[case::lattice_2x1x2([2, 1, 2], "lees_edwards_lattice", 0, 0)]
+#[case::dense_2x1x2_renumbered([2, 1, 2], "mu_i", 250, 0)]
+#[case::dense_1x1x2_resumed([1, 1, 2], "mu_i", 0, 1130)]
+#[case::disks_2x([2, 1, 1], "disks_i", 0, 0)]
+#[case::disks_1x2x1([1, 2, 1], "disks_i", 0, 0)]
+fn a_periodic_cell_on_ranks_is_the_cell_of_one_process(
+    #[case] count: [usize; 3],
+    #[case] scene: &str,
+    #[case] sort_every: u64,
+    #[case] resume_at: u64,
+) {
+    let name = format!("periodic_{scene}_{count:?}_{sort_every}_{resume_at}");
+    let mut start = match scene {
+        "gas" => from_case(
+            "periodic/gas.toml",
+            &[("gravity = [0.0, 0.0, 0.0]", "gravity = [0.5, 0.0, -2.0]")],
+            &name,
+        ),
+        // (without their pressure servo, which is not cut over ranks yet)
+        "mu_i" => from_case("rheology/mu_i_0p1.toml", &[("pressure = {", "# {")], &name),
+        // (sheared 300 times faster: its images slide by more than a margin between builds)
+        "lees_edwards_lattice" => from_case(
+            "periodic/lees_edwards_lattice.toml",
+            &[("rate = 1.0,", "rate = 300.0,")],
+            &name,
+        ),
+        "disks_i" => from_case(
+            "rheology/disks_i_0p1.toml",
+            &[("pressure = {", "# {")],
+            &name,
+        ),
+        _ => from_case(&format!("periodic/{scene}.toml"), &[], &name),
+    };
+    start.sort_every = sort_every;
+    if scene == "gas" {
+        start.keep_energy_books();
+    }
+    let cycles = if matches!(scene, "mu_i" | "disks_i") {
+        1500
+    } else {
+        2000
+    };
+    let (whole, alone, gathered) = alone_and_ranked(start, count, (cycles, 500, resume_at));
+    // (the scene is not a trivial one: contacts across the faces; the images slid, the
+    // cell's height moved)
+    let b = &whole.balls;
+    let c = &whole.contacts;
+    let across = (c.list.iter())
+        .filter(|x| x.active && b.partner(x.a as usize, x.b as usize) != b.pos[x.b as usize])
+        .count();
+    // (a gas has few contacts at a time: 2 of them across the faces at the end)
+    let dense = scene == "mu_i" || scene == "disks_i";
+    let least = if dense { 10 } else { 1 };
+    assert!(
+        across >= least,
+        "{name}: {across} contacts across the faces"
+    );
+    let cell = b.cell.as_ref().expect("the cell");
+    if cell.shear.is_some() {
+        // (0.76 mm for the dense packing, 6.4 mm for the gas)
+        assert!(
+            cell.offset > 5e-4,
+            "{name}: the images slid {} m",
+            cell.offset
+        );
+    }
+    assert_same_held(&alone, &gathered, &name, (500, resume_at));
 }

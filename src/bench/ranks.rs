@@ -3,8 +3,7 @@
 //! the slowest rank, what the cut costs (ghosts, bytes sent, imbalance), and a fingerprint of
 //! the final state that must be the same for any number of ranks.
 
-use crate::comm::{Bricks, Comm};
-use crate::math::extent;
+use crate::comm::Comm;
 use crate::model::Model;
 use serde::Serialize;
 use std::path::Path;
@@ -52,8 +51,7 @@ pub struct RankedRun {
 }
 
 /// Runs `steps` cycles (default: the case's) of the case at `path` on the ranks of `comm`
-/// (every rank calls it together), cut into `bricks` (default: [`Bricks::choose`] over the
-/// balls' extent); the cycle loop is timed after the first forces.
+/// (every rank calls it together), cut into `bricks` (default: [`Model::choose_bricks`]); the cycle loop is timed after the first forces.
 ///
 /// # Errors
 /// A case that does not load or build, what [`Model::ranked`] refuses, a run that blows up.
@@ -72,8 +70,7 @@ pub fn run_ranked(
         )
     })?;
     let n = model.balls.len();
-    let (lo, hi) = extent(&model.balls.pos);
-    let count = bricks.unwrap_or_else(|| Bricks::choose(comm.size(), &lo, &hi, model.planar));
+    let count = bricks.unwrap_or_else(|| model.choose_bricks(comm.size()));
     let counted = Counted {
         comm,
         exchanges: AtomicU64::new(0),

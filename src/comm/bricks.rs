@@ -106,18 +106,42 @@ impl Bricks {
     /// True when `p` lies within `halo` of rank `r`'s brick along every axis (a box around the
     /// brick, not a sphere; along a periodic axis, of the nearest of the brick's images).
     pub fn near(&self, r: usize, p: &Vec3, halo: Real) -> bool {
+        self.near_along(r, p, halo, 3)
+    }
+
+    /// [`Bricks::near`], but along axis `plain` (3: none) from `p` itself, not from the
+    /// nearest of its images (for a caller that moves `p` to its images itself: under
+    /// Lees-Edwards shear an image across the gradient axis's faces also slides along the
+    /// flow).
+    pub fn near_along(&self, r: usize, p: &Vec3, halo: Real, plain: usize) -> bool {
         let b = self.brick(r);
-        (0..3).all(|k| self.gap(k, b[k], p[k]) <= halo)
+        (0..3).all(|k| self.gap(k, b[k], p[k], k != plain) <= halo)
     }
 
     /// Along axis `k`, how far `x` lies outside the span of brick index `i` (0 inside), along a
-    /// periodic axis from the nearest of its images.
-    fn gap(&self, k: usize, i: usize, x: Real) -> Real {
+    /// periodic axis from the nearest of its images (when `images`).
+    fn gap(&self, k: usize, i: usize, x: Real, images: bool) -> Real {
         let (low, high) = self.span(k, i);
         let gap = |x: Real| (low - x).max(x - high).max(0.0);
         match self.period[k] {
-            Some((_, len)) => gap(x).min(gap(x - len)).min(gap(x + len)),
-            None => gap(x),
+            Some((_, len)) if images => gap(x).min(gap(x - len)).min(gap(x + len)),
+            _ => gap(x),
+        }
+    }
+
+    /// Along each periodic axis, the cuts carried with the cell's lowest coordinate and length
+    /// `period` (under pressure control its length changes), affinely: each brick keeps its
+    /// share of the cell.
+    pub fn fit(&mut self, period: [Option<(Real, Real)>; 3]) {
+        for k in 0..3 {
+            if let (Some((a, len)), Some((a2, len2))) = (self.period[k], period[k]) {
+                if (a, len) != (a2, len2) {
+                    for c in &mut self.cuts[k] {
+                        *c = a2 + (*c - a) * (len2 / len);
+                    }
+                }
+            }
+            self.period[k] = period[k];
         }
     }
 
@@ -126,7 +150,7 @@ impl Bricks {
     pub fn distance(&self, r: usize, p: &Vec3) -> Real {
         let b = self.brick(r);
         (0..3)
-            .map(|k| self.gap(k, b[k], p[k]).powi(2))
+            .map(|k| self.gap(k, b[k], p[k], true).powi(2))
             .sum::<Real>()
             .sqrt()
     }

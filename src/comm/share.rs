@@ -48,6 +48,15 @@ impl<'a> Share<'a> {
         self.comm.size() > 1
     }
 
+    /// The largest of every rank's `x` (`x` itself on one rank).
+    pub fn max(&self, x: crate::math::Real) -> crate::math::Real {
+        if self.several() {
+            self.comm.max(x)
+        } else {
+            x
+        }
+    }
+
     /// Merges every rank's `sums` into each, exactly ([`Comm::sum_exact`]; nothing to do on
     /// one rank).
     pub fn merge(&self, sums: &mut [ExactSum]) {

@@ -276,8 +276,46 @@ impl Contacts {
     /// Removes balls: ball `i` becomes `new_of[i]`, or is gone when that is `u32::MAX` (its
     /// contacts go; the numbering keeps the order of the balls that stay, so every kept
     /// contact keeps its two roles, its frame and its state, and the list stays sorted).
-    /// Forces are zero until the next force update.
+    /// The kept contacts keep what the last force update left in the side arrays (forces,
+    /// points, works, couples): a model resumed on ranks reads them before its first force
+    /// update (the pressure servo, the outputs).
     pub(crate) fn drop_balls(&mut self, new_of: &[u32]) {
+        let n = self.list.len();
+        let kept: Vec<usize> = (0..n)
+            .filter(|&k| {
+                let c = &self.list[k];
+                new_of[c.a as usize] != u32::MAX && new_of[c.b as usize] != u32::MAX
+            })
+            .collect();
+        let pick = |v: &[Vec3]| -> Option<Vec<Vec3>> {
+            (v.len() == n).then(|| kept.iter().map(|&k| v[k]).collect())
+        };
+        let (force, point, couple) = (pick(&self.force), pick(&self.point), pick(&self.couple));
+        let work: Option<Vec<_>> =
+            (self.work.len() == n).then(|| kept.iter().map(|&k| self.work[k]).collect());
+        let incidence = self.incidence_of.is_some();
+        self.drop_records(new_of);
+        if incidence {
+            // (made at each force pass: made now, as the last one left them)
+            self.build_incidence(new_of.iter().filter(|&&i| i != u32::MAX).count());
+        }
+        for (to, from) in [
+            (&mut self.force, force),
+            (&mut self.point, point),
+            (&mut self.couple, couple),
+        ] {
+            if let Some(v) = from.filter(|v| v.len() == to.len()) {
+                *to = v;
+            }
+        }
+        if let Some(v) = work.filter(|v| v.len() == self.work.len()) {
+            self.work = v;
+        }
+    }
+
+    /// [`Contacts::drop_balls`]'s records and the side arrays that follow them (the others
+    /// are made anew, zero).
+    fn drop_records(&mut self, new_of: &[u32]) {
         let (framed, planar) = (!self.frames.is_empty(), !self.normals.is_empty());
         let rolls = !self.roll.is_empty();
         let mut w = 0;

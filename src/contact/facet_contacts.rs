@@ -277,6 +277,11 @@ impl FacetContacts {
     /// is `u32::MAX`; the order of the kept contacts does not change.
     pub(crate) fn drop_balls(&mut self, new_of: &[u32]) {
         let (framed, rolls) = (!self.frames.is_empty(), !self.roll.is_empty());
+        // (the couples of the last force update, when it kept them)
+        let couples = !self.couple.is_empty() && self.couple.len() == self.list.len();
+        if !couples {
+            self.couple.clear();
+        }
         let mut w = 0;
         for k in 0..self.list.len() {
             let ball = new_of[self.list[k].ball as usize];
@@ -291,6 +296,9 @@ impl FacetContacts {
             if rolls {
                 self.roll.swap(w, k);
             }
+            if couples {
+                self.couple.swap(w, k);
+            }
             w += 1;
         }
         self.list.truncate(w);
@@ -300,7 +308,24 @@ impl FacetContacts {
         if rolls {
             self.roll.truncate(w);
         }
+        if couples {
+            self.couple.truncate(w);
+        }
+        // (the interactions of the balls that stay keep what the last force update left in
+        // them: a model resumed on ranks reads them before its first force update)
+        let before = std::mem::take(&mut self.interactions);
         self.rebuild_interactions();
+        let stayed = (before.into_iter()).filter(|it| new_of[it.ball as usize] != u32::MAX);
+        for (now, was) in self.interactions.iter_mut().zip(stayed) {
+            if (now.ball, now.wall) == (new_of[was.ball as usize], was.wall) {
+                *now = WallInteraction {
+                    ball: now.ball,
+                    start: now.start,
+                    end: now.end,
+                    ..was
+                };
+            }
+        }
     }
 
     /// Takes the contacts of balls that came from another rank: every contact held of a ball

@@ -157,7 +157,9 @@ fn assemble(model: &Model, parts: Vec<Part>) -> Model {
     } else {
         Vec::new()
     };
-    whole.broad_phase.set_reference_positions(reference);
+    whole
+        .broad_phase
+        .set_reference_positions(reference, whole.balls.cell.as_ref());
     if built {
         // (one process's last build saw every ball; each rank's, its own and its ghosts)
         let radii = whole.balls.radius.iter();

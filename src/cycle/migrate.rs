@@ -3,7 +3,7 @@
 //! every rank sends the others its balls in their halo, and each rank puts what it holds in
 //! the order one process holds it in (and renumbers it when one process would).
 
-use super::ranks::Rank;
+use super::ranks::{near, owner, period, Rank};
 use crate::body::Balls;
 use crate::contact::{FacetContact, Frame, Moving};
 use crate::detect::SortGrid;
@@ -106,14 +106,17 @@ impl Rank<'_> {
     /// their halo, and each rank puts its balls and ghosts in order (module documentation).
     pub(super) fn rebuild(&mut self, model: &mut Model) {
         let (me, size) = (self.rank(), self.size());
-        // 1. who owns each ball now; the leaving ones go with their contacts
+        // 1. who owns each ball now (in a cell whose length changed, the cuts along it moved
+        // with it); the leaving ones go with their contacts
         let b = &model.balls;
+        let cell = b.cell.as_ref();
+        self.bricks.fit(period(cell));
         let owner: Vec<usize> = (0..b.len())
             .map(|i| {
                 if self.ghost[i] {
                     usize::MAX
                 } else {
-                    self.bricks.owner(&b.pos[i])
+                    owner(&self.bricks, cell, &b.pos[i])
                 }
             })
             .collect();
@@ -196,7 +199,7 @@ impl Rank<'_> {
                 if r == me {
                     return Vec::new();
                 }
-                let near = |p: &Vec3| self.bricks.near(r, p, self.halo);
+                let near = |p: &Vec3| near(&self.bricks, b.cell.as_ref(), (r, p), self.halo);
                 let here: Vec<usize> = mine.iter().copied().filter(|&i| near(&b.pos[i])).collect();
                 let mut balls = pick(b, &here);
                 let mut keys: Vec<u64> = here.iter().map(|&i| self.key[i]).collect();
@@ -317,8 +320,9 @@ impl Rank<'_> {
             if r != me {
                 *s = (0..bb.len() as u32)
                     .filter(|&i| {
+                        let p = &bb.pos[i as usize];
                         !self.ghost[i as usize]
-                            && self.bricks.near(r, &bb.pos[i as usize], self.halo)
+                            && near(&self.bricks, bb.cell.as_ref(), (r, p), self.halo)
                     })
                     .collect();
             }

@@ -110,6 +110,12 @@ impl Model {
     /// `4 (largest radius + margin)` (two balls would meet two images of each other) or its
     /// stress is not finite.
     fn plan_cell(&mut self) -> Result<(), ModelError> {
+        self.plan_cell_by(&crate::comm::Share::whole())
+    }
+
+    /// [`Model::plan_cell`] over the balls of `share`, the stress and the largest radius
+    /// merged over the ranks.
+    fn plan_cell_by(&mut self, share: &crate::comm::Share) -> Result<(), ModelError> {
         let Some(p) = self.balls.cell.as_ref().and_then(|c| c.pressure) else {
             return Ok(());
         };
@@ -117,13 +123,10 @@ impl Model {
             return Ok(());
         }
         let axis = p.axis;
-        let sigma = crate::output::cell_normal_stress(self, axis);
+        let sigma = crate::output::cell_normal_stress(self, axis, share);
         let length = self.balls.cell.as_ref().map_or(0.0, |c| c.len[axis]);
-        let largest = self
-            .balls
-            .radius
-            .iter()
-            .fold(0.0, |m: crate::math::Real, &r| m.max(r));
+        let largest =
+            share.max((self.balls.radius.iter()).fold(0.0, |m: crate::math::Real, &r| m.max(r)));
         let shortest = 4.0 * (largest + self.settings.margin);
         let collapsed = |reason: String| ModelError::CellCollapsed {
             cycle: self.cycles + 1,

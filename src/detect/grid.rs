@@ -84,9 +84,11 @@ impl BroadPhase {
     }
 
     /// Sets the positions of the last build (a model gathered from ranks,
-    /// [`crate::cycle::Rank::gather`]).
-    pub fn set_reference_positions(&mut self, pos: Vec<Vec3>) {
+    /// [`crate::cycle::Rank::gather`]) and their levers in a deforming `cell` (which depend
+    /// on nothing the cell changes after the build: `BroadPhase::keep_levers`).
+    pub fn set_reference_positions(&mut self, pos: Vec<Vec3>, cell: Option<&Cell>) {
         self.ref_pos = pos;
+        self.keep_levers(cell);
     }
 
     /// Room for `n` balls in the per-ball arrays (see [`crate::storage::room`]).

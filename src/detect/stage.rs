@@ -7,7 +7,7 @@ use super::{spatial_order, BroadPhase, Scratch, SortOrder};
 use crate::body::{Balls, Clumps, Wall};
 use crate::contact::{Contacts, FacetContacts};
 use crate::law::{Cohesion, ContactModel, Rolling};
-use crate::math::{Real, Vec3};
+use crate::math::{ExactSum, Real, Vec3};
 
 /// What contact detection reads and writes.
 pub struct Detection<'a> {
@@ -174,17 +174,32 @@ impl Detection<'_> {
     /// the opposite face (a clump with its pebbles, by the jump of its centroid), before the
     /// candidate pairs are built: between two builds a ball lies at most a margin outside.
     fn wrap(&mut self) {
+        let moved = self.wrap_bodies(&|_| true);
+        *self.wrapped += Vec3::from(moved.map(|s| s.value()));
+    }
+
+    /// [`Detection::wrap`]'s moves, and the exact sums (x, y, z) of mass times displacement
+    /// of those of balls that are `own` and of every clump (over ranks, each sums its own:
+    /// the whole sum is the same bits for any number of ranks).
+    pub(crate) fn wrap_bodies(&mut self, own: &dyn Fn(usize) -> bool) -> [ExactSum; 3] {
+        let mut sums = [ExactSum::new(), ExactSum::new(), ExactSum::new()];
         let Some(cell) = self.balls.cell.clone() else {
-            return;
+            return sums;
+        };
+        let mut add = |d: Vec3, m: Real| {
+            for (s, x) in sums.iter_mut().zip(d.iter()) {
+                s.add(x * m);
+            }
         };
         let b = &mut *self.balls;
         let books = self.books && cell.shear.is_some();
-        let mut jumps = Vec3::zeros();
         for i in 0..b.len() {
             let (before, was) = (b.pos[i], b.vel[i]);
             let free = b.clump[i] == crate::body::NO_CLUMP;
             if free && cell.wrap_body(&mut b.pos[i], &mut b.vel[i]) {
-                jumps += (b.pos[i] - before) * b.mass[i];
+                if own(i) {
+                    add(b.pos[i] - before, b.mass[i]);
+                }
                 if books && b.vel[i] != was {
                     let dv = b.vel[i] - was;
                     self.jumps.push(Jump::Ball(i as u32, dv));
@@ -196,19 +211,19 @@ impl Detection<'_> {
             let (before, was) = (cl.pos[c], cl.vel[c]);
             if cell.wrap_body(&mut cl.pos[c], &mut cl.vel[c]) {
                 let (d, dv) = (cl.pos[c] - before, cl.vel[c] - was);
-                jumps += d * cl.mass[c];
+                add(d, cl.mass[c]);
                 let first = cl.first[c] as usize;
                 for p in first..first + cl.count[c] as usize {
                     b.pos[p] += d;
                     b.vel[p] += dv;
-                    jumps += d * b.mass[p];
+                    add(d, b.mass[p]);
                 }
                 if books && dv != Vec3::zeros() {
                     self.jumps.push(Jump::Clump(c as u32, dv));
                 }
             }
         }
-        *self.wrapped += jumps;
+        sums
     }
 
     /// True when the balls may be renumbered: in 3D (the 2D mode keeps its disks' normals in

@@ -9,6 +9,7 @@
 //! symmetric part, `xx, yy, zz, xy, yz, xz`. The sums are exact ([`ExactSum`]): the same for any
 //! order of the contacts and bodies.
 
+use crate::comm::Share;
 use crate::math::{ExactSum, ExactTensor, Real, Vec3};
 use crate::model::Model;
 
@@ -16,7 +17,7 @@ use crate::model::Model;
 pub fn cell_stress(model: &Model) -> [Real; 6] {
     let mut sums = ExactTensor::new();
     let add = |f: &Vec3, l: &Vec3| sums.add_outer(f, l);
-    let Some(inv) = stress_sums(model, add) else {
+    let Some(inv) = stress_sums(model, &Share::whole(), add) else {
         return [0.0; 6];
     };
     let t = sums.value();
@@ -26,24 +27,31 @@ pub fn cell_stress(model: &Model) -> [Real; 6] {
 
 /// The cell's normal stress along axis `k` alone, Pa (0 without a cell): what the pressure
 /// servo reads (the same sums as [`cell_stress`], one component).
-pub fn cell_normal_stress(model: &Model, k: usize) -> Real {
-    let mut t = ExactSum::new();
-    let add = |f: &Vec3, l: &Vec3| t.add(f[k] * l[k]);
-    stress_sums(model, add).map_or(0.0, |inv| t.value() * inv)
+///
+/// Over ranks (`share`), each rank sums the terms of its own balls (a contact's by its first
+/// ball) and the sums are merged exactly: the same bits as one process.
+pub fn cell_normal_stress(model: &Model, k: usize, share: &Share) -> Real {
+    let mut t = [ExactSum::new()];
+    let add = |f: &Vec3, l: &Vec3| t[0].add(f[k] * l[k]);
+    let inv = stress_sums(model, share, add);
+    share.merge(&mut t);
+    inv.map_or(0.0, |inv| t[0].value() * inv)
 }
 
-/// Calls `add(f, l)` for each term of the cell's stress (module documentation) and returns
-/// 1/V (None without a cell).
-fn stress_sums(model: &Model, mut add: impl FnMut(&Vec3, &Vec3)) -> Option<Real> {
+/// Calls `add(f, l)` for each term of the cell's stress (module documentation) of the balls
+/// of `share` and returns 1/V (None without a cell).
+fn stress_sums(model: &Model, share: &Share, mut add: impl FnMut(&Vec3, &Vec3)) -> Option<Real> {
     let b = &model.balls;
     let cell = b.cell.as_ref()?;
     let list = &model.contacts;
-    for (k, c) in list.list.iter().enumerate().filter(|(_, c)| c.active) {
+    let active = |c: &&crate::contact::Contact| c.active && share.own(c.a as usize);
+    for (k, c) in list.list.iter().enumerate().filter(|(_, c)| active(c)) {
         let f = list.contact_force(k, b, &model.laws);
         let l = b.partner(c.a as usize, c.b as usize) - b.pos[c.a as usize];
         add(&f, &l);
     }
-    for c in model.facet_contacts.list.iter().filter(|c| c.active) {
+    let touches = model.facet_contacts.list.iter();
+    for c in touches.filter(|c| c.active && share.own(c.ball as usize)) {
         let l = crate::geom::nearest(Some(cell), c.point - b.pos[c.ball as usize]);
         add(&-c.force, &l);
     }
@@ -55,12 +63,12 @@ fn stress_sums(model: &Model, mut add: impl FnMut(&Vec3, &Vec3)) -> Option<Real>
         }
         u
     };
-    for i in (0..b.len()).filter(|&i| !b.is_pebble(i)) {
+    for i in (0..b.len()).filter(|&i| !b.is_pebble(i) && share.own(i)) {
         let v = model.synchronized_velocity(i) - flow(&b.pos[i]);
         add(&(v * b.mass[i]), &v);
     }
     let cl = &model.clumps;
-    for c in 0..cl.len() {
+    for c in (0..cl.len()).filter(|_| share.root()) {
         let v = model.clump_velocity(c) - flow(&cl.pos[c]);
         add(&(v * cl.mass[c]), &v);
     }

@@ -7,9 +7,8 @@
 //! same whole model.
 
 use crate::case::CaseError;
-use crate::comm::{Bricks, Comm};
+use crate::comm::Comm;
 use crate::cycle::Rank;
-use crate::math::extent;
 use crate::model::{Model, ModelError};
 
 /// What a run over ranks cannot do yet, as the case key and the reason: a stage from a
@@ -51,7 +50,7 @@ pub(super) struct Ranked<'r> {
 impl<'r> Ranked<'r> {
     /// Cuts `model` (built the same on every rank from the case, or read from a checkpoint)
     /// over the ranks of `comm` into the bricks of `[parallel] decomposition` (default:
-    /// [`Bricks::choose`] over the balls' extent), the cuts moving when the imbalance passes
+    /// [`Model::choose_bricks`]), the cuts moving when the imbalance passes
     /// `rebalance` ([`Rank::rebalance`]), primes the parts (a model read from a
     /// checkpoint is primed already), and returns them with the whole model gathered (None
     /// for a model read: the whole is `model` itself).
@@ -65,9 +64,8 @@ impl<'r> Ranked<'r> {
         (decomposition, rebalance): (Option<[usize; 3]>, crate::math::Real),
         file: &str,
     ) -> Result<(Ranked<'r>, Option<Model>, Option<String>), CaseError> {
-        let (lo, hi) = extent(&model.balls.pos);
         let size = comm.size();
-        let count = decomposition.unwrap_or_else(|| Bricks::choose(size, &lo, &hi, model.planar));
+        let count = decomposition.unwrap_or_else(|| model.choose_bricks(size));
         if count.iter().product::<usize>() != size {
             let [x, y, z] = count;
             return Err(CaseError::new(
