@@ -287,12 +287,12 @@ impl Contacts {
                 new_of[c.a as usize] != u32::MAX && new_of[c.b as usize] != u32::MAX
             })
             .collect();
-        let pick = |v: &[Vec3]| -> Option<Vec<Vec3>> {
+        fn pick<T: Copy>(v: &[T], n: usize, kept: &[usize]) -> Option<Vec<T>> {
             (v.len() == n).then(|| kept.iter().map(|&k| v[k]).collect())
-        };
-        let (force, point, couple) = (pick(&self.force), pick(&self.point), pick(&self.couple));
-        let work: Option<Vec<_>> =
-            (self.work.len() == n).then(|| kept.iter().map(|&k| self.work[k]).collect());
+        }
+        let force = pick(&self.force, n, &kept);
+        let (point, couple) = (pick(&self.point, n, &kept), pick(&self.couple, n, &kept));
+        let work = pick(&self.work, n, &kept);
         let incidence = self.incidence_of.is_some();
         self.drop_records(new_of);
         if incidence {
