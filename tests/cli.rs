@@ -1319,8 +1319,9 @@ fn verify_on_several_jobs_gives_the_same_results() {
 /// `ballast verify --ranks 2` runs the cases one after the other over two ranks and writes the
 /// files of `ballast verify` in one process, byte for byte (summary.json without its wall
 /// time): the settle box cut over the ranks (a check's probe watching every cycle), a drop cut
-/// over them whose check runs another case, that other case (energy books) cut too, and a
-/// drop with an automatic timestep on rank 0 alone, which it says. `--jobs` with `--ranks` is
+/// over them whose check runs another case, that other case (energy books) cut too, a drop
+/// with an automatic timestep cut too, and one under timestep scaling on rank 0 alone, which
+/// it says. `--jobs` with `--ranks` is
 /// refused (exit 2).
 #[test]
 fn verify_over_ranks_writes_the_files_of_one_process() {
@@ -1347,6 +1348,17 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
         format!("{auto}[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-3\n"),
     )
     .unwrap();
+    let scaled = DROP.replace(
+        "mode = \"fixed\"\ndt = 1e-5",
+        "mode = \"scaled\"\ndt = 1e-5",
+    );
+    assert_ne!(scaled, DROP);
+    // (the check only has the case's files written: the ball stays within a metre)
+    std::fs::write(
+        d.join("d.toml"),
+        format!("{scaled}[[check]]\nkind = \"final_value\"\nseries = \"ball/2/pos.z\"\nexpected = 0.0\nabs_tolerance = 1.0\n"),
+    )
+    .unwrap();
     let verify = |extra: &[&str]| {
         let _ = std::fs::remove_dir_all(d.join("reports"));
         let out = (ballast().current_dir(&d))
@@ -1360,7 +1372,7 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
         (text, cases)
     };
     let (one, expected) = verify(&[]);
-    assert!(one.contains("4 passed, 0 failed"), "{one}");
+    assert!(one.contains("5 passed, 0 failed"), "{one}");
     let names: Vec<&str> = expected.iter().map(|f| f.0.as_str()).collect();
     assert!(names.len() >= 20, "{names:?}");
     let (two, got) = verify(&["--ranks", "2"]);
@@ -1372,8 +1384,8 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
     };
     assert_eq!(first(&one), first(&two));
     assert!(
-        two.contains("over 2 ranks: 3 cases cut over them, 1 on rank 0 alone")
-            && two.contains("1 alone: an automatic timestep cannot be cut over ranks yet"),
+        two.contains("over 2 ranks: 4 cases cut over them, 1 on rank 0 alone")
+            && two.contains("1 alone: timestep scaling cannot be cut over ranks yet"),
         "{two}"
     );
     assert_eq!(got.len(), expected.len());
@@ -1402,6 +1414,7 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
         [
             "a/index.html",
             "b/index.html",
+            "c/index.html",
             "settle_box_hooke_1k/index.html"
         ]
     );
@@ -1787,7 +1800,7 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// time apart), every VTK file and the checkpoints of one process on one thread, byte for
 /// byte (the checkpoints of the second name its case file by another hash: only the first's
 /// are compared); a decomposition that does not fit the rank count, and what cannot be cut over ranks
-/// yet (an automatic timestep, bonds), are refused in one line naming the key (exit 2).
+/// yet (timestep scaling, bonds), are refused in one line naming the key (exit 2).
 #[test]
 fn a_run_over_ranks_writes_the_files_of_one_process() {
     let alone = scratch("ranked_run").join("alone");
@@ -1875,10 +1888,10 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         std::fs::write(&path, changed).unwrap();
         path
     };
-    let auto = variant(
-        "auto",
+    let scaled = variant(
+        "scaled",
         "mode = \"fixed\"\ndt = 1e-5",
-        "mode = \"auto\"\nsafety = 0.8",
+        "mode = \"scaled\"\ndt = 1e-5",
     );
     let bonded = variant(
         "bonded",
@@ -1893,9 +1906,9 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         ),
         (&case, &["--ranks", "0"], "--ranks 0: 1 to 1024 ranks"),
         (
-            &auto,
+            &scaled,
             &["--ranks", "2"],
-            "an automatic timestep cannot be cut over ranks yet",
+            "timestep scaling cannot be cut over ranks yet",
         ),
         (
             &bonded,

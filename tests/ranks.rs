@@ -8,7 +8,7 @@ use ballast::detect::SortOrder;
 use ballast::law::{ContactModel, HookeHistory};
 use ballast::math::{Real, Vec3};
 use ballast::model::Model;
-use ballast::timestep::TimestepMode;
+use ballast::timestep::{Limit, TimestepMode};
 use rstest::rstest;
 
 /// A cloud of `n` balls (radii 0.8 to 1.2 mm) packed in a 24 x 16 x 12 mm box, its two halves
@@ -481,8 +481,13 @@ fn balanced(
 ) -> (Model, Vec<Held>, Vec<Vec<Held>>, Moves) {
     let mut whole = start.clone();
     let mut alone = Vec::new();
+    // (every cycle's step and what set it)
+    let mut steps = Vec::new();
     for k in 1..=cycles {
         whole.cycle().expect("a cycle");
+        if k > resume_at {
+            steps.push((whole.last_dt.to_bits(), whole.dt_limit));
+        }
         if k == resume_at {
             // (resumed: the ranks cut the model of one process at this cycle, as a checkpoint
             // holds it, without the work arrays it does not keep)
@@ -494,8 +499,10 @@ fn balanced(
         }
     }
     let hubs = Hub::ranks(count.iter().product());
+    let largest = (start.balls.radius.iter()).fold(0.0, |m: Real, &r| m.max(r));
     let start = &start;
-    let gathered: Vec<(Vec<Held>, Moves)> = std::thread::scope(|s| {
+    type Steps = Vec<(u64, Limit)>;
+    let gathered: Vec<(Vec<Held>, Moves, Steps)> = std::thread::scope(|s| {
         let handles: Vec<_> = (hubs.into_iter())
             .map(|h| {
                 s.spawn(move || {
@@ -510,14 +517,22 @@ fn balanced(
                         assert_same_held(&[held(start)], &back, "cut", (resume_at, 0));
                     }
                     let mut seen = Vec::new();
+                    let mut steps = Vec::new();
                     for k in resume_at + 1..=cycles {
                         m.cycle_on_rank(&mut rank).expect("a cycle");
+                        steps.push((m.last_dt.to_bits(), m.dt_limit));
                         if k % every == 0 {
                             seen.push(held(&rank.gather(&m)));
+                            // (a rank's displacement test bounds the closing of a pair by the
+                            // largest radius of every ball, as one process's: with its own
+                            // balls' alone, the dense sheared packing under its servo cut
+                            // 1 x 1 x 2 rebuilds its pairs later than one process after
+                            // 24,850 cycles)
+                            assert_eq!(m.broad_phase.largest_radius, largest, "cycle {k}");
                         }
                     }
                     let end = rank.imbalance();
-                    (seen, (rank.rebalanced, end))
+                    (seen, (rank.rebalanced, end), steps)
                 })
             })
             .collect();
@@ -525,6 +540,17 @@ fn balanced(
             .map(|h| h.join().expect("a rank"))
             .collect()
     });
+    for (r, g) in gathered.iter().enumerate() {
+        // (the ball that set a step named by its index in one process)
+        let first = (steps.iter().zip(&g.2)).position(|(a, b)| a != b);
+        if let Some(k) = first {
+            let cycle = resume_at + k as u64 + 1;
+            panic!(
+                "rank {r}, cycle {cycle}: a step of {:?} set by {:?}, not {:?}",
+                g.2[k], g.2[k].1, steps[k]
+            );
+        }
+    }
     let moves = gathered
         .first()
         .map(|g| g.1.clone())
@@ -719,7 +745,7 @@ fn from_case(path: &str, edits: &[(&str, &str)], name: &str) -> Model {
 /// 500 cycles. The gas of `cases/periodic` (400 balls crossing the faces) under gravity with
 /// energy books (the wrapped mass enters the potential energy), sheared by Lees-Edwards images
 /// (cut along the flow, the gradient and both); a lattice sheared fast; the dense sheared
-/// packing of `cases/rheology` (renumbered, resumed) and its 2D disks, without their servo.
+/// packing of `cases/rheology` (renumbered, resumed) and its 2D disks, under their pressure servo.
 ///
 /// Fails when a rank takes the images across the gradient's faces without the flow's offset
 /// (the Lees-Edwards cuts) or sums its ghosts' jumps. (A ball beyond a face given to the brick
@@ -748,19 +774,14 @@ fn a_periodic_cell_on_ranks_is_the_cell_of_one_process(
             &[("gravity = [0.0, 0.0, 0.0]", "gravity = [0.5, 0.0, -2.0]")],
             &name,
         ),
-        // (without their pressure servo, which is not cut over ranks yet)
-        "mu_i" => from_case("rheology/mu_i_0p1.toml", &[("pressure = {", "# {")], &name),
+        "mu_i" => from_case("rheology/mu_i_0p1.toml", &[], &name),
         // (sheared 300 times faster: its images slide by more than a margin between builds)
         "lees_edwards_lattice" => from_case(
             "periodic/lees_edwards_lattice.toml",
             &[("rate = 1.0,", "rate = 300.0,")],
             &name,
         ),
-        "disks_i" => from_case(
-            "rheology/disks_i_0p1.toml",
-            &[("pressure = {", "# {")],
-            &name,
-        ),
+        "disks_i" => from_case("rheology/disks_i_0p1.toml", &[], &name),
         _ => from_case(&format!("periodic/{scene}.toml"), &[], &name),
     };
     start.sort_every = sort_every;
@@ -797,4 +818,157 @@ fn a_periodic_cell_on_ranks_is_the_cell_of_one_process(
         );
     }
     assert_same_held(&alone, &gathered, &name, (500, resume_at));
+}
+
+/// The walled box under the automatic timestep (the diagonal estimate with the kinematic
+/// constraint, chosen every cycle or every 7; the bound; a cap) and the per-model step, cut
+/// over ranks; the cloud of balls of several sizes thrown at each other under the per-model
+/// step and under a kinematic constraint of 0.2 µm, which sets most steps; a lattice of
+/// equal balls at rest, touching nothing, whose steps are the one-contact estimate of every
+/// ball alike. Every cycle's step, and what set it (a ball named by its index in one
+/// process), is the same as in one process, and so is every part an output reads.
+///
+/// Fails when a rank names the ball by its index on the rank (the walled box's auto cases),
+/// takes its copies' partial forces into the kinematic constraint (the kinematic cloud), or
+/// its own smallest ball for every rank's (the per-model cloud), or breaks ties by rank
+/// instead of one process's order (the lattice). (Its copies' partial stiffness sums cannot
+/// set the step: their ratios are never below the owner's.)
+#[rstest]
+#[case::diagonal_2x([2, 1, 1], "diagonal", 0, 0)]
+#[case::diagonal_every_7_2x2x1_renumbered([2, 2, 1], "diagonal_every", 250, 0)]
+#[case::bound_3x([3, 1, 1], "bound", 0, 0)]
+#[case::capped_1x2x1_resumed([1, 2, 1], "capped", 0, 1130)]
+#[case::model_2x([2, 1, 1], "model", 250, 0)]
+#[case::cloud_model_2x([2, 1, 1], "cloud_model", 0, 0)]
+#[case::cloud_kinematic_3x_renumbered([3, 1, 1], "cloud_kinematic", 250, 0)]
+#[case::lattice_ties_2x([2, 1, 1], "lattice", 0, 0)]
+fn timesteps_chosen_over_ranks_are_those_of_one_process(
+    #[case] count: [usize; 3],
+    #[case] mode: &str,
+    #[case] sort_every: u64,
+    #[case] resume_at: u64,
+) {
+    let timestep = match mode {
+        "diagonal" => "mode = \"auto\"\nsafety = 0.5",
+        "diagonal_every" => "mode = \"auto\"\nsafety = 0.5\nevery = 7",
+        "bound" => "mode = \"auto\"\nestimator = \"bound\"",
+        "capped" => "mode = \"auto\"\nsafety = 0.5\ndt = 2e-5",
+        _ => "mode = \"model\"",
+    };
+    let text = WALLED.replace("mode = \"fixed\"\ndt = 1e-5", timestep);
+    assert_ne!(text, WALLED, "the timestep replaced");
+    let auto = |kinematic_eps: Option<Real>| {
+        TimestepMode::Auto(ballast::timestep::Auto {
+            safety: 0.5,
+            estimator: ballast::timestep::Estimator::Diagonal,
+            kinematic_eps,
+            cap: None,
+            every: 1,
+        })
+    };
+    let mut start = match mode {
+        "cloud_model" | "cloud_kinematic" => cloud(history(), 400),
+        "lattice" => lattice(),
+        _ => from_text(&text, &format!("timestep_{mode}_{count:?}")),
+    };
+    start.settings.timestep = match mode {
+        "cloud_model" => TimestepMode::Model(ballast::timestep::ModelMode {
+            loading_steps: 10.0,
+            cap: None,
+        }),
+        "cloud_kinematic" => auto(Some(2e-7)),
+        "lattice" => auto(None),
+        _ => start.settings.timestep.clone(),
+    };
+    start.sort_every = sort_every;
+    let (cycles, every) = if mode == "lattice" {
+        (20, 10)
+    } else {
+        (2500, 500)
+    };
+    let (whole, alone, gathered) = alone_and_ranked(start, count, (cycles, every, resume_at));
+    let (kinematic, one_contact) = (mode == "cloud_kinematic", mode == "lattice");
+    match whole.dt_limit {
+        // (a ball set the last step, not the first one)
+        Limit::Stiffness { ball, .. } if !kinematic && !one_contact => assert!(ball > 0),
+        Limit::Kinematic { ball } if kinematic => assert!(ball > 0),
+        // (of equal balls, the first in one process, which lies in the second brick)
+        Limit::OneContact { ball } if one_contact => assert_eq!(ball, 0),
+        Limit::Model { .. } if mode.ends_with("model") => {}
+        other => panic!("{mode}: the last step set by {other:?}"),
+    }
+    assert_same_held(&alone, &gathered, mode, (every, resume_at));
+}
+
+/// Equal balls (radius 1 mm) on a 6 x 3 x 2 lattice 3 mm apart, at rest without gravity: no
+/// contact, nothing moves. The first ball (the lowest id) lies at the largest x.
+fn lattice() -> Model {
+    let (mut m, mat) = model(
+        TimestepMode::Fixed(1e-6),
+        Vec3::zeros(),
+        1e-4,
+        material("glass", 7e10, 0.25),
+        history(),
+    );
+    let mut id = 1;
+    for i in (0..6).rev() {
+        for j in 0..3 {
+            for k in 0..2 {
+                let p = [3e-3 * i as Real, 3e-3 * j as Real, 3e-3 * k as Real];
+                m.add_ball(&BallSpec::at_rest(id, p, 1e-3, mat))
+                    .expect("a ball");
+                id += 1;
+            }
+        }
+    }
+    m
+}
+
+/// The walled box fed from above (150 balls of 0.4 to 0.6 mm at 20,000 a second, falling at
+/// 0.5 m/s) while an outlet in a corner of its floor takes the balls that settle there, cut
+/// over ranks (renumbered, resumed): every part an output reads, the insertion's and the
+/// outlet's counts and the energy they exchanged among them, is the same bytes as in one
+/// process every 500 cycles. Fails when a rank places the balls it does not hold (twice over),
+/// or keys a new ball before the balls there were.
+#[rstest]
+#[case::pour_2x([2, 1, 1], 0, 0)]
+#[case::pour_1x2x1_renumbered([1, 2, 1], 250, 0)]
+#[case::pour_3x_resumed([3, 1, 1], 0, 1130)]
+#[case::pour_2x2x1_renumbered([2, 2, 1], 250, 0)]
+fn balls_entering_and_leaving_over_ranks_are_those_of_one_process(
+    #[case] count: [usize; 3],
+    #[case] sort_every: u64,
+    #[case] resume_at: u64,
+) {
+    let flow = r#"
+[[insert]]
+name = "feed"
+region = { box = { min = [0.0, 0.002, 0.018], max = [0.011, 0.011, 0.024] } }
+material = "grain"
+rate = 20000.0
+count = 150
+radius = { kind = "uniform", min = 0.0004, max = 0.0006 }
+vel = [0.0, 0.0, -0.5]
+seed = 3
+[[outlet]]
+name = "drain"
+region = { box = { min = [0.009, 0.0, 0.0], max = [0.0125, 0.0125, 0.003] } }
+[output]
+series = ["balls/count", "outlet/drain/count"]
+"#;
+    let text = format!("{WALLED}{flow}");
+    let mut start = from_text(&text, &format!("flow_{count:?}_{sort_every}_{resume_at}"));
+    start.sort_every = sort_every;
+    start.keep_energy_books();
+    let (cycles, every) = (3000, 500);
+    let (whole, alone, gathered) = alone_and_ranked(start, count, (cycles, every, resume_at));
+    // (balls entered and left)
+    let flow = &whole.flow;
+    assert_eq!(flow.inserts[0].placed, 150, "placed");
+    assert!(
+        flow.outlets[0].count > 10,
+        "{} removed",
+        flow.outlets[0].count
+    );
+    assert_same_held(&alone, &gathered, "flow", (every, resume_at));
 }

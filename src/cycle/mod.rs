@@ -10,7 +10,9 @@
 //! 4. **force-displacement** ([`crate::force::Forces`]);
 //! 5. the energy books ([`crate::books::book`]) and the interpenetration check.
 
+mod among;
 mod balance;
+mod exchange;
 mod gather;
 mod migrate;
 mod ranks;
@@ -47,7 +49,7 @@ impl Model {
         self.plan_cell()?;
         // 1. timestep
         let t = self.clock();
-        let estimate = self.timestep_stiffness();
+        let estimate = self.timestep_stiffness(None);
         let dt = self.timestep().choose(estimate)?;
         // 2. law of motion, the periodic cell's step first
         crate::motion::deform_cell(&mut self.balls, &mut self.clumps, dt);

@@ -29,9 +29,13 @@
 //!   through the nearest image as in one process. A ball beyond a face belongs to the brick
 //!   it re-enters ([`owner`]).
 //!
-//! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, a periodic cell under
-//! pressure control, insertion and outlets, automatic timesteps, bonds (which hold at any
-//! distance, beyond the halo).
+//! - The timestep is chosen from each rank's own balls, then the least of every rank's
+//!   choice, ties going to the ball first in one process's order (`among.rs`).
+//!
+//! - Balls leave and enter on the whole model gathered, which is then cut again
+//!   (`exchange.rs`).
+//!
+//! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, timestep scaling, bonds (which hold at any distance, beyond the halo).
 
 use crate::body::Balls;
 use crate::comm::{Bricks, Comm, Share};
@@ -55,6 +59,9 @@ pub struct Rank<'c> {
     pub bricks: Bricks,
     /// How far from its brick (along each axis) a ball is copied to a rank, m.
     pub halo: Real,
+    /// The largest radius of every rank's balls, m (the broad phase's displacement test reads
+    /// it: [`crate::detect::BroadPhase::tolerance`]).
+    pub r_max: Real,
     /// For each of this rank's balls: true for a ghost (another rank's ball).
     pub ghost: Vec<bool>,
     /// For each rank: the indices of this rank's own balls it holds copies of, in order.
@@ -92,11 +99,7 @@ impl Model {
     ///
     /// # Errors
     /// What cannot be cut over ranks yet, in words (module documentation).
-    pub fn ranked(
-        mut self,
-        comm: &dyn Comm,
-        count: [usize; 3],
-    ) -> Result<(Model, Rank<'_>), String> {
+    pub fn ranked(self, comm: &dyn Comm, count: [usize; 3]) -> Result<(Model, Rank<'_>), String> {
         self.refuse_for_ranks()?;
         if count.iter().product::<usize>() != comm.size() {
             return Err(format!(
@@ -104,13 +107,18 @@ impl Model {
                 comm.size()
             ));
         }
+        let (lo, hi) = self.brick_extent();
+        let bricks = Bricks::even(count, &lo, &hi, period(self.balls.cell.as_ref()));
+        Ok(self.cut(comm, bricks))
+    }
+
+    /// This rank's part of `self` cut into `bricks` ([`Model::ranked`]), and its place.
+    pub(super) fn cut(mut self, comm: &dyn Comm, bricks: Bricks) -> (Model, Rank<'_>) {
         let b = &self.balls;
         let reference = self.broad_phase.reference_positions();
         let built = self.primed && reference.len() == b.len();
         let at: &[Vec3] = if built { reference } else { &b.pos };
-        let (lo, hi) = self.brick_extent();
         let cell = b.cell.as_ref();
-        let bricks = Bricks::even(count, &lo, &hi, period(cell));
         let r_max = b.radius.iter().fold(0.0, |m: Real, &r| m.max(r));
         let halo = 2.0 * (r_max + self.settings.margin);
         let me = comm.rank();
@@ -150,6 +158,7 @@ impl Model {
             comm,
             bricks,
             halo,
+            r_max,
             ghost,
             send,
             recv,
@@ -160,7 +169,7 @@ impl Model {
             rebalance: REBALANCE,
             rebalanced: Vec::new(),
         };
-        Ok((self, rank))
+        (self, rank)
     }
 
     /// Of a primed model, the contacts and the reference positions of the balls in `keep`
@@ -215,35 +224,20 @@ impl Model {
     /// The first thing of the model not cut over ranks yet.
     pub fn refuse_for_ranks(&self) -> Result<(), String> {
         let ids_increase = self.balls.id.windows(2).all(|w| w[0] < w[1]);
-        let pressure = self
-            .balls
-            .cell
-            .as_ref()
-            .is_some_and(|c| c.pressure.is_some());
         let refusals = [
             (!self.clumps.is_empty(), "clumps"),
-            (
-                // (cases/rheology/mu_i_0p1.toml cut in 1 x 1 x 2 leaves the bits of one
-                // process between cycles 24,850 and 24,900; without the servo it keeps them
-                // to the end, 61,814)
-                pressure,
-                "a periodic cell under pressure control",
-            ),
-            (
-                !self.flow.inserts.is_empty() || !self.flow.outlets.is_empty(),
-                "insertion and outlets",
-            ),
             (
                 // (a bond holds at any distance: its partner may be beyond the halo)
                 (self.laws.iter()).any(|l| matches!(l, crate::law::ContactModel::LinearBond(_))),
                 "bonds",
             ),
             (
-                !matches!(
+                // (its masses, which the contacts of copies read, made over ranks: not yet)
+                matches!(
                     self.settings.timestep,
-                    crate::timestep::TimestepMode::Fixed(_)
+                    crate::timestep::TimestepMode::Scaled(_)
                 ),
-                "an automatic timestep",
+                "timestep scaling",
             ),
             (
                 // (a primed model's balls keep their order: [`Model::ranked`])
@@ -268,6 +262,7 @@ impl Model {
             rank.sort(self);
         }
         let r = self.prime_forces();
+        self.broad_phase.largest_radius = rank.r_max;
         together(rank, r, self.cycles)?;
         if self.books.is_some() {
             rank.forward_loads(self);
@@ -289,10 +284,13 @@ impl Model {
         if !self.primed {
             self.prime_on_rank(rank)?;
         }
+        self.exchange_on_rank(rank)?;
         self.plan_walls_on(rank);
         self.plan_cell_by(&rank.owned())?;
-        let estimate = self.timestep_stiffness();
-        let dt = self.timestep().choose(estimate)?;
+        let estimate = self.timestep_stiffness(Some(&*rank));
+        let mut timestep = self.timestep();
+        timestep.among = Some(&*rank);
+        let dt = timestep.choose(estimate)?;
         crate::motion::deform_cell(&mut self.balls, &mut self.clumps, dt);
         let (finite, _) = self.motion().run(dt);
         self.advance_clock(dt);
@@ -344,6 +342,12 @@ impl Model {
             self.wrapped += Vec3::from(moved.map(|s| s.value()));
         }
         self.detection().run(Some(due));
+        if due {
+            // (one process's test bounds the pairs' closing by the largest radius of all the
+            // balls, not of those this rank holds: without it a rank with small balls alone
+            // rebuilds later than one process)
+            self.broad_phase.largest_radius = rank.r_max;
+        }
         self.forces().run(dt);
         if self.books.is_some() {
             rank.forward_loads(self);

@@ -10,8 +10,9 @@ use crate::timestep::*;
 impl Model {
     /// The critical estimate the timestep stage needs in this cycle (the automatic mode when it
     /// chooses now), and the per-DOF sums of [`Model::dof_stiffness`] it reads (both automatic
-    /// and scaled modes).
-    pub(super) fn timestep_stiffness(&mut self) -> Option<Estimate> {
+    /// and scaled modes). Over ranks (`among`), the estimate of every rank's own balls
+    /// ([`DofStiffness::critical_among`]).
+    pub(super) fn timestep_stiffness(&mut self, among: Option<&dyn Among>) -> Option<Estimate> {
         let estimator = match &self.settings.timestep {
             TimestepMode::Auto(a) if a.chooses_at(self.cycles) || self.last_dt <= 0.0 => {
                 a.estimator
@@ -33,7 +34,7 @@ impl Model {
             ks.compute(self, estimator, true);
         }
         let estimate = auto.then(|| {
-            let est = ks.critical(self, estimator);
+            let est = ks.critical_among(self, estimator, among);
             Estimate {
                 dt: est.dt,
                 ball: est.ball as u32,

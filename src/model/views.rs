@@ -44,6 +44,7 @@ impl Model {
             cycles: self.cycles,
             dof_stiffness: &self.dof_stiffness,
             dt_limit: &mut self.dt_limit,
+            among: None,
         }
     }
 

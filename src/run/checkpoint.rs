@@ -39,8 +39,9 @@ use std::path::{Path, PathBuf};
 /// last build, the merges' plans, the threads' split of the contact list and its copies of the
 /// crossing contacts, the renumbering's arrays): each is made again before it is read, and a
 /// run cut over ranks holds its own, so that its checkpoints are the bytes of one process; an
-/// interaction keeps what the full mode did in it).
-pub const FORMAT: u32 = 14;
+/// interaction keeps what the full mode did in it; 15: the timestep's per-DOF stiffness
+/// rows are left out, work arrays made in the cycle that reads them).
+pub const FORMAT: u32 = 15;
 
 const MAGIC: &[u8; 19] = b"BALLAST-CHECKPOINT\n";
 

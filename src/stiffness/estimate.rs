@@ -20,7 +20,7 @@ use crate::math::Real;
 use crate::model::Model;
 use crate::par::split;
 use crate::springs::{add_interaction_diagonals, ball_diagonal, contact_diagonal_3d, Springs};
-use crate::timestep::{BoundBody, BoundSums, DofStiffness, Estimator};
+use crate::timestep::{Among, BoundBody, BoundSums, DofStiffness, Estimator, Pick};
 
 /// The estimate of a critical timestep and the DOF that sets it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -219,6 +219,19 @@ impl DofStiffness {
     /// The critical-timestep estimate of the given kind over all free DOFs (call
     /// [`DofStiffness::compute`] with the same estimator first).
     pub fn critical(&self, model: &Model, estimator: Estimator) -> CriticalEstimate {
+        self.critical_among(model, estimator, None)
+    }
+
+    /// [`DofStiffness::critical`]; over ranks (`among`), of the balls this rank owns, then the
+    /// least of every rank's (ties to the ball that comes first in one process), the ball as
+    /// its index in one process.
+    pub fn critical_among(
+        &self,
+        model: &Model,
+        estimator: Estimator,
+        among: Option<&dyn Among>,
+    ) -> CriticalEstimate {
+        let copy = |i: usize| among.is_some_and(|a| !a.own(i));
         // Per norm: the largest row value and where it is (ball, dof).
         let mut worst = [(0.0, 0, 0); 2];
         let mut best = CriticalEstimate {
@@ -253,7 +266,7 @@ impl DofStiffness {
                         let margin = smallest * d[k] * (1.0 + 4.0 * Real::EPSILON);
                         above &= (fixed & (1 << k) != 0) | (d[k] == 0.0) | (masses[k / 3] > margin);
                     }
-                    *kept = !above;
+                    *kept = !above && !copy(i);
                 }
                 for (_, i) in keep.iter().zip(start..end).filter(|(&kept, _)| kept) {
                     let (d, fixed) = (&self.diagonal[i], balls.fixed[i]);
@@ -285,7 +298,7 @@ impl DofStiffness {
         let bound_balls =
             estimator == Estimator::Bound && self.bound_of.len() == model.body_count();
         if bound_balls {
-            for i in 0..balls.len() {
+            for i in (0..balls.len()).filter(|&i| !copy(i)) {
                 let (mask, root) = (&self.bound_of[i].mask, &self.bound_of[i].root);
                 let masses = [balls.inertial_mass[i], balls.inertial_inertia[i]];
                 let masked = |x: Real, k: usize| Real::from_bits(x.to_bits() & mask[k]);
@@ -329,6 +342,31 @@ impl DofStiffness {
                         }
                     }
                 }
+            }
+        }
+        if let Some(among) = among {
+            // (a ratio the least of its rank's; each norm's largest row as the least of its
+            // negative, which keeps its bits and its ties)
+            let pick = |value: Real, ball: usize, dof: usize| Pick {
+                value,
+                ball,
+                dof: dof as u8,
+                radius: 0.0,
+            };
+            let picks = [
+                (smallest < Real::INFINITY).then(|| pick(smallest, best.ball, best.dof)),
+                (worst[0].0 > 0.0).then(|| pick(-worst[0].0, worst[0].1, worst[0].2)),
+                (worst[1].0 > 0.0).then(|| pick(-worst[1].0, worst[1].1, worst[1].2)),
+            ];
+            let least = among.least(&picks, &balls.id);
+            let of = |p: Option<Pick>| p.map_or((0.0, 0, 0), |p| (p.value, p.ball, p.dof as usize));
+            (smallest, best.ball, best.dof) = of(least[0]);
+            if least[0].is_none() {
+                smallest = Real::INFINITY;
+            }
+            for (w, p) in worst.iter_mut().zip(&least[1..]) {
+                let (value, ball, dof) = of(*p);
+                *w = (-value, ball, dof);
             }
         }
         if estimator == Estimator::Diagonal {

@@ -155,14 +155,18 @@ impl Estimator {
 
 /// Per-DOF stiffness of every body (index = [`crate::model::Model::body_of`], then DOF `x, y, z, rx, ry, rz`;
 /// a clump's rotations about its principal axes, pebbles' contacts acting through their lever
-/// arms from the centroid).
+/// arms from the centroid). Work arrays, made in the cycle that reads them: a checkpoint
+/// leaves them out (over ranks, a rank's rows would follow its balls before a rebuild).
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct DofStiffness {
     /// Sum of the diagonal contact-stiffness terms, `K_ii` (N/m or N m/rad).
+    #[serde(skip)]
     pub diagonal: Vec<[Real; 6]>,
     /// Row sums `sum_j |K_ij|` over free DOFs `j` (only filled for [`Estimator::Bound`]).
+    #[serde(skip)]
     pub row_abs: Vec<[Real; 6]>,
     /// Row sums `sum_j |K_ij| / sqrt(m_j)` over free DOFs `j` (only for [`Estimator::Bound`]).
+    #[serde(skip)]
     pub row_abs_scaled: Vec<[Real; 6]>,
     /// The bound's sums, one record per body (buffer; the accumulators are all zeros between
     /// two calls).
@@ -244,4 +248,35 @@ impl std::fmt::Display for TimestepMode {
 /// Name of a DOF index (0..6).
 pub fn dof_name(dof: usize) -> &'static str {
     ["x", "y", "z", "rotation x", "rotation y", "rotation z"][dof.min(5)]
+}
+
+/// A per-ball choice of one rank (a ball's least ratio or limit, or the smallest ball of a
+/// material): the value, the ball that has it (its index on the rank; after
+/// [`Among::least`], its index in one process), and what the choice reads of that ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pick {
+    /// The value compared (the least wins).
+    pub value: Real,
+    /// The ball.
+    pub ball: usize,
+    /// Its DOF, where one is chosen.
+    pub dof: u8,
+    /// Its radius, m, where the choice reads it.
+    pub radius: Real,
+}
+
+/// How a rank's choice of the timestep meets the other ranks' (a run cut over ranks,
+/// `crate::cycle::Rank`): the balls whose sums are whole on this rank, and the collective that
+/// makes a per-ball choice that of one process. Every rank calls [`Among::least`] together.
+pub trait Among {
+    /// True for a ball this rank owns (the others are copies, their sums partial).
+    fn own(&self, i: usize) -> bool;
+
+    /// Of every rank's picks, slot by slot, the least value, ties going to the ball that comes
+    /// first in one process (which takes the first of equal values); its ball as its index in
+    /// one process. `ids`: the ids of this rank's balls.
+    fn least(&self, picks: &[Option<Pick>], ids: &[u64]) -> Vec<Option<Pick>>;
+
+    /// Every rank's `counts` summed, slot by slot.
+    fn total(&self, counts: &[u64]) -> Vec<u64>;
 }

@@ -47,9 +47,33 @@ pub struct Timestep<'a> {
     pub dof_stiffness: &'a DofStiffness,
     /// What set the step (written; kept between the cycles that choose it).
     pub dt_limit: &'a mut Limit,
+    /// Over ranks: the balls this rank owns, and how its choices meet the others' (None: one
+    /// process).
+    pub among: Option<&'a dyn Among>,
 }
 
 impl Timestep<'_> {
+    /// True for a ball another rank owns (its forces and sums are partial here).
+    fn copy(&self, i: usize) -> bool {
+        self.among.is_some_and(|a| !a.own(i))
+    }
+
+    /// Over ranks, the least of every rank's `mine` (None: this rank has none), the ball as
+    /// its index in one process; `mine` itself in one process.
+    fn meet(&self, mine: Option<(Real, u32)>) -> Option<(Real, u32)> {
+        let Some(among) = self.among else {
+            return mine;
+        };
+        let pick = mine.map(|(value, ball)| Pick {
+            value,
+            ball: ball as usize,
+            dof: 0,
+            radius: 0.0,
+        });
+        let least = among.least(&[pick], &self.balls.id);
+        least[0].map(|p| (p.value, p.ball as u32))
+    }
+
     /// The contact model of a pair of materials, if any.
     fn contact_model(&self, a: usize, b: usize) -> Option<&ContactModel> {
         let l = self.pair_law[a * self.materials + b];
@@ -124,9 +148,10 @@ impl Timestep<'_> {
     /// over pairs. Infinite when no pair has a model.
     pub fn model_timestep(&self, loading_steps: Real) -> (Real, Limit) {
         let n = self.materials;
-        // smallest (mass, radius) per material; None: no ball of it
+        // smallest (mass, radius) per material, and the count; None: no ball of it
         let mut small: Vec<Option<(Option<Real>, Real, usize)>> = vec![None; n];
-        for i in 0..self.balls.len() {
+        let mut which = vec![0; n];
+        for i in (0..self.balls.len()).filter(|&i| !self.copy(i)) {
             let m = self.balls.material[i] as usize;
             let mass = self.balls.contact_mass(i);
             let better = match small[m] {
@@ -136,9 +161,13 @@ impl Timestep<'_> {
             let count = small[m].map_or(0, |s| s.2) + 1;
             if better {
                 small[m] = Some((mass, self.balls.radius[i], count));
+                which[m] = i;
             } else if let Some(s) = small[m].as_mut() {
                 s.2 = count;
             }
+        }
+        if let Some(among) = self.among {
+            small = self.smallest_among(among, &small, &which);
         }
         let mut best = (Real::INFINITY, Limit::Cap);
         let mut consider =
@@ -191,10 +220,43 @@ impl Timestep<'_> {
         best
     }
 
+    /// Over ranks, [`Timestep::model_timestep`]'s smallest ball of each material and count of
+    /// its balls, of every rank's (`which`: the ball of each of this rank's).
+    fn smallest_among(
+        &self,
+        among: &dyn Among,
+        small: &[Option<(Option<Real>, Real, usize)>],
+        which: &[usize],
+    ) -> Vec<Option<(Option<Real>, Real, usize)>> {
+        // (a fixed ball, infinitely heavy, comes after every free one, as in one process)
+        let picks: Vec<Option<Pick>> = (small.iter().zip(which))
+            .map(|(s, &ball)| {
+                s.map(|(mass, radius, _)| Pick {
+                    value: mass.unwrap_or(Real::INFINITY),
+                    ball,
+                    dof: u8::from(mass.is_none()),
+                    radius,
+                })
+            })
+            .collect();
+        let counts: Vec<u64> = small.iter().map(|s| s.map_or(0, |s| s.2 as u64)).collect();
+        let counts = among.total(&counts);
+        let least = among.least(&picks, &self.balls.id);
+        (least.iter().zip(counts))
+            .map(|(p, count)| {
+                p.map(|p| {
+                    let mass = (p.dof == 0).then_some(p.value);
+                    (mass, p.radius, count as usize)
+                })
+            })
+            .collect()
+    }
+
     /// The smaller of `best` and the kinematic time limits of every ball and every moving wall
     /// (seed 000, eq. 4: a wall has no acceleration, its limit is `eps / v` with `v` the
     /// largest speed of its facets' peripheries, [`crate::body::Wall::max_speed`]).
     fn kinematic(&self, eps: Real, mut best: (Real, Limit), cap: Real) -> (Real, Limit) {
+        let start = best;
         let b = &*self.balls;
         let g = &self.gravity;
         let h = 0.5 * self.last_dt;
@@ -233,7 +295,7 @@ impl Timestep<'_> {
             while keep != 0 {
                 let i = start + keep.trailing_zeros() as usize;
                 keep &= keep - 1;
-                if b.is_pebble(i) {
+                if b.is_pebble(i) || self.copy(i) {
                     continue;
                 }
                 let a = acceleration(b, i, g);
@@ -243,6 +305,13 @@ impl Timestep<'_> {
                     best = (t, Limit::Kinematic { ball: i as u32 });
                 }
             }
+        }
+        if self.among.is_some() {
+            let mine = match best.1 {
+                Limit::Kinematic { ball } => Some((best.0, ball)),
+                _ => None,
+            };
+            best = (self.meet(mine)).map_or(start, |(t, ball)| (t, Limit::Kinematic { ball }));
         }
         // A clump: each pebble, with the velocity `v + ω x d` and the acceleration
         // `a + α x d + ω x (ω x d)` of its centre (`α = I⁻¹ (M - ω x L)`, Euler's equations).
@@ -285,7 +354,7 @@ impl Timestep<'_> {
         let mut best = (Real::INFINITY, 0);
         for i in 0..self.balls.len() {
             // (a pebble: its clump's mass)
-            if self.balls.contact_mass(i).is_none() {
+            if self.balls.contact_mass(i).is_none() || self.copy(i) {
                 continue;
             }
             let mi = self.balls.material[i] as usize;
@@ -302,7 +371,8 @@ impl Timestep<'_> {
                 best = (t, i as u32);
             }
         }
-        best
+        let mine = (best.0 < Real::INFINITY).then_some(best);
+        self.meet(mine).unwrap_or((Real::INFINITY, 0))
     }
 
     /// Timestep scaling (seed 000, eqs. 5-8): `m_new = k_tran dt^2`, `v_new = v m / m_new`,
