@@ -256,7 +256,8 @@ impl Timestep<'_> {
     /// (seed 000, eq. 4: a wall has no acceleration, its limit is `eps / v` with `v` the
     /// largest speed of its facets' peripheries, [`crate::body::Wall::max_speed`]).
     fn kinematic(&self, eps: Real, mut best: (Real, Limit), cap: Real) -> (Real, Limit) {
-        let start = best;
+        // (what set the step before the balls: kept when no rank's ball is below it)
+        let given = best;
         let b = &*self.balls;
         let g = &self.gravity;
         let h = 0.5 * self.last_dt;
@@ -311,7 +312,7 @@ impl Timestep<'_> {
                 Limit::Kinematic { ball } => Some((best.0, ball)),
                 _ => None,
             };
-            best = (self.meet(mine)).map_or(start, |(t, ball)| (t, Limit::Kinematic { ball }));
+            best = (self.meet(mine)).map_or(given, |(t, ball)| (t, Limit::Kinematic { ball }));
         }
         // A clump: each pebble, with the velocity `v + ω x d` and the acceleration
         // `a + α x d + ω x (ω x d)` of its centre (`α = I⁻¹ (M - ω x L)`, Euler's equations).
