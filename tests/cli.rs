@@ -1210,6 +1210,14 @@ checkpoint_every = 150
 }
 
 /// A ball dropped on a fixed one with a Hertz model: a few hundred cycles of contact.
+/// A clump of two pebbles (material "glass"), away from the other bodies of a case.
+const CLUMP: &str = r#"
+[[clump]]
+pos = [0.5, 0.5, 0.5]
+material = "glass"
+pebbles = [{ offset = [0.0, 0.0, 0.0], radius = 0.005 }, { offset = [0.006, 0.0, 0.0], radius = 0.005 }]
+"#;
+
 const DROP: &str = r#"
 [run]
 steps = 3000
@@ -1320,8 +1328,7 @@ fn verify_on_several_jobs_gives_the_same_results() {
 /// files of `ballast verify` in one process, byte for byte (summary.json without its wall
 /// time): the settle box cut over the ranks (a check's probe watching every cycle), a drop cut
 /// over them whose check runs another case, that other case (energy books) cut too, a drop
-/// with an automatic timestep cut too, and one under timestep scaling on rank 0 alone, which
-/// it says. `--jobs` with `--ranks` is
+/// with an automatic timestep cut too, and one with a clump on rank 0 alone, which it says. `--jobs` with `--ranks` is
 /// refused (exit 2).
 #[test]
 fn verify_over_ranks_writes_the_files_of_one_process() {
@@ -1348,15 +1355,12 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
         format!("{auto}[[check]]\nkind = \"energy_balance\"\ntolerance = 1e-3\n"),
     )
     .unwrap();
-    let scaled = DROP.replace(
-        "mode = \"fixed\"\ndt = 1e-5",
-        "mode = \"scaled\"\ndt = 1e-5",
-    );
-    assert_ne!(scaled, DROP);
+    // (a clump beside the drop, falling free)
+    let clumped = format!("{DROP}{CLUMP}");
     // (the check only has the case's files written: the ball stays within a metre)
     std::fs::write(
         d.join("d.toml"),
-        format!("{scaled}[[check]]\nkind = \"final_value\"\nseries = \"ball/2/pos.z\"\nexpected = 0.0\nabs_tolerance = 1.0\n"),
+        format!("{clumped}[[check]]\nkind = \"final_value\"\nseries = \"ball/2/pos.z\"\nexpected = 0.0\nabs_tolerance = 1.0\n"),
     )
     .unwrap();
     let verify = |extra: &[&str]| {
@@ -1385,7 +1389,7 @@ fn verify_over_ranks_writes_the_files_of_one_process() {
     assert_eq!(first(&one), first(&two));
     assert!(
         two.contains("over 2 ranks: 4 cases cut over them, 1 on rank 0 alone")
-            && two.contains("1 alone: timestep scaling cannot be cut over ranks yet"),
+            && two.contains("1 alone: clumps cannot be cut over ranks yet"),
         "{two}"
     );
     assert_eq!(got.len(), expected.len());
@@ -1800,7 +1804,7 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// time apart), every VTK file and the checkpoints of one process on one thread, byte for
 /// byte (the checkpoints of the second name its case file by another hash: only the first's
 /// are compared); a decomposition that does not fit the rank count, and what cannot be cut over ranks
-/// yet (timestep scaling, bonds), are refused in one line naming the key (exit 2).
+/// yet (clumps), are refused in one line naming the key (exit 2).
 #[test]
 fn a_run_over_ranks_writes_the_files_of_one_process() {
     let alone = scratch("ranked_run").join("alone");
@@ -1888,16 +1892,34 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         std::fs::write(&path, changed).unwrap();
         path
     };
-    let scaled = variant(
-        "scaled",
-        "mode = \"fixed\"\ndt = 1e-5",
-        "mode = \"scaled\"\ndt = 1e-5",
+    // the restart proof over 2 ranks (the whole state gathered through a checkpoint's bytes at
+    // cycle 777, which nothing else gathers, and cut again): the files of one process
+    // (without the checks, whose probes gather the model after every cycle)
+    let restarted = variant(
+        "restarted",
+        "steps = 1500",
+        "steps = 1500\nrestart_at = 777",
     );
-    let bonded = variant(
-        "bonded",
-        "model = \"hooke-history\"\nkn = 500.0\nks = 142.85714285714286\ngamma_n = 0.022047958894760567\ngamma_t = 0.0062994168270744475\nfriction = 0.5\n# LIGGGHTS's Coulomb rule (the history spring alone within mu F_n), to compare with it\nfriction_limit = \"spring\"",
-        "model = \"linearbond\"\nkn = 500.0\nks = 142.0\ntensile = 1.0\nshear_strength = 1.0\nbond_gap = 1e-4",
-    );
+    let text = std::fs::read_to_string(&restarted).unwrap();
+    let checks = text.find("[[check]]").unwrap();
+    std::fs::write(&restarted, &text[..checks]).unwrap();
+    let out = scratch("ranked_run").join("restarted");
+    let (code, err) = run(&restarted, &out, &["--ranks", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let got = outputs(&out);
+    assert_eq!(got.len(), expected.len());
+    for ((name, bytes), one) in got.iter().zip(&expected) {
+        // (the page, the summary and the checkpoints say the case: its checks, its text's hash)
+        let named = name == "index.html" || name.contains("ckpt") || name == "summary.json";
+        assert!(
+            named || &one.1 == bytes,
+            "restarted on 2 ranks: {name} differs"
+        );
+    }
+    let clumped = ranked_case("clumped", "");
+    let text = std::fs::read_to_string(&clumped).unwrap();
+    let clump = CLUMP.replace("\"glass\"", "\"grain\"");
+    std::fs::write(&clumped, format!("{text}{clump}")).unwrap();
     for (case, extra, says) in [
         (
             &cut,
@@ -1906,14 +1928,9 @@ fn a_run_over_ranks_writes_the_files_of_one_process() {
         ),
         (&case, &["--ranks", "0"], "--ranks 0: 1 to 1024 ranks"),
         (
-            &scaled,
+            &clumped,
             &["--ranks", "2"],
-            "timestep scaling cannot be cut over ranks yet",
-        ),
-        (
-            &bonded,
-            &["--ranks", "2"],
-            "bonds cannot be cut over ranks yet",
+            "clumps cannot be cut over ranks yet",
         ),
     ] {
         let (code, err) = run(case, &scratch("ranked_run").join("refused"), extra);

@@ -5,7 +5,7 @@ use crate::common::{linear, material, model, uniform};
 use ballast::body::BallSpec;
 use ballast::comm::Hub;
 use ballast::detect::SortOrder;
-use ballast::law::{ContactModel, HookeHistory};
+use ballast::law::{ContactModel, HookeHistory, LinearBond};
 use ballast::math::{Real, Vec3};
 use ballast::model::Model;
 use ballast::timestep::{Limit, TimestepMode};
@@ -825,14 +825,18 @@ fn a_periodic_cell_on_ranks_is_the_cell_of_one_process(
 /// over ranks; the cloud of balls of several sizes thrown at each other under the per-model
 /// step and under a kinematic constraint of 0.2 µm, which sets most steps; a lattice of
 /// equal balls at rest, touching nothing, whose steps are the one-contact estimate of every
-/// ball alike. Every cycle's step, and what set it (a ball named by its index in one
-/// process), is the same as in one process, and so is every part an output reads.
+/// ball alike; and the walled box under timestep scaling (the diagonal and the bound, then
+/// under a kinematic constraint, resumed). Every cycle's step, and what set it (a ball named by
+/// its index in one process), is the same as in one process, and so is every part an output
+/// reads.
 ///
 /// Fails when a rank names the ball by its index on the rank (the walled box's auto cases),
 /// takes its copies' partial forces into the kinematic constraint (the kinematic cloud), or
 /// its own smallest ball for every rank's (the per-model cloud), or breaks ties by rank
-/// instead of one process's order (the lattice). (Its copies' partial stiffness sums cannot
-/// set the step: their ratios are never below the owner's.)
+/// instead of one process's order (the lattice), or keeps the fictitious masses it made of
+/// its copies from their partial stiffness sums (scaled by the diagonal and by the bound).
+/// (Its copies' partial stiffness sums cannot set the step: their ratios are never below the
+/// owner's.)
 #[rstest]
 #[case::diagonal_2x([2, 1, 1], "diagonal", 0, 0)]
 #[case::diagonal_every_7_2x2x1_renumbered([2, 2, 1], "diagonal_every", 250, 0)]
@@ -842,6 +846,9 @@ fn a_periodic_cell_on_ranks_is_the_cell_of_one_process(
 #[case::cloud_model_2x([2, 1, 1], "cloud_model", 0, 0)]
 #[case::cloud_kinematic_3x_renumbered([3, 1, 1], "cloud_kinematic", 250, 0)]
 #[case::lattice_ties_2x([2, 1, 1], "lattice", 0, 0)]
+#[case::scaled_2x([2, 1, 1], "scaled", 0, 0)]
+#[case::scaled_bound_2x2x1_renumbered([2, 2, 1], "scaled_bound", 250, 0)]
+#[case::scaled_kinematic_3x_resumed([3, 1, 1], "scaled_kinematic", 0, 1130)]
 fn timesteps_chosen_over_ranks_are_those_of_one_process(
     #[case] count: [usize; 3],
     #[case] mode: &str,
@@ -853,6 +860,9 @@ fn timesteps_chosen_over_ranks_are_those_of_one_process(
         "diagonal_every" => "mode = \"auto\"\nsafety = 0.5\nevery = 7",
         "bound" => "mode = \"auto\"\nestimator = \"bound\"",
         "capped" => "mode = \"auto\"\nsafety = 0.5\ndt = 2e-5",
+        "scaled" => "mode = \"scaled\"\ndt = 1e-5\nkinematic = false",
+        "scaled_bound" => "mode = \"scaled\"\ndt = 1e-5\nestimator = \"bound\"\nkinematic = false",
+        "scaled_kinematic" => "mode = \"scaled\"\ndt = 1e-5\nkinematic_eps = 2e-6",
         _ => "mode = \"model\"",
     };
     let text = WALLED.replace("mode = \"fixed\"\ndt = 1e-5", timestep);
@@ -895,6 +905,9 @@ fn timesteps_chosen_over_ranks_are_those_of_one_process(
         // (of equal balls, the first in one process, which lies in the second brick)
         Limit::OneContact { ball } if one_contact => assert_eq!(ball, 0),
         Limit::Model { .. } if mode.ends_with("model") => {}
+        // (the scaled step; under the kinematic constraint, a ball's step)
+        Limit::Cap if mode.starts_with("scaled") && !mode.ends_with("kinematic") => {}
+        Limit::Kinematic { ball } if mode == "scaled_kinematic" => assert!(ball > 0),
         other => panic!("{mode}: the last step set by {other:?}"),
     }
     assert_same_held(&alone, &gathered, mode, (every, resume_at));
@@ -971,4 +984,88 @@ series = ["balls/count", "outlet/drain/count"]
         flow.outlets[0].count
     );
     assert_same_held(&alone, &gathered, "flow", (every, resume_at));
+}
+
+/// A block of 8 x 4 x 3 balls (radius 1 mm, 0.05 mm apart) bonded to their neighbours (the
+/// linear bond, soft: some 2 ms a period), each ball thrown at up to 0.5 m/s along each axis
+/// and spinning, no gravity, a margin of 0.05 mm: the bonds stretch and turn, some break, and
+/// what they hold scatters in clusters.
+fn bonded_block() -> Model {
+    let bond = ContactModel::LinearBond(LinearBond {
+        kn: 20.0,
+        ks: 10.0,
+        friction: 0.5,
+        tensile: 5e-3,
+        shear_strength: 5e-3,
+        bond_gap: 1e-4,
+    });
+    let (mut m, mat) = model(
+        TimestepMode::Fixed(2e-5),
+        Vec3::zeros(),
+        5e-5,
+        material("glass", 7e10, 0.25),
+        bond,
+    );
+    let mut next = uniform(29);
+    let mut id = 1;
+    for i in 0..8 {
+        for j in 0..4 {
+            for k in 0..3 {
+                let p = [i as Real, j as Real, k as Real].map(|x| 2.05e-3 * x);
+                let spec = BallSpec {
+                    vel: Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5),
+                    spin: Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 100.0,
+                    ..BallSpec::at_rest(id, p, 1e-3, mat)
+                };
+                m.add_ball(&spec).expect("a ball");
+                id += 1;
+            }
+        }
+    }
+    m
+}
+
+/// The bonded block cut over ranks (renumbered, resumed): every part an output reads, each
+/// contact's bond among them, is the same bytes as in one process every 500 cycles. A bond
+/// holds at any distance: bonded balls lie up to several margins apart, beyond the halo of
+/// the rank that holds the other one, which must hold them still. Fails when a rank holds
+/// only the balls of its halo (the bonds across a cut are lost as the balls part), or
+/// when the checkpoint's bonds across a cut are not taken into the cut (resumed).
+#[rstest]
+#[case::bonds_2x([2, 1, 1], 0, 0)]
+#[case::bonds_3x_renumbered([3, 1, 1], 250, 0)]
+#[case::bonds_2x2x1_resumed([2, 2, 1], 0, 1300)]
+fn bonds_over_ranks_are_those_of_one_process(
+    #[case] count: [usize; 3],
+    #[case] sort_every: u64,
+    #[case] resume_at: u64,
+) {
+    let mut start = bonded_block();
+    start.sort_every = sort_every;
+    let (cycles, every) = (4000, 500);
+    // (the widest gap a bond held in one process, the bonds at the start and the end)
+    let mut probe = start.clone();
+    let (mut widest, mut bonds) = (0.0, Vec::new());
+    for k in 1..=cycles {
+        probe.cycle().expect("a cycle");
+        let (b, laws) = (&probe.balls, &probe.laws);
+        let held = probe.contacts.list.iter();
+        let held: Vec<_> = held
+            .filter(|c| laws[c.law as usize].holds(&c.state))
+            .collect();
+        for c in &held {
+            let (a, z) = (c.a as usize, c.b as usize);
+            let gap = (b.pos[z] - b.pos[a]).norm() - b.radius[a] - b.radius[z];
+            widest = Real::max(widest, gap);
+        }
+        if k == 1 || k == cycles {
+            bonds.push(held.len());
+        }
+    }
+    assert!(bonds[0] > 150, "{bonds:?} bonds at the start and the end");
+    assert!(bonds[1] < bonds[0] && bonds[1] > 20, "{bonds:?} bonds");
+    // (a bonded pair straddling a cut this far apart lies beyond the halo of 2 (r + margin))
+    assert!(widest > 4.0 * 5e-5, "the widest bonded gap is {widest} m");
+    let (_, alone, gathered) = alone_and_ranked(start, count, (cycles, every, resume_at));
+    assert_same_held(&alone, &gathered, "bonds", (every, resume_at));
 }

@@ -40,8 +40,7 @@ pub fn adopt(old: Model, next: Model, case: &Case) -> Result<Model, String> {
     let (walls, walls_kept) = pose_walls(&m, next.walls.clone())?;
     let keep = walls_kept && m.settings.frame == next.settings.frame && laws_kept(&m, &next);
     let mut changed = !keep;
-    let bonds = |l: &crate::law::ContactModel| matches!(l, crate::law::ContactModel::LinearBond(_));
-    if !keep && next.laws.iter().any(bonds) {
+    if !keep && next.laws.iter().any(crate::law::ContactModel::bonds) {
         return Err(
             "the contact models, the [frame] settings or the order of the walls differ \
                     from the checkpoint's, so every contact would start afresh, and a bonding \

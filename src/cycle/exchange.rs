@@ -48,7 +48,7 @@ impl Model {
 impl Rank<'_> {
     /// `whole` cut again into this rank's bricks ([`Model::cut`]): its part, with this rank's
     /// ghosts, copies and keys made anew (its counts and the cuts' moves kept).
-    pub(super) fn recut(&mut self, whole: Model) -> Model {
+    pub fn recut(&mut self, whole: Model) -> Model {
         let (part, fresh) = whole.cut(self.comm, self.bricks.clone());
         self.halo = fresh.halo;
         self.r_max = fresh.r_max;

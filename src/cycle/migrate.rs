@@ -3,10 +3,11 @@
 //! every rank sends the others its balls in their halo, and each rank puts what it holds in
 //! the order one process holds it in (and renumbers it when one process would).
 
-use super::ranks::{near, owner, period, Rank};
+use super::ranks::{bonded, near, owner, period, Rank};
 use crate::body::Balls;
 use crate::contact::{FacetContact, Frame, Moving};
 use crate::detect::SortGrid;
+use crate::law::ContactModel;
 use crate::math::Vec3;
 use crate::model::Model;
 use std::collections::HashSet;
@@ -24,6 +25,9 @@ type Leaving = (Balls, Vec<u64>, Vec<Record>, Vec<FacetRecord>);
 
 /// Balls sent to another rank, with their keys ([`Rank::key`]).
 type Sent = (Balls, Vec<u64>);
+
+/// The ids of the balls a rank asks for beyond its halo (bonded to its own).
+type Tied = HashSet<u64>;
 
 impl Rank<'_> {
     /// Renumbers this rank's balls as one process renumbers them all
@@ -166,8 +170,49 @@ impl Rank<'_> {
                 .flat_map(|(balls, _, _, _)| balls.id.iter().copied()),
         );
         let fresh = self.arrivals(b, &arrived);
-        let ghosts = self.share(b, &own, &fresh);
-        self.settle(model, (&own, &fresh), ghosts, arrived);
+        let tied = self.tied(model, &own, &arrived);
+        let ghosts = self.share(b, (&own, &tied), &fresh);
+        self.settle(model, (&own, &fresh, &tied), ghosts, arrived);
+    }
+
+    /// For each rank, the ids of the balls it must hold because they are bonded to one it owns
+    /// (`own`, after the migration; a bond holds at any distance, beyond the halo): what each
+    /// rank asks of the others, from its contacts and those that `arrived` with its new balls.
+    /// No exchange when no contact model bonds (the same answer on every rank).
+    fn tied(&mut self, model: &Model, own: &HashSet<u64>, arrived: &[Leaving]) -> Vec<Tied> {
+        let size = self.size();
+        let laws = &model.laws;
+        if !laws.iter().any(ContactModel::bonds) {
+            return vec![Tied::new(); size];
+        }
+        let mut needed = Vec::new();
+        let mut need = |x: u64, y: u64| {
+            for (p, q) in [(x, y), (y, x)] {
+                if own.contains(&p) && !own.contains(&q) {
+                    needed.push(q);
+                }
+            }
+        };
+        let id = &model.balls.id;
+        for c in (model.contacts.list.iter()).filter(|c| bonded(laws, c)) {
+            need(id[c.a as usize], id[c.b as usize]);
+        }
+        for (_, _, records, _) in arrived {
+            for (x, y, _) in records.iter().filter(|r| bonded(laws, &r.2.contact)) {
+                need(*x, *y);
+            }
+        }
+        needed.sort_unstable();
+        needed.dedup();
+        let me = self.rank();
+        let out = (0..size)
+            .map(|r| if r == me { Vec::new() } else { pack(&needed) })
+            .collect();
+        let asked = self.swap(out);
+        asked
+            .iter()
+            .map(|x| unpack::<Vec<u64>>(x).into_iter().collect())
+            .collect()
     }
 
     /// The balls that arrived, together (their owner's values), with their keys.
@@ -187,7 +232,13 @@ impl Rank<'_> {
 
     /// Sends every rank this rank's own balls (`own`: those held in `b`, and the arrivals
     /// `fresh`) in its halo; returns what each rank sent this one.
-    fn share(&mut self, b: &Balls, own: &HashSet<u64>, (fresh, fresh_keys): &Sent) -> Vec<Sent> {
+    /// (`tied`: what each rank asks for besides its halo, [`Rank::tied`].)
+    fn share(
+        &mut self,
+        b: &Balls,
+        (own, tied): (&HashSet<u64>, &[Tied]),
+        (fresh, fresh_keys): &Sent,
+    ) -> Vec<Sent> {
         let me = self.rank();
         // 2. every rank's own balls in the others' halos, as they are now
         let came: HashSet<u64> = fresh.id.iter().copied().collect();
@@ -199,11 +250,17 @@ impl Rank<'_> {
                 if r == me {
                     return Vec::new();
                 }
-                let near = |p: &Vec3| near(&self.bricks, b.cell.as_ref(), (r, p), self.halo);
-                let here: Vec<usize> = mine.iter().copied().filter(|&i| near(&b.pos[i])).collect();
+                let near = |p: &Vec3, id: &u64| {
+                    near(&self.bricks, b.cell.as_ref(), (r, p), self.halo) || tied[r].contains(id)
+                };
+                let here: Vec<usize> = (mine.iter().copied())
+                    .filter(|&i| near(&b.pos[i], &b.id[i]))
+                    .collect();
                 let mut balls = pick(b, &here);
                 let mut keys: Vec<u64> = here.iter().map(|&i| self.key[i]).collect();
-                let there: Vec<usize> = (0..fresh.len()).filter(|&k| near(&fresh.pos[k])).collect();
+                let there: Vec<usize> = (0..fresh.len())
+                    .filter(|&k| near(&fresh.pos[k], &fresh.id[k]))
+                    .collect();
                 append(&mut balls, &pick(fresh, &there));
                 keys.extend(there.iter().map(|&k| fresh_keys[k]));
                 pack(&(balls, keys))
@@ -218,7 +275,7 @@ impl Rank<'_> {
     fn settle(
         &mut self,
         model: &mut Model,
-        (own, (fresh, fresh_keys)): (&HashSet<u64>, &Sent),
+        (own, (fresh, fresh_keys), tied): (&HashSet<u64>, &Sent, &[Tied]),
         ghosts: Vec<Sent>,
         arrived: Vec<Leaving>,
     ) {
@@ -322,7 +379,8 @@ impl Rank<'_> {
                     .filter(|&i| {
                         let p = &bb.pos[i as usize];
                         !self.ghost[i as usize]
-                            && near(&self.bricks, bb.cell.as_ref(), (r, p), self.halo)
+                            && (near(&self.bricks, bb.cell.as_ref(), (r, p), self.halo)
+                                || tied[r].contains(&bb.id[i as usize]))
                     })
                     .collect();
             }

@@ -14,6 +14,7 @@ mod among;
 mod balance;
 mod exchange;
 mod gather;
+mod ghosts;
 mod migrate;
 mod ranks;
 mod timestep;

@@ -35,13 +35,19 @@
 //! - Balls leave and enter on the whole model gathered, which is then cut again
 //!   (`exchange.rs`).
 //!
-//! Not yet cut over ranks (refused by [`Model::ranked`]): clumps, timestep scaling, bonds (which hold at any distance, beyond the halo).
+//! - A bond holds at any distance: a rank holds the balls bonded to its own balls, however far
+//!   from its brick (they are sent to it at each rebuild, beside its halo).
+//!
+//! - Under timestep scaling a ghost's inertial mass and moment of inertia are its owner's,
+//!   sent with its motion (its rank's stiffness sums of it are partial).
+//!
+//! Not yet cut over ranks (refused by [`Model::ranked`]): clumps.
 
-use crate::body::Balls;
 use crate::comm::{Bricks, Comm, Share};
-use crate::contact::FullStats;
+use crate::contact::{Contact, FullStats};
 use crate::force::wall_resultant_sums;
 use crate::geom::Cell;
+use crate::law::ContactModel;
 use crate::math::{extent, Real, Vec3};
 use crate::model::{Model, ModelError};
 use crate::watch::blowup;
@@ -123,7 +129,15 @@ impl Model {
         let halo = 2.0 * (r_max + self.settings.margin);
         let me = comm.rank();
         let owner: Vec<usize> = at.iter().map(|p| owner(&bricks, cell, p)).collect();
-        let near = |r: usize, i: usize| near(&bricks, cell, (r, &at[i]), halo);
+        // (a bond holds at any distance: a ball is held by the ranks of the balls bonded to it)
+        let mut tied = std::collections::HashSet::new();
+        for c in (self.contacts.list.iter()).filter(|c| bonded(&self.laws, c)) {
+            let (a, b) = (c.a as usize, c.b as usize);
+            tied.insert((a, owner[b]));
+            tied.insert((b, owner[a]));
+        }
+        let near =
+            |r: usize, i: usize| near(&bricks, cell, (r, &at[i]), halo) || tied.contains(&(i, r));
         let keep: Vec<bool> = (0..b.len())
             .map(|i| owner[i] == me || near(me, i))
             .collect();
@@ -226,19 +240,6 @@ impl Model {
         let ids_increase = self.balls.id.windows(2).all(|w| w[0] < w[1]);
         let refusals = [
             (!self.clumps.is_empty(), "clumps"),
-            (
-                // (a bond holds at any distance: its partner may be beyond the halo)
-                (self.laws.iter()).any(|l| matches!(l, crate::law::ContactModel::LinearBond(_))),
-                "bonds",
-            ),
-            (
-                // (its masses, which the contacts of copies read, made over ranks: not yet)
-                matches!(
-                    self.settings.timestep,
-                    crate::timestep::TimestepMode::Scaled(_)
-                ),
-                "timestep scaling",
-            ),
             (
                 // (a primed model's balls keep their order: [`Model::ranked`])
                 !ids_increase && !self.primed,
@@ -411,6 +412,12 @@ pub(super) fn near(
     })
 }
 
+/// Whether contact `c` is held at any distance by its model (`laws`: a bond), so that each
+/// rank holding one of its balls holds the other too, however far from its brick.
+pub(super) fn bonded(laws: &[ContactModel], c: &Contact) -> bool {
+    laws.get(c.law as usize).is_some_and(|l| l.holds(&c.state))
+}
+
 /// A check made on every rank: its error where it failed, and on the other ranks
 /// [`ModelError::OtherRank`], so that every rank stops together.
 fn together(rank: &Rank, r: Result<(), ModelError>, cycle: u64) -> Result<(), ModelError> {
@@ -456,69 +463,6 @@ impl Rank<'_> {
         fc.handovers = fc.handovers - all.handovers as u64 + own.handovers as u64;
         fc.hidden = own.hidden;
         fc.proximity = own.proximity;
-    }
-
-    /// Overwrites every ghost's position, velocity and spin with its owner's.
-    fn forward(&mut self, model: &mut Model) {
-        self.copy_to_ghosts(
-            &mut model.balls,
-            |b, i| {
-                let (p, u, w) = (b.pos[i], b.vel[i], b.spin[i]);
-                [p.x, p.y, p.z, u.x, u.y, u.z, w.x, w.y, w.z]
-            },
-            |b, i, x: [Real; 9]| {
-                b.pos[i] = Vec3::new(x[0], x[1], x[2]);
-                b.vel[i] = Vec3::new(x[3], x[4], x[5]);
-                b.spin[i] = Vec3::new(x[6], x[7], x[8]);
-            },
-        );
-    }
-
-    /// Overwrites every ghost's force and moment with its owner's (after a force pass: the
-    /// energy books read the accelerations of both balls of a contact).
-    fn forward_loads(&mut self, model: &mut Model) {
-        self.copy_to_ghosts(
-            &mut model.balls,
-            |b, i| {
-                let (f, m) = (b.force[i], b.moment[i]);
-                [f.x, f.y, f.z, m.x, m.y, m.z]
-            },
-            |b, i, x: [Real; 6]| {
-                b.force[i] = Vec3::new(x[0], x[1], x[2]);
-                b.moment[i] = Vec3::new(x[3], x[4], x[5]);
-            },
-        );
-    }
-
-    /// Sends each rank the values `read` of this rank's balls it holds copies of, and `write`s
-    /// what the others send into those copies (one exchange).
-    fn copy_to_ghosts<const N: usize>(
-        &mut self,
-        b: &mut Balls,
-        read: impl Fn(&Balls, usize) -> [Real; N],
-        write: impl Fn(&mut Balls, usize, [Real; N]),
-    ) {
-        let out = (self.send.iter())
-            .map(|list| {
-                let mut v: Vec<u8> = Vec::with_capacity(8 * N * list.len());
-                for &i in list {
-                    for x in read(b, i as usize) {
-                        v.extend(x.to_le_bytes());
-                    }
-                }
-                v
-            })
-            .collect();
-        let got = self.swap(out);
-        for (list, bytes) in self.recv.iter().zip(&got) {
-            // (the bytes of a buffer are not aligned for f64: read one by one)
-            for (&i, ball) in list.iter().zip(bytes.chunks_exact(8 * N)) {
-                let x: [Real; N] = std::array::from_fn(|k| {
-                    Real::from_le_bytes(ball[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]))
-                });
-                write(b, i as usize, x);
-            }
-        }
     }
 
     /// The balls this rank sums the terms of (its own), and the ranks to merge the sums over.

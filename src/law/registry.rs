@@ -135,6 +135,12 @@ impl ContactModel {
         dispatch!(self, m => m.elastic_shear(overlap, radius, state))
     }
 
+    /// True for the models whose contacts may be held at any distance ([`ContactModel::holds`]:
+    /// a bond).
+    pub fn bonds(&self) -> bool {
+        matches!(self, ContactModel::LinearBond(_))
+    }
+
     /// True when a contact in this state carries force even without overlap (a bond).
     #[inline]
     pub fn holds(&self, state: &LawState) -> bool {

@@ -12,19 +12,13 @@ use crate::cycle::Rank;
 use crate::model::{Model, ModelError};
 
 /// What a run over ranks cannot do yet, as the case key and the reason: a stage from a
-/// checkpoint (`from`), the restart proof.
-pub(super) fn refuse(case: &crate::case::Case, from: bool) -> Result<(), (&'static str, String)> {
+/// checkpoint (`from`).
+pub(super) fn refuse(from: bool) -> Result<(), (&'static str, String)> {
     if from {
         return Err((
             "--from",
             "a run over ranks cannot start from a checkpoint yet (run this stage in one process)"
                 .into(),
-        ));
-    }
-    if case.file.run.restart_at.is_some() {
-        return Err((
-            "run.restart_at",
-            "the restart proof cannot run over ranks yet (run it in one process)".into(),
         ));
     }
     Ok(())
@@ -34,9 +28,6 @@ pub(super) fn refuse(case: &crate::case::Case, from: bool) -> Result<(), (&'stat
 /// the energy books its series read); None when it can, or when it cannot be set up (the run
 /// says why).
 pub fn why_not_ranked(case: &crate::case::Case) -> Option<String> {
-    if let Err((key, e)) = refuse(case, false) {
-        return Some(format!("{key}: {e}"));
-    }
     let setup = super::setup::Setup::new(case, (None, &[]), None, None, |_| Vec::<()>::new());
     setup.ok()?.model.refuse_for_ranks().err()
 }
@@ -99,6 +90,12 @@ impl<'r> Ranked<'r> {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// Goes on from `whole` (the model gathered, through a checkpoint's bytes and back: the
+    /// restart proof), cut again into the same bricks.
+    pub fn restart(&mut self, whole: &Model) {
+        self.part = self.rank.recut(whole.clone());
     }
 
     /// The whole model now.

@@ -109,7 +109,7 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
         if let Some(comm) = comm {
             // (the model built or read, cut over the ranks; a model read is primed already)
             let c = case.borrow();
-            let refused = super::ranked::refuse(c, control.from.is_some());
+            let refused = super::ranked::refuse(control.from.is_some());
             refused.map_err(|(key, e)| CaseError::new(&file, key, e))?;
             let (r, whole, e) = Ranked::cut(&model, comm, (c.decomposition, c.rebalance), &file)?;
             if let Some(whole) = whole {
@@ -262,14 +262,16 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
 
     /// Over ranks, the whole model gathered when something reads it after this cycle
     /// (`needed`: a record, the end, an interrupt; the checks' probes or a solve ratio after
-    /// every cycle; the blow-up watch, a checkpoint, a VTK file at their cycles).
+    /// every cycle; the blow-up watch, a checkpoint, a VTK file, the restart proof at their
+    /// cycles).
     fn gather_for(&mut self, needed: bool) {
         let Some(x) = &self.ranked else { return };
         let c = self.case.borrow();
         let at = |every: u64| every > 0 && self.step % every == 0;
         let watched = self.length.solve_ratio.is_some() || self.observers.iter().any(O::watches);
         let watch = self.model.cycles % WATCH_EVERY == 0;
-        if needed || watched || watch || at(c.checkpoint_every) || at(c.vtk_every) {
+        let restart = c.file.run.restart_at == Some(self.step);
+        if needed || watched || watch || restart || at(c.checkpoint_every) || at(c.vtk_every) {
             self.model = x.gather();
         }
     }
@@ -369,6 +371,10 @@ impl<'r, C: Borrow<Case>, O: Observer> Underway<'r, C, O> {
         }) {
             Ok(w) => {
                 self.watch = w;
+                if let Some(x) = &mut self.ranked {
+                    // (every rank goes on from the bytes, cut again)
+                    x.restart(&self.model);
+                }
                 true
             }
             Err(e) => {
