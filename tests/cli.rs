@@ -1695,7 +1695,7 @@ fn fingerprint(extra: &[&str]) -> String {
 }
 
 /// `bench-one --ranks`: the run cut over 2, 3 and 4 ranks (threads of the process, in the
-/// bricks chosen or given, one or two threads each) ends in the same fingerprint as one
+/// bricks chosen or given, one to three threads each) ends in the same fingerprint as one
 /// process on one thread; bad rank and brick counts are refused in one line.
 #[test]
 fn a_run_over_ranks_ends_in_the_bits_of_one_process() {
@@ -1703,6 +1703,7 @@ fn a_run_over_ranks_ends_in_the_bits_of_one_process() {
     assert_eq!(alone.len(), 16, "{alone}");
     for extra in [
         &["--ranks", "2"][..],
+        &["--ranks", "2", "--threads", "3"],
         &["--ranks", "3", "--bricks", "3,1,1"],
         &["--ranks", "4", "--bricks", "2,2,1", "--threads", "2"],
     ] {
