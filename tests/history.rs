@@ -324,7 +324,7 @@ fn the_facet_lanes_give_the_one_contact_bits(#[case] rules: [FrictionLimit; 2]) 
 /// The lane update (`force::lanes::history`, eight contacts at a time) against the one-contact path
 /// (`ball_ball::update_frame_free`), bit for bit, on 203 random pairs (not a multiple of the
 /// lane count): both models mixed, sticking and sliding shear, contacts forming, active ones
-/// separating, a ball of fixed position (no contact mass), coincident centres.
+/// separating, a ball of fixed position (no contact mass; a, b or both), coincident centres.
 ///
 /// A row: the Coulomb rules of the Hertz and the Hooke model: the default for both, the literal
 /// one for both (uniform batches of either), and one of each (a mixed batch selects per lane).
@@ -359,6 +359,10 @@ fn the_lane_update_gives_the_one_contact_path_bits(#[case] rules: [FrictionLimit
         }
         if k % 29 == 3 {
             a.fixed = dof::TRANSLATION;
+        }
+        // (b fixed alone, and both: each case of the effective mass)
+        if k % 31 == 5 || k == 90 {
+            b.fixed = dof::TRANSLATION;
         }
         let (ia, ib) = (balls.push(&a, 2500.0), balls.push(&b, 2500.0));
         let mut c = Contact::new(ia as u32, ib as u32, (k % 3 == 0) as u16);

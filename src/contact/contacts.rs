@@ -97,6 +97,10 @@ pub struct Contacts {
     /// (not kept in a checkpoint: taken again before each update).
     #[serde(skip)]
     pub(crate) incoming: Vec<(Vec<Contact>, Vec<Frame>)>,
+    /// Every ball's contact mass, taken before each update of the one-pass loop (see
+    /// [`crate::force::lanes::masses`]; not kept in a checkpoint).
+    #[serde(skip)]
+    pub(crate) contact_masses: Vec<crate::math::Real>,
 }
 
 impl Contacts {

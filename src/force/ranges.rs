@@ -3,8 +3,9 @@
 //! history models run in batches ([`update_history_run`]); when a model uses the
 //! contact frame, every contact runs [`ball_ball::update`] with its frame ([`frame_run`]).
 
-use super::lanes::frame::{lanes_follow, update_framed, update_one};
-use super::lanes::{near, select, update_history_run, Scatter, HISTORY_RUN};
+use super::lanes::frame::{lanes_follow, update_framed, update_one, FrameScratch};
+use super::lanes::masses::contact_masses;
+use super::lanes::{near, select, update_history_run, RunScratch, Scatter, HISTORY_RUN};
 use super::walls::{add_resultants, wall_group};
 use crate::body::Balls;
 
@@ -29,20 +30,21 @@ const PARALLEL_PASS: usize = 1024;
 /// unless `incoming`), in list order: [`update_one`] one by one, or [`update_framed`] eight at
 /// a time (the same bits) when the lanes follow the frame flags. Returns true when an active
 /// contact interpenetrates (overlap larger than the smaller radius, or NaN).
+#[allow(clippy::too_many_arguments)]
 fn frame_run(
     list: &mut [Contact],
     frames: &mut [Frame],
     force: &mut [Vec3],
-    (balls, laws): (&Balls, &[ContactModel]),
+    (balls, masses, laws): (&Balls, &[Real], &[ContactModel]),
     (dt, flags, install_bonds): (Real, FrameFlags, bool),
     s: &mut Scatter,
     incoming: bool,
+    (near_ones, batch): (&mut [u32; HISTORY_RUN], &mut FrameScratch),
 ) -> bool {
     let mut deep = false;
     // Two passes per run, as for the history models: the contacts that need their update
     // (active, or balls not clearly apart; every one while bonds are installed) are listed
     // branch-free first; [`ball_ball::update`] leaves the others as they are.
-    let mut near_ones = [0u32; HISTORY_RUN];
     // (the lanes follow the default flags; the first cycle installs the bonds one by one)
     let lanes = lanes_follow(flags) && !install_bonds;
     let rows = balls.rows();
@@ -51,7 +53,7 @@ fn frame_run(
         let count = select(
             ks,
             |k| install_bonds || near(&list[k as usize], &rows),
-            &mut near_ones,
+            near_ones,
         );
         if lanes {
             let kept = (&mut frames[..], &mut force[..]);
@@ -59,10 +61,11 @@ fn frame_run(
                 list,
                 &near_ones[..count],
                 kept,
-                (balls, laws),
+                (balls, masses, laws),
                 (dt, flags),
                 s,
                 incoming,
+                batch,
             );
             continue;
         }
@@ -131,6 +134,9 @@ impl Forces<'_> {
         let ball_bounds = &part.balls;
         // with frames, the forces are kept (aligned with the list)
         let framed = !contacts.frames.is_empty();
+        // every ball's contact mass, taken once for the batches of every range
+        contact_masses(self.balls, &mut contacts.contact_masses);
+        let masses = &contacts.contact_masses[..];
         debug_assert!(!framed || contacts.keeps_forces());
         debug_assert!(!framed || contacts.frames.len() == contacts.list.len());
         // the crossing contacts' records (and frames) as they are before this update, each
@@ -200,30 +206,38 @@ impl Forces<'_> {
                     let (l, f) = incoming;
                     // (the copies' forces go nowhere: the range of ball a keeps the entries)
                     let mut spare = vec![Vec3::zeros(); l.len()];
-                    let (law, step) = ((balls, laws), (dt, flags, install_bonds));
+                    let (law, step) = ((balls, masses, laws), (dt, flags, install_bonds));
+                    let mut near_ones = [0u32; HISTORY_RUN];
+                    let mut batch = FrameScratch::default();
                     for start in (0..l.len()).step_by(HISTORY_RUN) {
                         let run = start..(start + HISTORY_RUN).min(l.len());
                         let sf = &mut spare[run.clone()];
                         let (l, f) = (&mut l[run.clone()], &mut f[run]);
-                        interpenetrating |= frame_run(l, f, sf, law, step, &mut s, true);
+                        let x = (&mut near_ones, &mut batch);
+                        interpenetrating |= frame_run(l, f, sf, law, step, &mut s, true, x);
                         stiffness(l, true);
                     }
                     for start in (0..list.len()).step_by(HISTORY_RUN) {
                         let run = start..(start + HISTORY_RUN).min(list.len());
                         let l = &mut list[run.clone()];
                         let (f, kf) = (&mut frames[run.clone()], &mut kforce[run]);
-                        interpenetrating |= frame_run(l, f, kf, law, step, &mut s, false);
+                        let x = (&mut near_ones, &mut batch);
+                        interpenetrating |= frame_run(l, f, kf, law, step, &mut s, false, x);
                         stiffness(l, false);
                     }
                 } else {
+                    let mut scratch = RunScratch::default();
+                    let bm = (balls, masses);
                     for l in incoming.0.chunks_mut(HISTORY_RUN) {
+                        let x = &mut scratch;
                         interpenetrating |=
-                            update_history_run(l, balls, laws, dt, Some(&mut s), true);
+                            update_history_run(l, bm, laws, dt, Some(&mut s), true, x);
                         stiffness(l, true);
                     }
                     for l in list.chunks_mut(HISTORY_RUN) {
+                        let x = &mut scratch;
                         interpenetrating |=
-                            update_history_run(l, balls, laws, dt, Some(&mut s), false);
+                            update_history_run(l, bm, laws, dt, Some(&mut s), false, x);
                         stiffness(l, false);
                     }
                 }

@@ -27,6 +27,11 @@ mod batch;
 
 use batch::{at, put, Batch};
 
+/// The lanes of [`update_framed`], reused from run to run within a force pass (4.9 kB: zeroed
+/// once a pass, not once a run).
+#[derive(Default)]
+pub struct FrameScratch(Batch);
+
 /// The flags the lanes follow: the default ones, with or without the branch vectors of
 /// `no_ratch` and the twist of `no_twist`. Other flags take the one-contact path.
 pub fn lanes_follow(flags: FrameFlags) -> bool {
@@ -40,27 +45,31 @@ pub fn lanes_follow(flags: FrameFlags) -> bool {
 /// contact active after its update is added to those of its balls in the scatter's range, in
 /// the order of `ks` (ball a unless `incoming`). Returns true when an active contact
 /// interpenetrates (overlap larger than the smaller radius, or NaN).
+/// `masses`: every ball's contact mass ([`super::masses::contact_masses`]); `batch`: the
+/// lanes, reused from run to run.
 #[allow(clippy::too_many_arguments)]
 pub fn update_framed(
     list: &mut [Contact],
     ks: &[u32],
     (frames, force): (&mut [Frame], &mut [Vec3]),
-    (balls, laws): (&Balls, &[ContactModel]),
+    (balls, masses, laws): (&Balls, &[Real], &[ContactModel]),
     (dt, flags): (Real, FrameFlags),
     s: &mut Scatter,
     incoming: bool,
+    batch: &mut FrameScratch,
 ) -> bool {
     debug_assert!(lanes_follow(flags));
     // (cut to the list's length: an index checked against the list is then known to be in
     // the frames and forces)
     let (frames, force) = (&mut frames[..list.len()], &mut force[..list.len()]);
-    let mut batch = Batch::default();
+    let batch = &mut batch.0;
     let mut deep = false;
     // the lanes of the batch whose contact goes on after the geometry
     let mut going = [false; LANES];
     // (the per-contact test below only in a case that has frame-free models at all)
     let mixed = laws.iter().any(|l| l.frame_free());
     let rows = balls.rows();
+    let masses = &masses[..rows.pos.len()];
     for ks in ks.chunks(LANES) {
         // (a short batch repeats its first contact in the spare lanes, whose results are not
         // used)
@@ -90,11 +99,12 @@ pub fn update_framed(
         if law_lanes::follows(model) && (1..LANES).all(|l| list[lane(l)].law == first) {
             let contacts = (&mut *list, ks, lane);
             let kept = (&mut frames[..], &mut force[..]);
-            deep |= batch.one_model(contacts, kept, (balls, model), (dt, flags), s, incoming);
+            let with = (balls, masses, model);
+            deep |= batch.one_model(contacts, kept, with, (dt, flags), s, incoming);
             continue;
         }
         for l in 0..LANES {
-            batch.load(l, &list[lane(l)], &rows);
+            batch.load(l, &list[lane(l)], (&rows, masses));
         }
         batch.geometry(flags.no_ratch);
         // a contact apart is released; one touching for the first time gets its frame

@@ -13,6 +13,7 @@
 //! `the_frame_free_force_loop_gives_the_general_loops_state` compares this path with the
 //! general one contact by contact.
 
+use super::masses::effective_of;
 use crate::body::{Balls, Rows};
 use crate::contact::Contact;
 use crate::law::{ContactModel, FrictionLimit, LawState};
@@ -54,48 +55,6 @@ pub(super) fn unit_normal(d: [Real; 3]) -> (Real, [Real; 3]) {
     (dist, n)
 }
 
-/// The contact masses of the two balls of each lane's contact ([`Balls::contact_mass`]: 0
-/// with the flag false when a ball has none, i.e. is infinitely heavy).
-#[derive(Default)]
-pub(crate) struct Masses {
-    pub(super) ma: Lane,
-    pub(super) mb: Lane,
-    pub(super) has_ma: [bool; LANES],
-    pub(super) has_mb: [bool; LANES],
-}
-
-impl Masses {
-    /// Copies the contact masses of balls `a` and `b` into lane `l`.
-    #[inline(always)]
-    pub(crate) fn load(&mut self, l: usize, balls: &Balls, a: usize, b: usize) {
-        self.load_rows(l, &balls.rows(), a, b);
-    }
-
-    /// [`Masses::load`] from the balls' [`Rows`].
-    #[inline(always)]
-    pub(crate) fn load_rows(&mut self, l: usize, balls: &Rows, a: usize, b: usize) {
-        let l = l & (LANES - 1);
-        let (ma, mb) = (balls.contact_mass(a), balls.contact_mass(b));
-        self.has_ma[l] = ma.is_some();
-        self.has_mb[l] = mb.is_some();
-        self.ma[l] = ma.unwrap_or(0.0);
-        self.mb[l] = mb.unwrap_or(0.0);
-    }
-
-    /// The effective mass of lane `l`, as [`crate::contact::ball_ball::effective_mass`] (no mass:
-    /// infinitely heavy; neither: 0).
-    #[inline(always)]
-    pub(crate) fn effective(&self, l: usize) -> Real {
-        let (ma, mb) = (self.ma[l], self.mb[l]);
-        match (self.has_ma[l], self.has_mb[l]) {
-            (true, true) => ma * mb / (ma + mb),
-            (true, false) => ma,
-            (false, true) => mb,
-            (false, false) => 0.0,
-        }
-    }
-}
-
 /// The inputs of a batch, one lane per contact.
 #[derive(Default)]
 pub(super) struct Input {
@@ -109,8 +68,9 @@ pub(super) struct Input {
     pub(super) wb: Lane3,
     /// Shear displacement before the step (0 for a contact not active yet).
     pub(super) xi: Lane3,
-    /// The balls' contact masses.
-    pub(super) masses: Masses,
+    /// The balls' contact masses ([`NO_MASS`] for none).
+    pub(super) ma: Lane,
+    pub(super) mb: Lane,
     /// The contact models' parameters.
     pub(super) law: Laws,
 }
@@ -349,7 +309,12 @@ impl Input {
     /// `l`; the balls' contact masses too, unless every lane has the Hooke model (`KIND` is
     /// [`HOOKE`]), whose coefficients use none (three more arrays read per ball).
     #[inline(always)]
-    pub(super) fn load<const KIND: u8>(&mut self, l: usize, c: &Contact, balls: &Rows) {
+    pub(super) fn load<const KIND: u8>(
+        &mut self,
+        l: usize,
+        c: &Contact,
+        (balls, mass): (&Rows, &[Real]),
+    ) {
         // (l < LANES, a power of two: the mask spares the bounds checks)
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
@@ -375,23 +340,24 @@ impl Input {
         if KIND == HOOKE {
             return;
         }
-        self.masses.load_rows(l, balls, a, b);
+        self.ma[l] = mass[a];
+        self.mb[l] = mass[b];
     }
 
-    /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them into `o`.
+    /// Loads the contacts `list[lane(l)]` into the lanes `l` and steps them into `o`
+    /// (`balls`: the rows, cut to one length, and every ball's contact mass,
+    /// [`contact_masses`]).
     #[inline(always)]
     pub(super) fn batch<const KIND: u8, const RULE: u8>(
         &mut self,
         list: &[Contact],
         lane: impl Fn(usize) -> usize,
-        balls: &Balls,
+        balls: (&Rows, &[Real]),
         dt: Real,
         o: &mut Output,
     ) {
-        // (the balls' rows of one length: one bounds check per ball, not one per array)
-        let rows = balls.rows();
         for l in 0..LANES {
-            self.load::<KIND>(l, &list[lane(l)], &rows);
+            self.load::<KIND>(l, &list[lane(l)], balls);
         }
         self.step::<KIND, RULE>(dt, o);
     }
@@ -419,7 +385,7 @@ impl Input {
             let (ca, cb) = (ra - 0.5 * overlap, rb - 0.5 * overlap);
             // coefficients: Hertz (S_n = 2E* sqrt(R* d), S_t = 8G* sqrt(R* d)) or constant
             // effective mass, as [`crate::contact::ball_ball::effective_mass`] (no mass: infinitely heavy)
-            let m = self.masses.effective(l);
+            let m = effective_of(self.ma[l], self.mb[l]);
             let coef = self.law.coefficients::<KIND>(l, radius, overlap, m);
             // relative velocity of b at the contact point: v_b - v_a + n x (c_a w_a + c_b w_b)
             let w = [
@@ -473,46 +439,119 @@ pub fn update_history(
     balls: &Balls,
     laws: &[ContactModel],
     dt: Real,
+    active: impl FnMut(&Contact, bool, &Exerted),
+) {
+    let mut masses = Vec::new();
+    super::masses::contact_masses(balls, &mut masses);
+    let mut scratch = Scratch::default();
+    update_history_with(list, ks, (balls, &masses), laws, dt, &mut scratch, active);
+}
+
+/// What the batches of a force pass reuse from run to run, rather than each run zeroing its
+/// own (about 2.6 kB): the lanes, their results, and the model whose coefficients fill every
+/// lane, if any.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    input: Input,
+    output: Output,
+    filled: Option<u16>,
+}
+
+/// [`update_history`] with every ball's contact mass taken ([`contact_masses`]) and the
+/// batches' lanes in `scratch`.
+pub(crate) fn update_history_with(
+    list: &mut [Contact],
+    ks: &[u32],
+    (balls, masses): (&Balls, &[Real]),
+    laws: &[ContactModel],
+    dt: Real,
+    scratch: &mut Scratch,
     mut active: impl FnMut(&Contact, bool, &Exerted),
 ) {
-    let mut input = Input::default();
-    let mut o = Output::default();
-    // the model whose coefficients fill every lane, if any
-    let mut filled: Option<u16> = None;
+    // (the balls' rows of one length: one bounds check per ball, not one per array)
+    let rows = balls.rows();
+    let masses = &masses[..rows.pos.len()];
     for batch in ks.chunks(LANES) {
-        // (a short batch repeats its first contact in the spare lanes, whose results are
-        // not used)
-        let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
-        match input.law.fill(laws, |l| list[lane(l)].law, &mut filled) {
-            (HERTZ, SPRING) => input.batch::<HERTZ, SPRING>(list, lane, balls, dt, &mut o),
-            (HERTZ, TOTAL) => input.batch::<HERTZ, TOTAL>(list, lane, balls, dt, &mut o),
-            (HOOKE, SPRING) => input.batch::<HOOKE, SPRING>(list, lane, balls, dt, &mut o),
-            (HOOKE, TOTAL) => input.batch::<HOOKE, TOTAL>(list, lane, balls, dt, &mut o),
-            _ => input.batch::<MIXED, EACH>(list, lane, balls, dt, &mut o),
-        }
-        for (l, &k) in batch.iter().enumerate() {
-            let (k, overlap) = (k as usize, o.overlap[l]);
-            let c = &mut list[k];
-            // (`overlap <= 0` false for NaN: such a contact stays active and is reported)
-            if overlap <= 0.0 {
-                c.active = false;
-                c.sliding = false;
-                c.state = LawState::default();
-                continue;
+        // (a full batch takes its lanes as they are; a short one repeats its first contact
+        // in the spare lanes, whose results are not used)
+        match <&[u32; LANES]>::try_from(batch) {
+            Ok(full) => {
+                let lane = |l: usize| full[l] as usize;
+                step_batch(
+                    list,
+                    batch,
+                    lane,
+                    (&rows, masses),
+                    laws,
+                    dt,
+                    scratch,
+                    &mut active,
+                );
             }
-            if !c.active {
-                c.state = LawState::default();
-                c.active = true;
+            Err(_) => {
+                let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
+                step_batch(
+                    list,
+                    batch,
+                    lane,
+                    (&rows, masses),
+                    laws,
+                    dt,
+                    scratch,
+                    &mut active,
+                );
             }
-            *c.state.shear_displacement_mut() = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
-            c.sliding = o.sliding[l];
-            let lane3 = |v: &Lane3| Vec3::new(v[0][l], v[1][l], v[2][l]);
-            let exerted = Exerted {
-                force: lane3(&o.force),
-                moment_a: lane3(&o.moment_a),
-                moment_b: lane3(&o.moment_b),
-            };
-            active(c, o.deep[l], &exerted);
         }
+    }
+}
+
+/// One batch of [`update_history_with`]: the contacts `batch` (`lane(l)`: the contact of lane
+/// `l`) stepped in the lanes, then written back and reported in order.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn step_batch(
+    list: &mut [Contact],
+    batch: &[u32],
+    lane: impl Fn(usize) -> usize + Copy,
+    balls: (&Rows, &[Real]),
+    laws: &[ContactModel],
+    dt: Real,
+    scratch: &mut Scratch,
+    active: &mut impl FnMut(&Contact, bool, &Exerted),
+) {
+    let (input, o) = (&mut scratch.input, &mut scratch.output);
+    match input
+        .law
+        .fill(laws, |l| list[lane(l)].law, &mut scratch.filled)
+    {
+        (HERTZ, SPRING) => input.batch::<HERTZ, SPRING>(list, lane, balls, dt, o),
+        (HERTZ, TOTAL) => input.batch::<HERTZ, TOTAL>(list, lane, balls, dt, o),
+        (HOOKE, SPRING) => input.batch::<HOOKE, SPRING>(list, lane, balls, dt, o),
+        (HOOKE, TOTAL) => input.batch::<HOOKE, TOTAL>(list, lane, balls, dt, o),
+        _ => input.batch::<MIXED, EACH>(list, lane, balls, dt, o),
+    }
+    for (l, &k) in batch.iter().enumerate() {
+        let (k, overlap) = (k as usize, o.overlap[l]);
+        let c = &mut list[k];
+        // (`overlap <= 0` false for NaN: such a contact stays active and is reported)
+        if overlap <= 0.0 {
+            c.active = false;
+            c.sliding = false;
+            c.state = LawState::default();
+            continue;
+        }
+        if !c.active {
+            c.state = LawState::default();
+            c.active = true;
+        }
+        *c.state.shear_displacement_mut() = Vec3::new(o.xi[0][l], o.xi[1][l], o.xi[2][l]);
+        c.sliding = o.sliding[l];
+        let lane3 = |v: &Lane3| Vec3::new(v[0][l], v[1][l], v[2][l]);
+        let exerted = Exerted {
+            force: lane3(&o.force),
+            moment_a: lane3(&o.moment_a),
+            moment_b: lane3(&o.moment_b),
+        };
+        active(c, o.deep[l], &exerted);
     }
 }

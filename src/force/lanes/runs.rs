@@ -68,24 +68,28 @@ impl Scatter<'_> {
 /// bit: a sum that starts at +0 never becomes -0), so both give the same sums (and a range's
 /// thread, [`crate::contact::Partition`], gives the same sums as one thread). Returns true when an
 /// active contact interpenetrates (overlap larger than the smaller radius, or NaN).
+#[allow(clippy::too_many_arguments)]
 pub fn update_history_run(
     list: &mut [Contact],
-    balls: &Balls,
+    (balls, masses): (&Balls, &[Real]),
     laws: &[ContactModel],
     dt: Real,
     mut scatter: Option<&mut Scatter>,
     incoming: bool,
+    scratch: &mut RunScratch,
 ) -> bool {
     debug_assert!(list.len() <= HISTORY_RUN);
-    let mut near_ones = [0u32; HISTORY_RUN];
+    let near_ones = &mut scratch.near;
     let rows = balls.rows();
     let n = select(
         0..list.len() as u32,
         |k| near(&list[k as usize], &rows),
-        &mut near_ones,
+        near_ones,
     );
     let mut interpenetrating = false;
-    history::update_history(list, &near_ones[..n], balls, laws, dt, |c, deep, x| {
+    let ks = &near_ones[..n];
+    let (bm, h) = ((balls, masses), &mut scratch.history);
+    history::update_history_with(list, ks, bm, laws, dt, h, |c, deep, x| {
         interpenetrating |= deep;
         if let Some(s) = scatter.as_deref_mut() {
             let (a, b) = (c.a as usize, c.b as usize);
@@ -98,6 +102,22 @@ pub fn update_history_run(
         }
     });
     interpenetrating
+}
+
+/// What the runs of a range reuse within one force pass, rather than each run zeroing its own:
+/// the list of the contacts that need their update and the batches' lanes.
+pub struct RunScratch {
+    pub(crate) near: [u32; HISTORY_RUN],
+    history: history::Scratch,
+}
+
+impl Default for RunScratch {
+    fn default() -> Self {
+        RunScratch {
+            near: [0; HISTORY_RUN],
+            history: Default::default(),
+        }
+    }
 }
 
 /// Writes to the front of `out` the indices `ks` (at most [`HISTORY_RUN`]) for which `keep`

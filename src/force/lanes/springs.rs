@@ -13,7 +13,7 @@
 //! between both sides, each computed as the one-contact path would. So the sums are the same
 //! bits (test `the_lanes_give_the_one_contact_terms`).
 
-use super::history::Masses;
+use super::masses::Masses;
 use crate::contact::Contact;
 use crate::law::lanes::LANES;
 use crate::law::ContactModel;

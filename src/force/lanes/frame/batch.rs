@@ -2,7 +2,8 @@
 //! advance, the model's force and the force back in world coordinates, each a branch-free
 //! loop over the lanes (the arithmetic of [`crate::contact::ball_ball::update`], bit for bit).
 
-use super::super::history::{unit_normal, Masses, LANES};
+use super::super::history::{unit_normal, LANES};
+use super::super::masses::effective_of;
 use super::super::runs::Scatter;
 use crate::body::{Balls, Rows};
 use crate::contact::ball_ball::{released, Out};
@@ -21,8 +22,9 @@ pub(super) struct Batch {
     pub(super) pb: Lane3,
     pub(super) ra: Lane,
     pub(super) rb: Lane,
-    /// The balls' contact masses.
-    pub(super) masses: Masses,
+    /// The balls' contact masses ([`super::super::masses::NO_MASS`] for none).
+    pub(super) ma: Lane,
+    pub(super) mb: Lane,
     pub(super) va: Lane3,
     pub(super) vb: Lane3,
     pub(super) wa: Lane3,
@@ -87,9 +89,10 @@ pub(super) fn put(v: &mut Lane3, l: usize, x: [Real; 3]) {
 }
 
 impl Batch {
-    /// Copies the balls of contact `c` into lane `l`.
+    /// Copies the balls of contact `c` into lane `l` (`mass`: every ball's contact mass,
+    /// [`super::super::masses::contact_masses`]).
     #[inline(always)]
-    pub(super) fn load(&mut self, l: usize, c: &Contact, balls: &Rows) {
+    pub(super) fn load(&mut self, l: usize, c: &Contact, (balls, mass): (&Rows, &[Real])) {
         let l = l & (LANES - 1);
         let (a, b) = (c.a as usize, c.b as usize);
         put(&mut self.pa, l, balls.pos[a].into());
@@ -101,7 +104,8 @@ impl Batch {
         put(&mut self.wb, l, balls.spin[b].into());
         self.ra[l] = balls.radius[a];
         self.rb[l] = balls.radius[b];
-        self.masses.load_rows(l, balls, a, b);
+        self.ma[l] = mass[a];
+        self.mb[l] = mass[b];
     }
 
     /// [`crate::contact::ball_ball::geometry`] of every lane (overlap, unit normal from a to b, contact
@@ -142,7 +146,7 @@ impl Batch {
             let v = [0, 1, 2].map(|k| (vb[k] + cb[k]) - (va[k] + ca[k]));
             self.overlap[l] = overlap;
             self.radius[l] = ra * rb / (ra + rb);
-            self.mass[l] = self.masses.effective(l);
+            self.mass[l] = effective_of(self.ma[l], self.mb[l]);
             put(&mut self.n, l, n);
             put(&mut self.point, l, point);
             put(&mut self.v_rel, l, v);
@@ -365,17 +369,18 @@ impl Batch {
         &mut self,
         (list, ks, lane): (&mut [Contact], &[u32], impl Fn(usize) -> usize),
         (frames, force): (&mut [Frame], &mut [Vec3]),
-        (balls, law): (&Balls, &ContactModel),
+        (balls, masses, law): (&Balls, &[Real], &ContactModel),
         (dt, flags): (Real, FrameFlags),
         s: &mut Scatter,
         incoming: bool,
     ) -> bool {
         let mut was_active = [false; LANES];
         let rows = balls.rows();
+        let masses = &masses[..rows.pos.len()];
         for l in 0..LANES {
             let k = lane(l);
             let c = &list[k];
-            self.load(l, c, &rows);
+            self.load(l, c, (&rows, masses));
             self.load_frame(l, &frames[k]);
             self.law.load_state(l, &c.state);
             was_active[l & (LANES - 1)] = c.active;
