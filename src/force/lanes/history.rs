@@ -474,32 +474,15 @@ pub(crate) fn update_history_with(
     for batch in ks.chunks(LANES) {
         // (a full batch takes its lanes as they are; a short one repeats its first contact
         // in the spare lanes, whose results are not used)
+        let with = ((&rows, masses), laws, dt);
         match <&[u32; LANES]>::try_from(batch) {
             Ok(full) => {
                 let lane = |l: usize| full[l] as usize;
-                step_batch(
-                    list,
-                    batch,
-                    lane,
-                    (&rows, masses),
-                    laws,
-                    dt,
-                    scratch,
-                    &mut active,
-                );
+                step_batch(list, (batch, lane), with, scratch, &mut active);
             }
             Err(_) => {
                 let lane = |l: usize| batch[if l < batch.len() { l } else { 0 }] as usize;
-                step_batch(
-                    list,
-                    batch,
-                    lane,
-                    (&rows, masses),
-                    laws,
-                    dt,
-                    scratch,
-                    &mut active,
-                );
+                step_batch(list, (batch, lane), with, scratch, &mut active);
             }
         }
     }
@@ -508,14 +491,10 @@ pub(crate) fn update_history_with(
 /// One batch of [`update_history_with`]: the contacts `batch` (`lane(l)`: the contact of lane
 /// `l`) stepped in the lanes, then written back and reported in order.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn step_batch(
     list: &mut [Contact],
-    batch: &[u32],
-    lane: impl Fn(usize) -> usize + Copy,
-    balls: (&Rows, &[Real]),
-    laws: &[ContactModel],
-    dt: Real,
+    (batch, lane): (&[u32], impl Fn(usize) -> usize + Copy),
+    (balls, laws, dt): ((&Rows, &[Real]), &[ContactModel], Real),
     scratch: &mut Scratch,
     active: &mut impl FnMut(&Contact, bool, &Exerted),
 ) {
