@@ -9,7 +9,7 @@
 //! (nalgebra's: a dot product `(x_0 y_0 + x_1 y_1) + x_2 y_2`, a matrix times a vector row by
 //! row the same way, a cross product `y z - z y, z x - x z, x y - y x`), so the results are
 //! the same bits; the rare lane whose frame update takes a branch the lanes do not follow (a
-//! tangential axis along the new normal, a half turn in one step, a NaN) is computed again
+//! tangential axis along the new normal, a NaN) is computed again
 //! by [`Frame::advance`] itself. The tests `a_frame_model_gives_the_same_state_in_both_loops_
 //! on_any_thread_count` and `every_frame_model_gives_the_same_state_in_both_loops` compare
 //! this path with the general loop's, bit for bit.

@@ -164,7 +164,7 @@ impl Batch {
     }
 
     /// [`Frame::advance`] of every lane (the flags of [`lanes_follow`]): the new tangential
-    /// axes, and the relative velocity (tangential part) and spin in the half-way frame.
+    /// axes, and the relative velocity (tangential part) in the mid-step frame.
     #[inline(always)]
     pub(super) fn advance(&mut self, dt: Real, no_twist: bool) {
         for l in 0..LANES {
@@ -198,27 +198,12 @@ impl Batch {
             let v = at(&self.v_rel, l);
             let along = dot(n_mid, v);
             let v_t = [0, 1, 2].map(|k| v[k] - n_mid[k] * along);
-            // [`crate::contact::frame`]'s `half_way`: the quaternion of the turn from prev to next
-            let mut trace = 0.0;
-            let mut s = [0.0; 3];
-            for r in 0..3 {
-                trace += dot(prev[r], next[r]);
-                let c = cross(prev[r], next[r]);
-                s = [0, 1, 2].map(|k| s[k] + c[k]);
-            }
-            let c = (1.0 + trace).max(0.0).sqrt();
-            let q = c * (2.0 + c);
-            let square = q * q + dot(s, s);
-            let k2 = 2.0 / square;
-            let back = |v: [Real; 3]| -> [Real; 3] {
-                let t = cross(s, v).map(|x| x * k2);
-                let st = cross(s, t);
-                let r = [0, 1, 2].map(|k| (v[k] - t[k] * q) + st[k]);
-                [dot(prev[0], r), dot(prev[1], r), dot(prev[2], r)]
-            };
+            // [`crate::contact::frame`]'s `half_way`: the mean of the old and new axes (the
+            // normal row not taken: the model sees the tangential components only)
+            let mean = |r: usize| [0, 1, 2].map(|k| (prev[r][k] + next[r][k]) * 0.5);
+            let vel = [0.0, dot(mean(1), v_t), dot(mean(2), v_t)];
             // (the relative spin's turn, [`Frame::advance`]'s `dphi`, is not taken: no
             // model reads it: [`Kinematics`] has none)
-            let vel = back(v_t);
             // (`du.x`: the change of the normal displacement, -overlap)
             let du = [
                 -self.overlap[l] - self.u_normal[l],
@@ -240,7 +225,7 @@ impl Batch {
             put(&mut self.t2, l, t2);
             // (a NaN length is odd too: the one-contact path takes its branch)
             let unit = len > 0.0;
-            self.odd[l] = !unit | (square == 0.0);
+            self.odd[l] = !unit;
         }
     }
 
