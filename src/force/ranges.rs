@@ -6,12 +6,12 @@
 use super::lanes::frame::{lanes_follow, update_framed, update_one, FrameScratch};
 use super::lanes::masses::contact_masses;
 use super::lanes::{near, select, update_history_run, RunScratch, Scatter, HISTORY_RUN};
-use super::walls::{add_resultants, wall_group};
+use super::walls::{add_resultants, wall_group, WallsAlong};
 use crate::body::Balls;
 
 use super::lanes::springs::add_ball_diagonals_lanes;
 use super::stage::Forces;
-use crate::contact::{Contact, Frame, FrameFlags};
+use crate::contact::{Contact, Frame, FrameFlags, WallInteraction};
 use crate::law::ContactModel;
 use crate::math::{Real, Vec3};
 use crate::par::split;
@@ -197,11 +197,43 @@ impl Forces<'_> {
                 let mut interpenetrating = false;
                 // (each run's stiffness terms right after its update, its balls in cache)
                 diag.fill([0.0; 6]);
-                let mut stiffness = |l: &[Contact], incoming: bool| {
+                let stiffness = |l: &[Contact], incoming: bool, diag: &mut [[Real; 6]]| {
                     if fused {
                         add_ball_diagonals_lanes(&springs, l, diag, first, incoming);
                     }
                 };
+                // the range's wall interactions, a piece each time the list has passed their
+                // balls ([`WallsAlong`]), their resultants added to those balls
+                let (mut stats, mut wall_time) = (crate::contact::FullStats::default(), 0.0);
+                let mut along = WallsAlong::new(wl, wf, its);
+                let mut walls_piece =
+                    |(wl, wf, its): (&mut [_], &mut [_], &mut [WallInteraction]),
+                     s: &mut Scatter,
+                     diag: &mut [[Real; 6]]| {
+                        let t = (timed && r == 0).then(std::time::Instant::now);
+                        let law = (laws, &[][..], &[][..]);
+                        let got = wall_group(
+                            wl,
+                            (wf, &mut [], &mut []),
+                            its,
+                            balls,
+                            walls,
+                            law,
+                            dt,
+                            flags,
+                            false,
+                        );
+                        stats = stats.plus(&got);
+                        add_resultants(its, s.force, s.moment, first);
+                        if fused {
+                            let base = its.first().map_or(0, |it| it.start as usize);
+                            for it in its.iter() {
+                                let run = &wl[it.start as usize - base..it.end as usize - base];
+                                add_interaction_diagonals(&springs, run, it, diag, first, true);
+                            }
+                        }
+                        wall_time += t.map_or(0.0, |t| t.elapsed().as_secs_f64());
+                    };
                 if let Some((frames, kforce)) = kept {
                     let (l, f) = incoming;
                     // (the copies' forces go nowhere: the range of ball a keeps the entries)
@@ -215,15 +247,18 @@ impl Forces<'_> {
                         let (l, f) = (&mut l[run.clone()], &mut f[run]);
                         let x = (&mut near_ones, &mut batch);
                         interpenetrating |= frame_run(l, f, sf, law, step, &mut s, true, x);
-                        stiffness(l, true);
+                        stiffness(l, true, diag);
                     }
                     for start in (0..list.len()).step_by(HISTORY_RUN) {
                         let run = start..(start + HISTORY_RUN).min(list.len());
                         let l = &mut list[run.clone()];
-                        let (f, kf) = (&mut frames[run.clone()], &mut kforce[run]);
+                        let (f, kf) = (&mut frames[run.clone()], &mut kforce[run.clone()]);
                         let x = (&mut near_ones, &mut batch);
                         interpenetrating |= frame_run(l, f, kf, law, step, &mut s, false, x);
-                        stiffness(l, false);
+                        stiffness(l, false, diag);
+                        if let Some(c) = list.get(run.end) {
+                            along.upto(Some(c.a as usize), |p| walls_piece(p, &mut s, diag));
+                        }
                     }
                 } else {
                     let mut scratch = RunScratch::default();
@@ -232,36 +267,21 @@ impl Forces<'_> {
                         let x = &mut scratch;
                         interpenetrating |=
                             update_history_run(l, bm, laws, dt, Some(&mut s), true, x);
-                        stiffness(l, true);
+                        stiffness(l, true, diag);
                     }
-                    for l in list.chunks_mut(HISTORY_RUN) {
-                        let x = &mut scratch;
+                    for start in (0..list.len()).step_by(HISTORY_RUN) {
+                        let end = (start + HISTORY_RUN).min(list.len());
+                        let (l, x) = (&mut list[start..end], &mut scratch);
                         interpenetrating |=
                             update_history_run(l, bm, laws, dt, Some(&mut s), false, x);
-                        stiffness(l, false);
+                        stiffness(l, false, diag);
+                        if let Some(c) = list.get(end) {
+                            along.upto(Some(c.a as usize), |p| walls_piece(p, &mut s, diag));
+                        }
                     }
                 }
-                let t = (timed && r == 0).then(std::time::Instant::now);
-                let stats = wall_group(
-                    wl,
-                    (wf, &mut [], &mut []),
-                    its,
-                    balls,
-                    walls,
-                    (laws, &[], &[]),
-                    dt,
-                    flags,
-                    false,
-                );
-                add_resultants(its, s.force, s.moment, first);
-                if fused {
-                    let base = its.first().map_or(0, |it| it.start as usize);
-                    for it in its.iter() {
-                        let run = &wl[it.start as usize - base..it.end as usize - base];
-                        add_interaction_diagonals(&springs, run, it, diag, first, true);
-                    }
-                }
-                let wall_time = t.map(|t| t.elapsed().as_secs_f64());
+                along.upto(None, |p| walls_piece(p, &mut s, diag));
+                let wall_time = (timed && r == 0).then_some(wall_time);
                 let busy = start.map_or(0.0, |t| t.elapsed().as_secs_f64());
                 (interpenetrating, stats, wall_time, busy)
             },

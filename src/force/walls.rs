@@ -214,6 +214,80 @@ pub(super) fn wall_group(
     stats
 }
 
+/// Fewer pending interactions than this wait for the next piece ([`WallsAlong::upto`]), but
+/// the last.
+const WALL_PIECE: usize = 128;
+
+/// The wall interactions of one range of balls (sorted by ball), taken a piece at a time as
+/// the range's ball-ball contacts (sorted by ball a, with a < b) pass their balls: a ball's
+/// wall interactions run while its data is still in cache, and after every ball-ball contact
+/// it has, so that each ball sums the same terms in the same order as when the walls ran
+/// after the whole range (at 200,000 balls their loads missed the caches).
+pub(super) struct WallsAlong<'a> {
+    list: &'a mut [FacetContact],
+    /// Aligned with `list`, or empty when no frames are kept.
+    frames: &'a mut [crate::contact::Frame],
+    its: &'a mut [crate::contact::WallInteraction],
+    /// The interactions done.
+    done: usize,
+}
+
+impl<'a> WallsAlong<'a> {
+    /// The interactions `its` of a range with their contacts `list` (numbered from the first
+    /// interaction's) and `frames` (as long, or empty), none done.
+    pub(super) fn new(
+        list: &'a mut [FacetContact],
+        frames: &'a mut [crate::contact::Frame],
+        its: &'a mut [crate::contact::WallInteraction],
+    ) -> Self {
+        WallsAlong {
+            list,
+            frames,
+            its,
+            done: 0,
+        }
+    }
+
+    /// Calls `f` on the interactions not yet done whose ball is below `ball`, with their
+    /// contacts and frames, when there are at least [`WALL_PIECE`] of them, and on all the
+    /// rest when `ball` is `None`.
+    pub(super) fn upto(
+        &mut self,
+        ball: Option<usize>,
+        f: impl FnOnce(
+            (
+                &mut [FacetContact],
+                &mut [crate::contact::Frame],
+                &mut [crate::contact::WallInteraction],
+            ),
+        ),
+    ) {
+        let rest = &self.its[self.done..];
+        let count = match ball {
+            Some(b) => rest.partition_point(|it| (it.ball as usize) < b),
+            None => rest.len(),
+        };
+        if count == 0 || (count < WALL_PIECE && ball.is_some()) {
+            return;
+        }
+        let end = self.done + count;
+        let base = self.its[0].start as usize;
+        let from = self.its[self.done].start as usize - base;
+        let to = self.its[end - 1].end as usize - base;
+        let frames = if self.frames.is_empty() {
+            &mut []
+        } else {
+            &mut self.frames[from..to]
+        };
+        f((
+            &mut self.list[from..to],
+            frames,
+            &mut self.its[self.done..end],
+        ));
+        self.done = end;
+    }
+}
+
 /// Adds each ball-wall interaction's resultant to its ball, in interaction order: `force` and
 /// `moment` hold the balls from `first` on (0 for all of them).
 pub(super) fn add_resultants(
