@@ -11,6 +11,7 @@ mod results;
 mod shear;
 mod targets;
 mod throughput;
+mod verdict;
 mod wall_heavy;
 
 pub use page::write_performance_page;

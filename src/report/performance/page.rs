@@ -47,6 +47,16 @@ pub fn write_performance_page(
     settle.sort_by_key(order);
     let runs = &settle[..];
     let mut h = intro(reports, runs);
+    h.push_str(&super::verdict::verdict_section(Path::new(
+        "benches/results",
+    )));
+    // (the bench's own tables and the issues' earlier targets, folded: the ledger behind the
+    // verdict above)
+    h.push_str(
+        "<details><summary><b>The bench's runs and the earlier issues' targets</b> (issues #8 \
+         and #30: every model, the drum, the automatic timestep, throughput, where the time \
+         goes)</summary>",
+    );
     h.push_str(&results_section(runs));
     // (for each N, the newest side-by-side file that has it)
     let peers_by_n: Vec<(std::path::PathBuf, Vec<PeerRow>)> = [1000, 10000, 50000]
@@ -66,6 +76,7 @@ pub fn write_performance_page(
     }
     h.push_str(&throughput_section(runs));
     h.push_str(&where_the_time_goes(runs));
+    h.push_str("</details>");
     if partial {
         let banner = "<p><b>A partial bench</b> (fewer sizes, models, threads or steps than the full \
              <code>ballast bench</code>): its ratios are not the benchmark's. The complete results are on the \
