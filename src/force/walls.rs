@@ -274,14 +274,9 @@ impl<'a> WallsAlong<'a> {
         let base = self.its[0].start as usize;
         let from = self.its[self.done].start as usize - base;
         let to = self.its[end - 1].end as usize - base;
-        let frames = if self.frames.is_empty() {
-            &mut []
-        } else {
-            &mut self.frames[from..to]
-        };
         f((
             &mut self.list[from..to],
-            frames,
+            frames_of(self.frames, &(from..to)),
             &mut self.its[self.done..end],
         ));
         self.done = end;
