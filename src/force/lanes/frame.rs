@@ -64,99 +64,131 @@ pub fn update_framed(
     let (frames, force) = (&mut frames[..list.len()], &mut force[..list.len()]);
     let batch = &mut batch.0;
     let mut deep = false;
-    // the lanes of the batch whose contact goes on after the geometry
-    let mut going = [false; LANES];
     // (the per-contact test below only in a case that has frame-free models at all)
     let mixed = laws.iter().any(|l| l.frame_free());
-    let rows = balls.rows();
-    let masses = &masses[..rows.pos.len()];
+    let masses = &masses[..balls.len()];
     for ks in ks.chunks(LANES) {
-        // (a short batch repeats its first contact in the spare lanes, whose results are not
-        // used)
-        let lane = |l: usize| ks[if l < ks.len() { l } else { 0 }] as usize;
-        // (a frame-free model's contact, in a case that mixes both kinds, goes alone)
-        if mixed
-            && ks
-                .iter()
-                .any(|&k| laws[list[k as usize].law as usize].frame_free())
-        {
-            for &k in ks {
-                let kept = (&mut frames[k as usize], &mut force[k as usize]);
-                deep |= update_one(
-                    &mut list[k as usize],
-                    kept,
-                    (balls, laws),
-                    (dt, flags, false),
-                    s,
-                    incoming,
-                );
+        let kept = (&mut frames[..], &mut force[..]);
+        let with = (balls, masses, laws, mixed);
+        // (a full batch takes its lanes as they are; a short one repeats its first contact in
+        // the spare lanes, whose results are not used)
+        let rest = (kept, with, (dt, flags), &mut *s, incoming, &mut *batch);
+        deep |= match <&[u32; LANES]>::try_from(ks) {
+            Ok(full) => framed_batch(list, (ks, |l: usize| full[l] as usize), rest),
+            Err(_) => {
+                let lane = |l: usize| ks[if l < ks.len() { l } else { 0 }] as usize;
+                framed_batch(list, (ks, lane), rest)
             }
-            continue;
-        }
-        // every lane of one model the lanes compute: the batch in one pass ([`Batch::one_model`])
-        let first = list[lane(0)].law;
-        let model = &laws[first as usize];
-        if law_lanes::follows(model) && (1..LANES).all(|l| list[lane(l)].law == first) {
-            let contacts = (&mut *list, ks, lane);
-            let kept = (&mut frames[..], &mut force[..]);
-            let with = (balls, masses, model);
-            deep |= batch.one_model(contacts, kept, with, (dt, flags), s, incoming);
-            continue;
-        }
-        for l in 0..LANES {
-            batch.load(l, &list[lane(l)], (&rows, masses));
-        }
-        batch.geometry(flags.no_ratch);
-        // a contact apart is released; one touching for the first time gets its frame
-        for l in 0..LANES {
-            let k = lane(l);
-            let c = &mut list[k];
-            let law = &laws[c.law as usize];
-            let overlap = batch.overlap[l];
-            let mut spare = Vec3::zeros();
-            let mut out = Out {
-                force: &mut force[k],
-                point: &mut spare,
-            };
-            going[l] = l < ks.len() && !released(c, &mut out, (overlap, 0.0), law, false);
-            if going[l] && !c.active {
-                let n = Vec3::from(at(&batch.n, l));
-                frames[k] = Frame::new(&n, -overlap);
-                c.active = true;
-            }
-            batch.load_frame(l, &frames[k]);
-        }
-        // the model in lanes when every lane has the same one, and the lanes follow it
-        let of_lane = |l: usize| {
-            let c = &list[lane(l)];
-            (c.law, &c.state)
         };
-        let laned = batch.advance_with_model(of_lane, laws, dt, flags.no_twist);
-        // each frame written back and the model's force (local) into the lanes, in order
-        for l in (0..ks.len()).filter(|&l| going[l]) {
-            let k = lane(l);
-            let c = &mut list[k];
-            let law = &laws[c.law as usize];
-            batch.settle(l, &mut frames[k], (law, &mut c.state), laned, (dt, flags));
+    }
+    deep
+}
+
+/// What a batch of [`update_framed`] takes besides its contacts: the kept frames and forces,
+/// the balls, their contact masses, the laws and whether frame-free models are among them, the
+/// step and flags, the scatter, `incoming`, the lanes.
+type FramedRest<'r, 'a> = (
+    (&'r mut [Frame], &'r mut [Vec3]),
+    (&'r Balls, &'r [Real], &'r [ContactModel], bool),
+    (Real, FrameFlags),
+    &'r mut Scatter<'a>,
+    bool,
+    &'r mut Batch,
+);
+
+/// One batch of [`update_framed`]: the contacts `ks` (`lane(l)`: the contact of lane `l`).
+#[inline(always)]
+fn framed_batch(
+    list: &mut [Contact],
+    (ks, lane): (&[u32], impl Fn(usize) -> usize + Copy),
+    rest: FramedRest,
+) -> bool {
+    let ((frames, force), (balls, masses, laws, mixed), (dt, flags), s, incoming, batch) = rest;
+    let mut deep = false;
+    // the lanes of the batch whose contact goes on after the geometry
+    let mut going = [false; LANES];
+    let rows = balls.rows();
+    // (a frame-free model's contact, in a case that mixes both kinds, goes alone)
+    if mixed
+        && ks
+            .iter()
+            .any(|&k| laws[list[k as usize].law as usize].frame_free())
+    {
+        for &k in ks {
+            let kept = (&mut frames[k as usize], &mut force[k as usize]);
+            deep |= update_one(
+                &mut list[k as usize],
+                kept,
+                (balls, laws),
+                (dt, flags, false),
+                s,
+                incoming,
+            );
         }
-        batch.exerted();
-        // the forces and their moments added to the balls, in order
-        for l in (0..ks.len()).filter(|&l| going[l]) {
-            let k = lane(l);
-            let c = &mut list[k];
-            let law = &laws[c.law as usize];
-            let overlap = batch.overlap[l];
-            // a bond that broke in this cycle across a gap leaves the contact without force
-            c.active = overlap > 0.0 || law.holds(&c.state);
-            if !c.active {
-                force[k] = Vec3::zeros();
-                continue;
-            }
-            let (a, b) = (c.a as usize, c.b as usize);
-            let [f, ma, mb] = batch.exerted_of(l, balls, (a, b));
-            force[k] = f;
-            deep |= batch.add_lane(l, s, (a, b), [f, ma, mb], incoming);
+        return deep;
+    }
+    // every lane of one model the lanes compute: the batch in one pass ([`Batch::one_model`])
+    let first = list[lane(0)].law;
+    let model = &laws[first as usize];
+    if law_lanes::follows(model) && (1..LANES).all(|l| list[lane(l)].law == first) {
+        let contacts = (&mut *list, ks, lane);
+        let kept = (&mut frames[..], &mut force[..]);
+        let with = (balls, masses, model);
+        return batch.one_model(contacts, kept, with, (dt, flags), s, incoming);
+    }
+    for l in 0..LANES {
+        batch.load(l, &list[lane(l)], (&rows, masses));
+    }
+    batch.geometry(flags.no_ratch);
+    // a contact apart is released; one touching for the first time gets its frame
+    for l in 0..LANES {
+        let k = lane(l);
+        let c = &mut list[k];
+        let law = &laws[c.law as usize];
+        let overlap = batch.overlap[l];
+        let mut spare = Vec3::zeros();
+        let mut out = Out {
+            force: &mut force[k],
+            point: &mut spare,
+        };
+        going[l] = l < ks.len() && !released(c, &mut out, (overlap, 0.0), law, false);
+        if going[l] && !c.active {
+            let n = Vec3::from(at(&batch.n, l));
+            frames[k] = Frame::new(&n, -overlap);
+            c.active = true;
         }
+        batch.load_frame(l, &frames[k]);
+    }
+    // the model in lanes when every lane has the same one, and the lanes follow it
+    let of_lane = |l: usize| {
+        let c = &list[lane(l)];
+        (c.law, &c.state)
+    };
+    let laned = batch.advance_with_model(of_lane, laws, dt, flags.no_twist);
+    // each frame written back and the model's force (local) into the lanes, in order
+    for l in (0..ks.len()).filter(|&l| going[l]) {
+        let k = lane(l);
+        let c = &mut list[k];
+        let law = &laws[c.law as usize];
+        batch.settle(l, &mut frames[k], (law, &mut c.state), laned, (dt, flags));
+    }
+    batch.exerted();
+    // the forces and their moments added to the balls, in order
+    for l in (0..ks.len()).filter(|&l| going[l]) {
+        let k = lane(l);
+        let c = &mut list[k];
+        let law = &laws[c.law as usize];
+        let overlap = batch.overlap[l];
+        // a bond that broke in this cycle across a gap leaves the contact without force
+        c.active = overlap > 0.0 || law.holds(&c.state);
+        if !c.active {
+            force[k] = Vec3::zeros();
+            continue;
+        }
+        let (a, b) = (c.a as usize, c.b as usize);
+        let [f, ma, mb] = batch.exerted_of(l, balls, (a, b));
+        force[k] = f;
+        deep |= batch.add_lane(l, s, (a, b), [f, ma, mb], incoming);
     }
     deep
 }
