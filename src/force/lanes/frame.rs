@@ -130,7 +130,9 @@ fn framed_batch(
     // every lane of one model the lanes compute: the batch in one pass ([`Batch::one_model`])
     let first = list[lane(0)].law;
     let model = &laws[first as usize];
-    if law_lanes::follows(model) && (1..LANES).all(|l| list[lane(l)].law == first) {
+    // (a case of one contact model has it in every lane: no need to look)
+    let uniform = laws.len() == 1 || (1..LANES).all(|l| list[lane(l)].law == first);
+    if law_lanes::follows(model) && uniform {
         let contacts = (&mut *list, ks, lane);
         let kept = (&mut frames[..], &mut force[..]);
         let with = (balls, masses, model);
