@@ -21,7 +21,9 @@ settled bed cost, without the start (reading the case and the checkpoint, buildi
 
 valgrind 3.19 cannot decode AVX-512, so the binary is built for x86-64-v3 (AVX2) in its own
 target directory; the instruction mix differs from the native build's, the work does not.
-Prints a table and writes target/instructions/results.tsv.
+Prints a table and writes target/instructions/results.tsv, each row with the build it counted
+(`git describe --always --dirty`: the Performance page sets a side-by-side table beside the
+counts of the same build only).
 """
 
 import argparse
@@ -132,6 +134,8 @@ def main():
     started = time.time()
     print("building (x86-64-v3, target/instructions/)", file=sys.stderr)
     binary = build()
+    commit = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
     rows = []
     for model in models:
         case, ckpt = settled(binary, model, args.n // 1000, args.at)
@@ -149,13 +153,14 @@ def main():
             "per_contact_step": d["contacts"] / cs if cs else float("nan"),
             "per_facet_contact_step": d["walls"] / fs if fs else float("nan"),
             **{f"{k}_per_particle_step": v / (n * steps) for k, v in d.items()},
+            "commit": commit,
         })
     cols = ["model", "per_particle_step", "per_contact_step", "per_facet_contact_step",
             "contacts_per_particle_step", "walls_per_particle_step", "motion_per_particle_step",
             "detect_per_particle_step", "other_per_particle_step", "contact_steps",
-            "facet_contact_steps"]
+            "facet_contact_steps", "commit"]
     head = ["model", "instr/particle-step", "instr/contact-step", "instr/facet-contact-step",
-            "contacts", "walls", "motion", "detect", "other", "contact-steps", "facet-steps"]
+            "contacts", "walls", "motion", "detect", "other", "contact-steps", "facet-steps", "build"]
     print(f"\n{args.n} balls, {args.steps} cycles from cycle {args.at + args.warm}, one thread, "
           f"x86-64-v3 build (callgrind); per particle-step by phase:")
     print(" | ".join(head))

@@ -38,8 +38,10 @@ MPIRUN=(mpirun --mca mpi_yield_when_idle 1)   # busy-polling ranks are 2-10x slo
 BALLAST=../../target/release/ballast
 OUT=$WORK/results.tsv
 # (machine: the processor, as `ballast bench-one` records it, on ballast's rows; both codes
-# run on it, one after the other)
-printf 'code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\tmachine\n' > "$OUT"
+# run on it, one after the other; commit: the build ballast ran, as benches/instructions.py
+# records it, so that the Performance page sets each table beside the counts of its build)
+COMMIT=$(git -C ../.. describe --always --dirty --abbrev=7)
+printf 'code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\tmachine\tcommit\n' > "$OUT"
 
 for n in $NS; do
   [ -f "$WORK/scene_N$n.data" ] || python3 gen_scene.py "$n" "$WORK" > /dev/null
@@ -59,14 +61,14 @@ for n in $NS; do
       read -r pp nw ket ker mz < <(awk -v s="$STEPS" '$1==s && NF==7 {print $3,$4,$5,$6,$7}' "$WORK/logs/liggghts_$tag.out")
       rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$WORK/logs/liggghts_$tag.time")
       mps=$(python3 -c "print($n*$STEPS/$loop/1e6)")
-      printf 'liggghts\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n' "$label" "$n" "$STEPS" "$par" "$loop" "$mps" "$pp" "$nw" "$ket" "$mz" "$rss" >> "$OUT"
+      printf 'liggghts\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\n' "$label" "$n" "$STEPS" "$par" "$loop" "$mps" "$pp" "$nw" "$ket" "$mz" "$rss" >> "$OUT"
       json=$("$BALLAST" bench-one "$case_file" --steps "$STEPS" --threads "$par")
-      python3 - "$json" "$label" "$n" "$STEPS" "$par" >> "$OUT" <<'PY'
+      python3 - "$json" "$label" "$n" "$STEPS" "$par" "$COMMIT" >> "$OUT" <<'PY'
 import json, sys
-r = json.loads(sys.argv[1]); model, n, steps, par = sys.argv[2:]
+r = json.loads(sys.argv[1]); model, n, steps, par, commit = sys.argv[2:]
 print("\t".join(map(str, ["ballast", model, n, steps, par, r["loop_s"], r["particle_steps_per_s"] / 1e6,
                           r["pp"], r["nw"], r["ke_trans"], r["mean_z"], r["peak_rss_kib"],
-                          r.get("machine", "")])))
+                          r.get("machine", ""), commit])))
 PY
       echo "done: $label N=$n par=$par"
     done

@@ -22,6 +22,9 @@ pub(super) struct PeerRow {
     /// The processor (ballast's rows, from `ballast bench-one`; empty in files written
     /// before it was recorded).
     pub machine: String,
+    /// The build ballast ran (`git describe --always --dirty` on ballast's rows; empty in
+    /// files written before it was recorded).
+    pub commit: String,
 }
 
 /// The rows of a side-by-side results file (tab-separated, one header line; columns found
@@ -44,7 +47,11 @@ pub(super) fn parse_peers(text: &str) -> Vec<PeerRow> {
     ) else {
         return Vec::new();
     };
-    let machine = col("machine");
+    let (machine, commit) = (col("machine"), col("commit"));
+    let text_of = |c: Option<usize>, f: &[&str]| {
+        c.and_then(|c| f.get(c))
+            .map_or(String::new(), |m| m.to_string())
+    };
     lines
         .filter_map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
@@ -56,9 +63,8 @@ pub(super) fn parse_peers(text: &str) -> Vec<PeerRow> {
                 mps: f.get(mps)?.parse().ok()?,
                 pp: f.get(pp)?.parse().ok()?,
                 mean_z: f.get(mean_z)?.parse().ok()?,
-                machine: machine
-                    .and_then(|c| f.get(c))
-                    .map_or(String::new(), |m| m.to_string()),
+                machine: text_of(machine, &f),
+                commit: text_of(commit, &f),
             })
         })
         .collect()

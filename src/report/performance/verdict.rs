@@ -39,10 +39,19 @@ fn target(model: &str) -> f64 {
     }
 }
 
-/// The instruction counts of each model, from the newest file of `dir`
-/// (benches/results/instructions/, `<date>_<what>.tsv`) that has it: per particle-step, per
-/// ball-ball contact-step, and the file's name.
-pub(super) fn instructions(dir: &Path) -> Vec<(String, f64, f64, String)> {
+/// One model's instruction counts (a row of benches/instructions.py's results): per
+/// particle-step, per ball-ball contact-step, the file and the build it counted.
+pub(super) struct Count {
+    model: String,
+    per_particle_step: f64,
+    per_contact_step: f64,
+    file: String,
+    commit: String,
+}
+
+/// Every count of the files of `dir` (benches/results/instructions/, `<date>_<what>.tsv`),
+/// newest file first (a file without a `commit` column counted a build not recorded).
+pub(super) fn instructions(dir: &Path) -> Vec<Count> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -50,7 +59,7 @@ pub(super) fn instructions(dir: &Path) -> Vec<(String, f64, f64, String)> {
         .filter(|n| n.starts_with(|c: char| c.is_ascii_digit()) && n.ends_with(".tsv"))
         .collect();
     files.sort_by_key(|n| std::cmp::Reverse(natural_key(n)));
-    let mut out: Vec<(String, f64, f64, String)> = Vec::new();
+    let mut out = Vec::new();
     for name in files {
         let Ok(text) = std::fs::read_to_string(dir.join(&name)) else {
             continue;
@@ -65,13 +74,18 @@ pub(super) fn instructions(dir: &Path) -> Vec<(String, f64, f64, String)> {
         ) else {
             continue;
         };
+        let commit = col("commit");
         for l in lines {
             let f: Vec<&str> = l.split('\t').collect();
             let num = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok());
             if let (Some(model), Some(p), Some(c)) = (f.get(m), num(p), num(c)) {
-                if !out.iter().any(|o| o.0 == *model) {
-                    out.push((model.to_string(), p, c, name.clone()));
-                }
+                out.push(Count {
+                    model: model.to_string(),
+                    per_particle_step: p,
+                    per_contact_step: c,
+                    file: name.clone(),
+                    commit: commit.and_then(|k| f.get(k)).unwrap_or(&"").to_string(),
+                });
             }
         }
     }
@@ -119,6 +133,13 @@ fn machine(rows: &[PeerRow]) -> &str {
         .unwrap_or("")
 }
 
+/// The build a file's ballast rows ran (empty before it was recorded).
+fn commit(rows: &[PeerRow]) -> &str {
+    (rows.iter().map(|r| r.commit.as_str()))
+        .find(|m| !m.is_empty())
+        .unwrap_or("")
+}
+
 /// The date a file's name begins with (`peers_<date>_...`).
 fn date(name: &str) -> &str {
     let rest = name.strip_prefix("peers_").unwrap_or(name);
@@ -144,7 +165,8 @@ pub(super) fn verdict_section(dir: &Path) -> String {
          verdict is the ratio of particle-steps per second, ballast over LIGGGHTS run beside it: the \
          history models at least {HISTORY_TARGET}x, the models on the contact frame at least \
          {FRAME_TARGET}x LIGGGHTS's history model of the same family (it has no frame models). \
-         Instructions: <code>benches/instructions.py</code>, callgrind over 500 cycles of the settled \
+         Instructions (of the build each table ran, when it was counted): \
+         <code>benches/instructions.py</code>, callgrind over 500 cycles of the settled \
          10k bed from a checkpoint, one thread, x86-64-v3 build: a figure that repeats to a fraction \
          of a percent where wall times wander by up to 2x.</p>",
         esc(if cpu.is_empty() { "a processor not recorded" } else { &cpu })
@@ -164,8 +186,10 @@ pub(super) fn verdict_section(dir: &Path) -> String {
 }
 
 /// One file's table: each ballast row beside its LIGGGHTS partner, the target and verdict, and
-/// the model's instruction counts.
-fn round_table(name: &str, rows: &[PeerRow], counts: &[(String, f64, f64, String)]) -> String {
+/// the model's instruction counts of the same build (the newest file's, when several counted
+/// it; none when the file does not name its build).
+fn round_table(name: &str, rows: &[PeerRow], counts: &[Count]) -> String {
+    let build = commit(rows);
     let mut t = vec![[
         "model",
         "N",
@@ -183,10 +207,11 @@ fn round_table(name: &str, rows: &[PeerRow], counts: &[(String, f64, f64, String
     .to_vec()];
     let mut sources: Vec<&str> = Vec::new();
     for (model, l, b, ratio) in verdicts(rows) {
-        let count = counts.iter().find(|c| c.0 == model);
+        let count =
+            (counts.iter()).find(|c| c.model == model && !build.is_empty() && c.commit == build);
         if let Some(c) = count {
-            if !sources.contains(&c.3.as_str()) {
-                sources.push(&c.3);
+            if !sources.contains(&c.file.as_str()) {
+                sources.push(&c.file);
             }
         }
         let goal = target(model);
@@ -200,16 +225,31 @@ fn round_table(name: &str, rows: &[PeerRow], counts: &[(String, f64, f64, String
             format!("{ratio:.2}"),
             format!(">= {goal}"),
             if ratio >= goal { "met" } else { "MISSED" }.to_string(),
-            count.map_or("-".into(), |c| format!("{:.1}", c.1)),
-            count.map_or("-".into(), |c| format!("{:.1}", c.2)),
+            count.map_or("-".into(), |c| format!("{:.1}", c.per_particle_step)),
+            count.map_or("-".into(), |c| format!("{:.1}", c.per_contact_step)),
         ]);
     }
+    let counted = match (build.is_empty(), sources.is_empty()) {
+        (true, _) => "the file does not name its build: no instruction counts set beside it".into(),
+        (false, true) => format!(
+            "no instruction count of build {} in benches/results/instructions/",
+            esc(build)
+        ),
+        (false, false) => format!(
+            "instructions of the same build from benches/results/instructions/{}",
+            esc(&sources.join(", "))
+        ),
+    };
     format!(
-        "<h3>{}</h3>{}<p>Rows: benches/results/{}; instructions: benches/results/instructions/{}.</p>",
+        "<h3>{}</h3>{}<p>Rows: benches/results/{} (ballast build {}); {counted}.</p>",
         esc(name),
         table(&t),
         esc(name),
-        esc(&sources.join(", "))
+        esc(if build.is_empty() {
+            "not recorded"
+        } else {
+            build
+        }),
     )
 }
 
@@ -254,15 +294,18 @@ mod tests {
 
     /// Files made up here: the newest day's two files on one processor get a table each with
     /// the ratio to LIGGGHTS's partner model (the frame Hertz beside LIGGGHTS's hertz, linear
-    /// beside hooke), the verdict against 2.5 and 2.0, and the newest instruction count of
-    /// each model; an earlier day's file goes to the history table with its ratios only.
+    /// beside hooke), the verdict against 2.5 and 2.0, and the instruction counts of the build
+    /// the file ran (not a newer file's of another build; none for a build never counted); an
+    /// earlier day's file, without a build, goes to the history table with its ratios only.
     #[test]
     fn the_newest_day_is_judged_and_the_rest_is_history() {
         let dir = std::env::temp_dir().join(format!("ballast_verdict_{}", std::process::id()));
         std::fs::create_dir_all(dir.join("instructions")).unwrap();
-        let head = "code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\tmachine\n";
-        let row = |code: &str, model: &str, n: usize, mps: f64, cpu: &str| {
-            format!("{code}\t{model}\t{n}\t20000\t1\t1.0\t{mps}\t1\t1\t0\t0.006\t1\t{cpu}\n")
+        let head = "code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\tmachine\tcommit\n";
+        let row = |code: &str, model: &str, n: usize, mps: f64, cpu: &str, build: &str| {
+            format!(
+                "{code}\t{model}\t{n}\t20000\t1\t1.0\t{mps}\t1\t1\t0\t0.006\t1\t{cpu}\t{build}\n"
+            )
         };
         let write = |name: &str, rows: &[String]| {
             std::fs::write(dir.join(name), format!("{head}{}", rows.concat())).unwrap();
@@ -270,36 +313,41 @@ mod tests {
         write(
             "peers_2026-11-01_old.tsv",
             &[
-                row("liggghts", "hertz", 10000, 4.0, ""),
-                row("ballast", "hertz", 10000, 6.0, "Old"),
+                row("liggghts", "hertz", 10000, 4.0, "", ""),
+                row("ballast", "hertz", 10000, 6.0, "Old", ""),
             ],
         );
         write(
             "peers_2026-12-03_21h.tsv",
             &[
-                row("liggghts", "hertz", 10000, 8.0, ""),
-                row("ballast", "hertz", 10000, 20.8, "New"),
-                row("liggghts", "hooke", 10000, 9.0, ""),
-                row("ballast", "hertz-frame", 10000, 12.0, "New"),
-                row("ballast", "linear", 10000, 19.8, "New"),
+                row("liggghts", "hertz", 10000, 8.0, "", ""),
+                row("ballast", "hertz", 10000, 20.8, "New", "aaa1111"),
+                row("liggghts", "hooke", 10000, 9.0, "", ""),
+                row("ballast", "hertz-frame", 10000, 12.0, "New", "aaa1111"),
+                row("ballast", "linear", 10000, 19.8, "New", "aaa1111"),
             ],
         );
         write(
             "peers_2026-12-03_23h-50k.tsv",
             &[
-                row("liggghts", "hooke", 50000, 6.0, ""),
-                row("ballast", "hooke", 50000, 14.0, "New"),
+                row("liggghts", "hooke", 50000, 6.0, "", ""),
+                row("ballast", "hooke", 50000, 14.0, "New", "ccc3333"),
             ],
         );
-        let counts = "model\tper_particle_step\tper_contact_step\n";
+        let counts = "model\tper_particle_step\tper_contact_step\tcommit\n";
         std::fs::write(
             dir.join("instructions/2026-12-03_a.tsv"),
-            format!("{counts}hertz-history\t900.0\t320.0\nhertz\t1350.0\t560.0\n"),
+            format!(
+                "{counts}hertz-history\t900.0\t320.0\taaa1111\nhertz\t1350.0\t560.0\taaa1111\n"
+            ),
         )
         .unwrap();
+        // (newer, of another build: not beside the 21h file's rows)
         std::fs::write(
             dir.join("instructions/2026-12-03_b.tsv"),
-            format!("{counts}hertz\t1286.5\t530.5\n"),
+            format!(
+                "{counts}hertz\t1286.5\t530.5\tbbb2222\nhooke-history\t800.0\t300.0\tbbb2222\n"
+            ),
         )
         .unwrap();
         let html = verdict_section(&dir);
@@ -307,15 +355,18 @@ mod tests {
         // 20.8 / 8 = 2.60 met; 12 / 8 = 1.50 missed; 19.8 / 9 = 2.20 met; 14 / 6 = 2.33 missed
         for want in [
             "<td>2.60</td><td>&gt;= 2.5</td><td>met</td><td>900.0</td><td>320.0</td>",
-            "<td>1.50</td><td>&gt;= 2</td><td>MISSED</td><td>1286.5</td><td>530.5</td>",
+            "<td>1.50</td><td>&gt;= 2</td><td>MISSED</td><td>1350.0</td><td>560.0</td>",
             "<td>2.20</td><td>&gt;= 2</td><td>met</td><td>-</td>",
-            "<td>2.33</td><td>&gt;= 2.5</td><td>MISSED</td>",
+            "<td>2.33</td><td>&gt;= 2.5</td><td>MISSED</td><td>-</td><td>-</td>",
             "<h3>peers_2026-12-03_21h.tsv</h3>",
+            "(ballast build aaa1111); instructions of the same build from benches/results/instructions/2026-12-03_a.tsv.",
             "<h3>peers_2026-12-03_23h-50k.tsv</h3>",
+            "no instruction count of build ccc3333",
             "<td>peers_2026-11-01_old.tsv</td><td>Old</td><td>10000</td><td>1</td><td>1.50</td><td>-</td>",
         ] {
             assert!(html.contains(want), "{want} missing: {html}");
         }
+        assert!(!html.contains("1286.5"), "{html}");
         assert_eq!(html.matches("<h3>").count(), 3, "{html}");
     }
 }
