@@ -8,7 +8,7 @@ use super::super::runs::Scatter;
 use crate::body::{Balls, Rows};
 use crate::contact::ball_ball::{released, Out};
 use crate::contact::{Contact, Frame, FrameFlags};
-use crate::law::lanes::{self as law_lanes, Lanes};
+use crate::law::lanes::{self as law_lanes, Ahead, Lanes, LawLoop, Seen};
 use crate::law::{ContactModel, Kinematics, LawState};
 use crate::math::{Real, Vec3};
 
@@ -168,65 +168,92 @@ impl Batch {
     #[inline(always)]
     pub(super) fn advance(&mut self, dt: Real, no_twist: bool) {
         for l in 0..LANES {
-            let n = at(&self.n, l);
-            let (n_prev, t1_prev) = (at(&self.axes[0], l), at(&self.axes[1], l));
-            // ([`Frame::axes`]' second tangential axis)
-            let prev = [n_prev, t1_prev, cross(n_prev, t1_prev)];
-            let o_r = cross(n_prev, n);
-            let mid = [0, 1, 2].map(|k| 0.5 * (n_prev[k] + n[k]));
-            let len = dot(mid, mid).sqrt();
-            let n_mid = if len > 0.0 {
-                [mid[0] / len, mid[1] / len, mid[2] / len]
-            } else {
-                n
-            };
-            let (wa, wb) = (at(&self.wa, l), at(&self.wb, l));
-            let half = [0, 1, 2].map(|k| 0.5 * (wa[k] + wb[k]));
-            let twist = dot(n_mid, half) * dt;
-            let o_t = n_mid.map(|x| if no_twist { 0.0 } else { x * twist });
-            let o = [0, 1, 2].map(|k| o_r[k] + o_t[k]);
-            // the first tangential axis turned, made normal to n and unit; the second n x t_1
-            let turned = cross(o, prev[1]);
-            let mut t1 = [0, 1, 2].map(|k| prev[1][k] + turned[k]);
-            let along = dot(n, t1);
-            t1 = [0, 1, 2].map(|k| t1[k] - n[k] * along);
-            let len = dot(t1, t1).sqrt();
-            let t1 = [t1[0] / len, t1[1] / len, t1[2] / len];
-            let t2 = cross(n, t1);
-            let next = [n, t1, t2];
-            // the tangential relative velocity at mid-step, and the relative spin
-            let v = at(&self.v_rel, l);
-            let along = dot(n_mid, v);
-            let v_t = [0, 1, 2].map(|k| v[k] - n_mid[k] * along);
-            // [`crate::contact::frame`]'s `half_way`: the mean of the old and new axes (the
-            // normal row not taken: the model sees the tangential components only)
-            let mean = |r: usize| [0, 1, 2].map(|k| (prev[r][k] + next[r][k]) * 0.5);
-            let vel = [0.0, dot(mean(1), v_t), dot(mean(2), v_t)];
-            // (the relative spin's turn, [`Frame::advance`]'s `dphi`, is not taken: no
-            // model reads it: [`Kinematics`] has none)
-            // (`du.x`: the change of the normal displacement, -overlap)
-            let du = [
-                -self.overlap[l] - self.u_normal[l],
-                vel[1] * dt,
-                vel[2] * dt,
-            ];
-            // what the model sees ([`Kinematics::of_step`])
-            let m = &mut self.law;
-            m.overlap[l] = self.overlap[l];
-            m.overlap_prev[l] = self.overlap[l] + du[0];
-            m.vn[l] = self.vn[l];
-            m.vel_t[0][l] = vel[1];
-            m.vel_t[1][l] = vel[2];
-            m.du_t[0][l] = du[1];
-            m.du_t[1][l] = du[2];
-            m.mass[l] = self.mass[l];
-            m.radius[l] = self.radius[l];
-            put(&mut self.t1, l, t1);
-            put(&mut self.t2, l, t2);
-            // (a NaN length is odd too: the one-contact path takes its branch)
-            let unit = len > 0.0;
-            self.odd[l] = !unit;
+            let step = self.advance_lane(l, dt, no_twist);
+            self.keep_advance(l, &step);
         }
+    }
+
+    /// [`Batch::advance`] of lane `l`: its new tangential axes, what the model sees of it
+    /// (with the state loaded into [`Batch::law`]), whether it is odd.
+    #[inline(always)]
+    pub(super) fn advance_lane(&self, l: usize, dt: Real, no_twist: bool) -> Advanced {
+        let n = at(&self.n, l);
+        let (n_prev, t1_prev) = (at(&self.axes[0], l), at(&self.axes[1], l));
+        // ([`Frame::axes`]' second tangential axis)
+        let prev = [n_prev, t1_prev, cross(n_prev, t1_prev)];
+        let o_r = cross(n_prev, n);
+        let mid = [0, 1, 2].map(|k| 0.5 * (n_prev[k] + n[k]));
+        let len = dot(mid, mid).sqrt();
+        let n_mid = if len > 0.0 {
+            [mid[0] / len, mid[1] / len, mid[2] / len]
+        } else {
+            n
+        };
+        let (wa, wb) = (at(&self.wa, l), at(&self.wb, l));
+        let half = [0, 1, 2].map(|k| 0.5 * (wa[k] + wb[k]));
+        let twist = dot(n_mid, half) * dt;
+        let o_t = n_mid.map(|x| if no_twist { 0.0 } else { x * twist });
+        let o = [0, 1, 2].map(|k| o_r[k] + o_t[k]);
+        // the first tangential axis turned, made normal to n and unit; the second n x t_1
+        let turned = cross(o, prev[1]);
+        let mut t1 = [0, 1, 2].map(|k| prev[1][k] + turned[k]);
+        let along = dot(n, t1);
+        t1 = [0, 1, 2].map(|k| t1[k] - n[k] * along);
+        let len = dot(t1, t1).sqrt();
+        let t1 = [t1[0] / len, t1[1] / len, t1[2] / len];
+        let t2 = cross(n, t1);
+        let next = [n, t1, t2];
+        // the tangential relative velocity at mid-step, and the relative spin
+        let v = at(&self.v_rel, l);
+        let along = dot(n_mid, v);
+        let v_t = [0, 1, 2].map(|k| v[k] - n_mid[k] * along);
+        // [`crate::contact::frame`]'s `half_way`: the mean of the old and new axes (the
+        // normal row not taken: the model sees the tangential components only)
+        let mean = |r: usize| [0, 1, 2].map(|k| (prev[r][k] + next[r][k]) * 0.5);
+        let vel = [0.0, dot(mean(1), v_t), dot(mean(2), v_t)];
+        // (the relative spin's turn, [`Frame::advance`]'s `dphi`, is not taken: no
+        // model reads it: [`Kinematics`] has none)
+        // (`du.x`: the change of the normal displacement, -overlap)
+        let du = [
+            -self.overlap[l] - self.u_normal[l],
+            vel[1] * dt,
+            vel[2] * dt,
+        ];
+        // what the model sees ([`Kinematics::of_step`]), and its state
+        let m = &self.law;
+        let seen = Seen {
+            overlap: self.overlap[l],
+            overlap_prev: self.overlap[l] + du[0],
+            vn: self.vn[l],
+            vel_t: [vel[1], vel[2]],
+            du_t: [du[1], du[2]],
+            mass: self.mass[l],
+            radius: self.radius[l],
+            spring: [m.spring[0][l], m.spring[1][l], m.spring[2][l]],
+            aux: m.aux[l],
+        };
+        // (a NaN length is odd too: the one-contact path takes its branch)
+        let unit = len > 0.0;
+        let odd = !unit;
+        Advanced { t1, t2, seen, odd }
+    }
+
+    /// Lane `l`'s advance kept: its axes, what the model sees of it, whether it is odd.
+    #[inline(always)]
+    fn keep_advance(&mut self, l: usize, step: &Advanced) {
+        let (m, x) = (&mut self.law, &step.seen);
+        m.overlap[l] = x.overlap;
+        m.overlap_prev[l] = x.overlap_prev;
+        m.vn[l] = x.vn;
+        m.vel_t[0][l] = x.vel_t[0];
+        m.vel_t[1][l] = x.vel_t[1];
+        m.du_t[0][l] = x.du_t[0];
+        m.du_t[1][l] = x.du_t[1];
+        m.mass[l] = x.mass;
+        m.radius[l] = x.radius;
+        put(&mut self.t1, l, step.t1);
+        put(&mut self.t2, l, step.t2);
+        self.odd[l] = step.odd;
     }
 
     /// Lane `l`'s advance written into its frame `f`, as [`Frame::advance`] ends.
@@ -331,14 +358,21 @@ impl Batch {
     pub(super) fn exerted(&mut self) {
         self.world();
         for l in 0..LANES {
-            let f = at(&self.world, l);
-            let p = at(&self.point, l);
-            let (pa, pb) = (at(&self.pa, l), at(&self.pb, l));
-            let arm_a = cross([0, 1, 2].map(|k| p[k] - pa[k]), f);
-            let arm_b = cross([0, 1, 2].map(|k| p[k] - pb[k]), f);
-            put(&mut self.arm_a, l, arm_a);
-            put(&mut self.arm_b, l, arm_b);
+            self.arms(l, at(&self.world, l));
         }
+    }
+
+    /// Lane `l`'s force `f` on b (world) and its moments about the centres of a and b
+    /// ([`Batch::exerted`]) kept.
+    #[inline(always)]
+    fn arms(&mut self, l: usize, f: [Real; 3]) {
+        let p = at(&self.point, l);
+        let (pa, pb) = (at(&self.pa, l), at(&self.pb, l));
+        let arm_a = cross([0, 1, 2].map(|k| p[k] - pa[k]), f);
+        let arm_b = cross([0, 1, 2].map(|k| p[k] - pb[k]), f);
+        put(&mut self.world, l, f);
+        put(&mut self.arm_a, l, arm_a);
+        put(&mut self.arm_b, l, arm_b);
     }
 
     /// [`update_framed`]'s batch when every lane's contact has the same model `law`, one that
@@ -382,10 +416,9 @@ impl Batch {
                 self.load_frame(l, &frames[k]);
             }
         }
-        self.advance(dt, flags.no_twist);
-        let laned = self.law.step(law, dt);
+        // the frames' advance, the model and the force in the world frame in one loop
+        let laned = law_lanes::dispatch(law, Fused(self, dt, flags.no_twist));
         debug_assert!(laned);
-        self.exerted();
         let mut deep = false;
         for (l, &k) in ks.iter().enumerate() {
             let k = k as usize;
@@ -460,5 +493,39 @@ impl Batch {
         }
         let overlap = self.overlap[l];
         overlap > self.ra[l].min(self.rb[l]) || overlap.is_nan()
+    }
+}
+
+/// What [`Batch::advance_lane`] gives of a lane.
+pub(super) struct Advanced {
+    t1: [Real; 3],
+    t2: [Real; 3],
+    seen: Seen,
+    odd: bool,
+}
+
+/// [`Batch::one_model`]'s loop: each lane's frame advanced, its model stepped, its force
+/// turned into the world frame and its moments formed, in one pass over the lanes (the
+/// operations of [`Batch::advance`], [`Lanes::step`] and [`Batch::exerted`], in their order).
+struct Fused<'b>(&'b mut Batch, Real, bool);
+
+impl LawLoop for Fused<'_> {
+    #[inline(always)]
+    fn run<const TOTAL: bool>(self, law: impl Fn(&Seen) -> Ahead + Copy) {
+        let Fused(x, dt, no_twist) = self;
+        for l in 0..LANES {
+            let step = x.advance_lane(l, dt, no_twist);
+            let done = law_lanes::shear_lane::<TOTAL>(&step.seen, law(&step.seen), dt);
+            // (the local force is not kept: the world force is formed here)
+            for k in 0..3 {
+                x.law.spring[k][l] = done.spring[k];
+            }
+            x.law.aux[l] = done.aux;
+            let (n, f) = (at(&x.n, l), done.force);
+            let world = [0, 1, 2].map(|k| n[k] * f[0] + step.t1[k] * f[1] + step.t2[k] * f[2]);
+            put(&mut x.t1, l, step.t1);
+            x.odd[l] = step.odd;
+            x.arms(l, world);
+        }
     }
 }
