@@ -40,7 +40,7 @@ OUT=$WORK/results.tsv
 # (machine: the processor, as `ballast bench-one` records it, on ballast's rows; both codes
 # run on it, one after the other; commit: the build ballast ran, as benches/instructions.py
 # records it, so that the Performance page sets each table beside the counts of its build)
-COMMIT=$(git -C ../.. describe --always --dirty --abbrev=7)
+COMMIT=$(git -C ../.. describe --always --dirty --abbrev=7 2> /dev/null || true)
 printf 'code\tmodel\tN\tsteps\tpar\tloop_s\tMps_s\tpp\tnw\tke_trans\tmean_z\tpeak_rss_kib\tmachine\tcommit\n' > "$OUT"
 
 for n in $NS; do

@@ -151,9 +151,17 @@ impl Lanes {
     /// Lane `l`'s step written into the state and the force.
     #[inline(always)]
     pub fn keep(&mut self, l: usize, s: &Stepped) {
+        self.keep_state(l, s);
+        for k in 0..3 {
+            self.force[k][l] = s.force[k];
+        }
+    }
+
+    /// Lane `l`'s state after its step written (not its force).
+    #[inline(always)]
+    pub fn keep_state(&mut self, l: usize, s: &Stepped) {
         for k in 0..3 {
             self.spring[k][l] = s.spring[k];
-            self.force[k][l] = s.force[k];
         }
         self.aux[l] = s.aux;
     }

@@ -517,10 +517,7 @@ impl LawLoop for Fused<'_> {
             let step = x.advance_lane(l, dt, no_twist);
             let done = law_lanes::shear_lane::<TOTAL>(&step.seen, law(&step.seen), dt);
             // (the local force is not kept: the world force is formed here)
-            for k in 0..3 {
-                x.law.spring[k][l] = done.spring[k];
-            }
-            x.law.aux[l] = done.aux;
+            x.law.keep_state(l, &done);
             let (n, f) = (at(&x.n, l), done.force);
             let world = [0, 1, 2].map(|k| n[k] * f[0] + step.t1[k] * f[1] + step.t2[k] * f[2]);
             put(&mut x.t1, l, step.t1);
